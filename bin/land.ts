@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// Entry point: parse argv, run the command, and turn errors into exit codes. This is the only
+// place that decides an exit status (see the README's table).
+import { CommanderError } from 'commander';
+import { buildProgram } from '../lib/cli/program.js';
+import { EXIT_CODES, LandError, exitCodeFor } from '../lib/errors.js';
+import { GitError } from '../lib/git/index.js';
+
+function report(error: unknown, debug: boolean): number {
+  if (error instanceof LandError) {
+    process.stderr.write(`land: ${error.message}\n`);
+    for (const line of error.details) process.stderr.write(`  ${line}\n`);
+    if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    return exitCodeFor(error);
+  }
+  if (error instanceof GitError) {
+    process.stderr.write(`land: ${error.message}\n`);
+    if (debug) process.stderr.write(`${error.stderr}\n`);
+    return EXIT_CODES.git;
+  }
+  process.stderr.write(`land: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+  if (debug) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
+  else process.stderr.write('hint: run again with --debug for the stack trace\n');
+  return EXIT_CODES.internal;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram().exitOverride();
+  const debug = argv.includes('--debug');
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every other parse problem is a usage error (commander printed it).
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_CODES.usage;
+      return;
+    }
+    process.exitCode = report(error, debug);
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { gatesHash, policyJsonSchema } from '../../config/index.js';
+import { action } from '../action.js';
+
+export function registerConfig(program: Command): void {
+  const config = program
+    .command('config')
+    .description("print the policy in force (read from the target branch's tip)")
+    .option('--json', 'print the effective policy as JSON, defaults filled in')
+    .action(
+      action<{ json?: boolean }>(async (ctx) => {
+        const { policy, target, tip } = await ctx.policy();
+        const hash = gatesHash(policy.gates);
+        if (ctx.out.json) {
+          ctx.out.emit({ target, tip, gatesHash: hash, policy });
+          return;
+        }
+        ctx.out.say(`policy from ${target} at ${tip.slice(0, 12)} (gatesHash ${hash})`);
+        ctx.out.say(JSON.stringify(policy, null, 2));
+      }),
+    );
+  config
+    .command('schema')
+    .description('print the JSON Schema of .ctm.json (for editor completion)')
+    .action(() => {
+      process.stdout.write(`${JSON.stringify(policyJsonSchema(), null, 2)}\n`);
+    });
+}

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { readJobOrThrow } from '../../queue/index.js';
+import type { JobRecord } from '../../store/index.js';
+import { action } from '../action.js';
+import { showName } from '../output.js';
+
+function lines(job: JobRecord): string[] {
+  const out: string[] = [];
+  const add = (key: string, value: unknown) => {
+    if (value === null || value === undefined || value === '') return;
+    out.push(`${key.padEnd(14)} ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  };
+  add('id', job.id);
+  add('branch', showName(job.branch));
+  add('tip', job.tip);
+  add('title', job.title);
+  add('submitter', job.submitter);
+  add('priority', job.priority);
+  add('state', job.state);
+  add('reason', job.reason);
+  if (job.error) add('error', `${job.error.code}: ${job.error.message}`);
+  if (job.batch) add('batch', `${job.batch.id} attempt ${job.batch.attempt}, member ${job.batch.index + 1} of ${job.batch.members.length}`);
+  if (job.stopRequest) add('stop request', `${job.stopRequest.kind} by ${job.stopRequest.by}${job.stopRequest.forJob ? ` for ${job.stopRequest.forJob}` : ''}`);
+  if (job.conflictPreview) {
+    add('conflicts', `with the ${job.conflictPreview.against} at ${job.conflictPreview.base.slice(0, 12)}: ${job.conflictPreview.paths.join(', ')}`);
+  }
+  add('verdict', job.verdict);
+  add('base', job.base);
+  add('tree', job.tree);
+  add('train', job.train);
+  add('landed via', job.landedVia);
+  add('gate log', job.gateLog);
+  if (job.gate) add('gate', job.gate);
+  for (const key of ['proof', 'ledger'] as const) add(key, (job as Record<string, unknown>)[key]);
+  for (const [key, value] of Object.entries(job.timestamps)) add(key, value);
+  if (Object.keys(job.requeues).length) add('requeues', job.requeues);
+  return out;
+}
+
+export function registerShow(program: Command): void {
+  program
+    .command('show')
+    .argument('<id>', 'job id (see land status)')
+    .description('one job record, everything it holds')
+    .option('--json', 'print the record as JSON')
+    .action(
+      action<{ json?: boolean }>(async (ctx, _opts, args) => {
+        const store = await ctx.store();
+        const job = readJobOrThrow(store, args[0] ?? '');
+        if (ctx.out.json) ctx.out.emit(job);
+        else ctx.out.say(lines(job).join('\n'));
+      }),
+    );
+}

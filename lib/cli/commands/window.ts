@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { LandError } from '../../errors.js';
+import { readWindowView } from '../../landing/windowView.js';
+import { resetWindow, setWindow } from '../../landing/window.js';
+import { action } from '../action.js';
+
+export function registerWindow(program: Command): void {
+  program
+    .command('window')
+    .description('show the batch window (size, max, recent history); maintainers can set or reset it')
+    .option('--set <n>', 'set the window to n (clamped to batch.max)')
+    .option('--reset', 'reset the window to its starting size (batch.max)')
+    .option('--json', 'print { size, max, persisted, history } as JSON')
+    .action(
+      action<{ set?: string; reset?: boolean; json?: boolean }>(async (ctx, opts) => {
+        const store = await ctx.store();
+        const view = await readWindowView(store, ctx.cwd, ctx.options.target);
+        if (opts.set !== undefined && opts.reset) throw new LandError('usage', 'use either --set or --reset, not both');
+        if (opts.set !== undefined) {
+          const n = Number(opts.set);
+          if (!Number.isInteger(n) || n < 1) throw new LandError('usage', `--set: expected a whole number >= 1, got ${JSON.stringify(opts.set)}`);
+          await store.withQueueLock(() => setWindow(store, n, view.max));
+        } else if (opts.reset) {
+          await store.withQueueLock(() => resetWindow(store, view.max));
+        }
+        const after = opts.set !== undefined || opts.reset ? await readWindowView(store, ctx.cwd, ctx.options.target) : view;
+        if (ctx.out.json) {
+          ctx.out.emit(after);
+          return;
+        }
+        ctx.out.say(`window ${after.size}${after.max === null ? ' (policy unreadable)' : ` of max ${after.max}`}`);
+        for (const entry of after.history.slice(-10)) {
+          ctx.out.say(`  ${entry.at}  ${entry.event.padEnd(5)} ${entry.before} -> ${entry.after}${entry.train ? `  ${entry.train}` : ''}`);
+        }
+      }),
+    );
+}

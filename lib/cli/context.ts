@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import { loadPolicy, resolveTargetName, type LoadedPolicy } from '../config/index.js';
+import { openStore, type FileStore } from '../store/index.js';
+import { makeOutput, type Output } from './output.js';
+
+export interface GlobalOptions {
+  json?: boolean;
+  debug?: boolean;
+  cwd?: string;
+  target?: string;
+}
+
+/** What every command needs: where it runs, its output, the store and the policy (lazily). */
+export class CommandContext {
+  readonly cwd: string;
+  readonly out: Output;
+  private storePromise: Promise<FileStore> | null = null;
+
+  constructor(readonly options: GlobalOptions) {
+    this.cwd = resolve(options.cwd ?? process.cwd());
+    this.out = makeOutput(Boolean(options.json));
+  }
+
+  store(): Promise<FileStore> {
+    this.storePromise ??= openStore(this.cwd);
+    return this.storePromise;
+  }
+
+  policy(): Promise<LoadedPolicy> {
+    return loadPolicy(this.cwd, this.options.target);
+  }
+
+  targetName(): Promise<string> {
+    return resolveTargetName(this.cwd, this.options.target);
+  }
+}

@@ -1,0 +1,49 @@
+// Human output and machine output are kept apart: --json writes only JSON to stdout; diagnostics
+// and progress go to stderr.
+
+export interface Output {
+  json: boolean;
+  /** One JSON object (or one event line in a stream). */
+  emit(value: unknown): void;
+  /** A line for a person (stdout); suppressed under --json. */
+  say(line: string): void;
+  /** A diagnostic line (stderr), shown in both modes. */
+  note(line: string): void;
+}
+
+export function makeOutput(json: boolean): Output {
+  return {
+    json,
+    emit: (value) => process.stdout.write(`${JSON.stringify(value)}\n`),
+    say: (line) => {
+      if (!json) process.stdout.write(`${line}\n`);
+    },
+    note: (line) => process.stderr.write(`${line}\n`),
+  };
+}
+
+export function short(sha: string | null | undefined): string {
+  return sha ? sha.slice(0, 12) : '-';
+}
+
+/** "3m", "2h", "5d": how long ago an ISO time was. */
+export function age(iso: string | undefined, now = Date.now()): string {
+  if (!iso) return '-';
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}
+
+/** Renders rows as aligned columns. Values are shown as JSON strings when they hold control chars. */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ');
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+/** A branch name as a person should see it: quoted when it holds spaces, quotes or shell characters. */
+export function showName(name: string): string {
+  return /^[A-Za-z0-9._/@+-]+$/.test(name) ? name : JSON.stringify(name);
+}

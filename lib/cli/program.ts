@@ -1,0 +1,38 @@
+import { Command } from 'commander';
+import { registerCancel } from './commands/cancel.js';
+import { registerConfig } from './commands/config.js';
+import { registerInit } from './commands/init.js';
+import { registerShow } from './commands/show.js';
+import { registerStatus } from './commands/status.js';
+import { registerSubmit } from './commands/submit.js';
+import { registerWindow } from './commands/window.js';
+
+export const VERSION = '0.1.0';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('land')
+    .description('A landing queue for git: merge trains, one gate run per train, one compare-and-swap per landing.')
+    .version(VERSION)
+    .option('-C, --cwd <dir>', 'run as if started in <dir>')
+    .option('--target <branch>', 'the target branch (default: git config land.target, else main)')
+    .option('--debug', 'print stack traces of internal errors')
+    .showHelpAfterError('(run land --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy (.ctm.json) or missing target,
+4 not found, 5 refused by the job's state, 6 busy (another drainer), 7 git failed,
+8 corrupt state file, 9 job did not land (submit --wait), 130 interrupted.
+land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`,
+    );
+  registerInit(program);
+  registerConfig(program);
+  registerSubmit(program);
+  registerStatus(program);
+  registerShow(program);
+  registerCancel(program);
+  registerWindow(program);
+  return program;
+}

@@ -1,0 +1,8 @@
+export { policySchema, POLICY_FILE } from './schema.js';
+export type { Policy, PolicyInput, Gate, RefreshEntry } from './schema.js';
+export { parsePolicy, policyOrThrow } from './validate.js';
+export type { PolicyParse } from './validate.js';
+export { gatesHash, canonicalJson } from './gatesHash.js';
+export { loadPolicy, resolveTargetName, DEFAULT_TARGET } from './load.js';
+export type { LoadedPolicy } from './load.js';
+export { policyJsonSchema } from './jsonSchema.js';

@@ -1,0 +1,45 @@
+// The policy in force is the .ctm.json committed at the target branch's tip, never the working
+// tree and never a member branch: a queued branch cannot change which commands gate it.
+import { LandError } from '../errors.js';
+import { branchTip, configGet, isValidBranchName, showFile } from '../git/index.js';
+import { POLICY_FILE, type Policy } from './schema.js';
+import { policyOrThrow } from './validate.js';
+
+export const DEFAULT_TARGET = 'main';
+
+/** The target branch: `--target`, else `LAND_TARGET`, else git config `land.target`, else `main`. */
+export async function resolveTargetName(cwd: string, explicit?: string): Promise<string> {
+  const name = explicit ?? process.env.LAND_TARGET ?? (await configGet(cwd, 'land.target')) ?? DEFAULT_TARGET;
+  if (!(await isValidBranchName(cwd, name))) throw new LandError('usage', `invalid target branch name ${JSON.stringify(name)}`);
+  return name;
+}
+
+export interface LoadedPolicy {
+  policy: Policy;
+  target: string;
+  /** The target tip the policy was read from. */
+  tip: string;
+}
+
+export async function loadPolicy(cwd: string, explicitTarget?: string): Promise<LoadedPolicy> {
+  const target = await resolveTargetName(cwd, explicitTarget);
+  const tip = await branchTip(cwd, target);
+  if (tip === null) {
+    throw new LandError('config', `target branch "${target}" does not exist`, {
+      hint: 'create it, or name another with `git config land.target <branch>`',
+    });
+  }
+  const text = await showFile(cwd, tip, POLICY_FILE);
+  if (text === null) {
+    throw new LandError('config', `no ${POLICY_FILE} on ${target} (${tip.slice(0, 12)})`, {
+      hint: `run \`land init\`, then commit ${POLICY_FILE} on ${target}`,
+    });
+  }
+  const policy = policyOrThrow(text, `${target} (${tip.slice(0, 12)})`);
+  if (policy.target !== target) {
+    throw new LandError('config', `${POLICY_FILE} on ${target} names target "${policy.target}"`, {
+      details: [`target: expected "${target}", the branch the policy was read from`],
+    });
+  }
+  return { policy, target, tip };
+}

@@ -1,0 +1,53 @@
+// Turns a .ctm.json text into a policy or into every problem at once, each with its key path.
+import type { z } from 'zod';
+import { LandError } from '../errors.js';
+import { POLICY_FILE, policySchema, type Policy } from './schema.js';
+
+export type PolicyParse = { ok: true; policy: Policy } | { ok: false; problems: string[] };
+
+function pathOf(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${pathOf([...issue.path, key])}: unknown key`).join('\n');
+  }
+  if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
+    return `${pathOf(issue.path)}: required (expected ${issue.expected})`;
+  }
+  return `${pathOf(issue.path)}: ${issue.message}`;
+}
+
+export function parsePolicy(text: string): PolicyParse {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problems: [`(file): not valid JSON: ${(error as Error).message}`] };
+  }
+  const result = policySchema.safeParse(raw);
+  if (!result.success) {
+    return { ok: false, problems: result.error.issues.flatMap((issue) => describeIssue(issue).split('\n')) };
+  }
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  result.data.gates.forEach((gate, index) => {
+    if (seen.has(gate.name)) problems.push(`gates[${index}].name: duplicate gate name "${gate.name}"`);
+    seen.add(gate.name);
+  });
+  return problems.length ? { ok: false, problems } : { ok: true, policy: result.data };
+}
+
+export function policyOrThrow(text: string, where: string): Policy {
+  const parsed = parsePolicy(text);
+  if (parsed.ok) return parsed.policy;
+  throw new LandError('config', `${POLICY_FILE} on ${where} is invalid (${parsed.problems.length} problem${parsed.problems.length === 1 ? '' : 's'})`, {
+    details: parsed.problems,
+  });
+}

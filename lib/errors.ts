@@ -1,0 +1,42 @@
+// One error type for everything a user can cause or fix. The entry point (bin/land.ts) is the only
+// place that turns an error code into an exit status; the table is in the README.
+
+export const EXIT_CODES = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  config: 3,
+  not_found: 4,
+  state: 5,
+  busy: 6,
+  git: 7,
+  corrupt: 8,
+  not_landed: 9,
+  interrupted: 130,
+} as const;
+
+export type ErrorCode = Exclude<keyof typeof EXIT_CODES, 'ok'>;
+
+export class LandError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  /** Extra lines (for example one per invalid policy key) printed after the message. */
+  readonly details: readonly string[];
+
+  constructor(code: ErrorCode, message: string, opts: { hint?: string; details?: readonly string[]; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'LandError';
+    this.code = code;
+    this.hint = opts.hint;
+    this.details = opts.details ?? [];
+  }
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof LandError) return EXIT_CODES[error.code];
+  return EXIT_CODES.internal;
+}
+
+export function isLandError(error: unknown, code?: ErrorCode): error is LandError {
+  return error instanceof LandError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,22 @@
+export { runGit, git, GitError } from './run.js';
+export type { GitResult, GitOptions } from './run.js';
+export { commonDir, topLevel, currentBranch, configGet } from './repo.js';
+export { revParse, revParseOrThrow, treeOf, branchRef, branchTip } from './revParse.js';
+export { isAncestor } from './isAncestor.js';
+export { mergeTree } from './mergeTree.js';
+export type { MergeTreeResult } from './mergeTree.js';
+export { commitTree } from './commitTree.js';
+export { updateRefCas } from './updateRefCas.js';
+export type { CasResult } from './updateRefCas.js';
+export { showFile } from './showFile.js';
+export { isValidBranchName } from './refFormat.js';
+export { changedPaths } from './diffNames.js';
+export {
+  addDetachedWorktree,
+  removeWorktree,
+  listWorktrees,
+  worktreeOfBranch,
+  isWorktreeClean,
+  syncWorktreeTo,
+} from './worktree.js';
+export type { WorktreeInfo } from './worktree.js';

@@ -1,0 +1,23 @@
+import { runGit } from './run.js';
+
+export type MergeTreeResult =
+  | { kind: 'clean'; tree: string }
+  | { kind: 'conflict'; tree: string; paths: string[] };
+
+/**
+ * Merges two commits in memory (`git merge-tree --write-tree`, git >= 2.38): no checkout, no index.
+ * Exit 1 is a conflict, which is an outcome, not an error.
+ */
+export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergeTreeResult> {
+  const result = await runGit(
+    cwd,
+    ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', ours, theirs],
+    { okCodes: [1] },
+  );
+  // -z output: "<tree>\0<path>\0<path>\0" ; with --no-messages nothing follows the paths.
+  const fields = result.stdout.split('\0').filter((field) => field !== '');
+  const tree = fields[0] ?? '';
+  if (result.code === 0) return { kind: 'clean', tree };
+  const paths = [...new Set(fields.slice(1))].sort();
+  return { kind: 'conflict', tree, paths };
+}

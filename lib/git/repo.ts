@@ -1,0 +1,36 @@
+import { isAbsolute, resolve } from 'node:path';
+import { LandError } from '../errors.js';
+import { git, GitError } from './run.js';
+
+/** The folder shared by every worktree of the repository (`.git` of the main worktree). */
+export async function commonDir(cwd: string): Promise<string> {
+  try {
+    const out = await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+    return isAbsolute(out) ? out : resolve(cwd, out);
+  } catch (error) {
+    if (error instanceof GitError) throw new LandError('usage', `not inside a git repository: ${cwd}`);
+    throw error;
+  }
+}
+
+/** The top of the current worktree, or null in a bare repository. */
+export async function topLevel(cwd: string): Promise<string | null> {
+  try {
+    return await git(cwd, ['rev-parse', '--show-toplevel']);
+  } catch (error) {
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
+/** The branch checked out in `cwd`, or null on a detached HEAD. */
+export async function currentBranch(cwd: string): Promise<string | null> {
+  const result = await git(cwd, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [1] });
+  return result === '' ? null : result;
+}
+
+/** A git config value of the repository, or null when unset. */
+export async function configGet(cwd: string, key: string): Promise<string | null> {
+  const value = await git(cwd, ['config', '--get', key], { okCodes: [1] });
+  return value === '' ? null : value;
+}

@@ -1,0 +1,27 @@
+import { git } from './run.js';
+
+/** The object id `rev` names, or null when it names nothing. */
+export async function revParse(cwd: string, rev: string): Promise<string | null> {
+  const out = await git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', rev], { okCodes: [1] });
+  return out === '' ? null : out;
+}
+
+export async function revParseOrThrow(cwd: string, rev: string): Promise<string> {
+  const id = await revParse(cwd, rev);
+  if (id === null) throw new Error(`git rev-parse: ${rev} does not name an object`);
+  return id;
+}
+
+/** The tree id of a commit. */
+export async function treeOf(cwd: string, commit: string): Promise<string> {
+  return revParseOrThrow(cwd, `${commit}^{tree}`);
+}
+
+export function branchRef(branch: string): string {
+  return `refs/heads/${branch}`;
+}
+
+/** The tip of a local branch, or null when the branch does not exist. */
+export async function branchTip(cwd: string, branch: string): Promise<string | null> {
+  return revParse(cwd, `${branchRef(branch)}^{commit}`);
+}

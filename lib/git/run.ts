@@ -1,0 +1,71 @@
+// The one place that starts git. Arguments always travel as argv (never through a shell), and the
+// exit code is checked here rather than inferred from stderr (simple-git treats a non-zero exit
+// with an empty stderr as success, which hides a merge-tree conflict).
+import { spawn } from 'node:child_process';
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GitOptions {
+  /** Written to git's stdin (commit messages go through `-F -`). */
+  input?: string;
+  /** Added to the inherited environment (never replaces it). */
+  env?: Record<string, string | undefined>;
+  /** Exit codes that are outcomes, not failures (for example 1 from `merge-base --is-ancestor`). */
+  okCodes?: readonly number[];
+}
+
+export class GitError extends Error {
+  readonly args: readonly string[];
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+
+  constructor(args: readonly string[], result: GitResult) {
+    const first = result.stderr.trim().split('\n')[0] ?? '';
+    super(`git ${args.slice(0, 3).join(' ')} failed (exit ${result.code})${first ? `: ${first}` : ''}`);
+    this.name = 'GitError';
+    this.args = args;
+    this.exitCode = result.code;
+    this.stdout = result.stdout;
+    this.stderr = result.stderr;
+  }
+}
+
+// Keeps git from prompting, paging or reading the user's global hooks into a drain.
+const QUIET_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
+
+export function runGit(cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: { ...process.env, ...QUIET_ENV, ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const result: GitResult = {
+        code: code ?? (signal ? 128 : 1),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      };
+      if (result.code === 0 || opts.okCodes?.includes(result.code)) resolve(result);
+      else reject(new GitError(args, result));
+    });
+    child.stdin.on('error', () => undefined); // git may exit before reading all of its input
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Runs git and returns trimmed stdout; throws GitError on a non-zero exit. */
+export async function git(cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<string> {
+  const result = await runGit(cwd, args, opts);
+  return result.stdout.trim();
+}

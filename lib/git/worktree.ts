@@ -1,0 +1,52 @@
+// Worktrees: the detached checkout a train's gates run in, and the lookup of a worktree that has
+// the target branch checked out (it must follow the landing, or refuse when it is dirty).
+import { simpleGit } from 'simple-git';
+import { git } from './run.js';
+
+export async function addDetachedWorktree(cwd: string, dir: string, commit: string): Promise<void> {
+  await git(cwd, ['worktree', 'add', '--detach', '--force', dir, commit]);
+}
+
+export async function removeWorktree(cwd: string, dir: string): Promise<void> {
+  await git(cwd, ['worktree', 'remove', '--force', '--force', dir], { okCodes: [128] });
+  await git(cwd, ['worktree', 'prune']);
+}
+
+export interface WorktreeInfo {
+  path: string;
+  head: string | null;
+  branch: string | null;
+  bare: boolean;
+}
+
+export async function listWorktrees(cwd: string): Promise<WorktreeInfo[]> {
+  const out = await git(cwd, ['worktree', 'list', '--porcelain', '-z']);
+  const list: WorktreeInfo[] = [];
+  let current: WorktreeInfo | null = null;
+  for (const line of out.split('\0')) {
+    if (line.startsWith('worktree ')) {
+      current = { path: line.slice('worktree '.length), head: null, branch: null, bare: false };
+      list.push(current);
+    } else if (current && line.startsWith('HEAD ')) current.head = line.slice(5);
+    else if (current && line.startsWith('branch ')) current.branch = line.slice(7);
+    else if (current && line === 'bare') current.bare = true;
+  }
+  return list;
+}
+
+/** The worktree that has `refs/heads/<branch>` checked out, if any. */
+export async function worktreeOfBranch(cwd: string, branch: string): Promise<WorktreeInfo | null> {
+  const list = await listWorktrees(cwd);
+  return list.find((entry) => entry.branch === `refs/heads/${branch}` && !entry.bare) ?? null;
+}
+
+/** True when a worktree has no staged, unstaged or untracked changes (porcelain status via simple-git). */
+export async function isWorktreeClean(dir: string): Promise<boolean> {
+  const status = await simpleGit({ baseDir: dir }).status();
+  return status.isClean();
+}
+
+/** Moves a clean worktree's index and files to `commit` after its branch ref moved under it. */
+export async function syncWorktreeTo(dir: string, from: string, commit: string): Promise<void> {
+  await git(dir, ['read-tree', '-m', '-u', from, commit]);
+}

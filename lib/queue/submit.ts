@@ -1,0 +1,132 @@
+// `land submit`: queue a branch at its current tip. Idempotent for the same branch and tip; a new
+// tip of a queued branch replaces the queued job's tip; refusals name what is wrong.
+import { LandError } from '../errors.js';
+import { branchTip, configGet, isAncestor, isValidBranchName } from '../git/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+import { nowIso } from './clock.js';
+import { nextJobId } from './ids.js';
+import { applyChangesLocked, createJobLocked } from './transition.js';
+
+export interface SubmitRequest {
+  cwd: string;
+  branch: string;
+  target: string;
+  title?: string;
+  urgent?: boolean;
+}
+
+export type SubmitOutcome =
+  | { kind: 'created'; job: JobRecord; preempted: string[] }
+  | { kind: 'existing'; job: JobRecord }
+  | { kind: 'tip_updated'; job: JobRecord; previousTip: string };
+
+export async function assertBranchName(cwd: string, branch: string): Promise<void> {
+  if (!(await isValidBranchName(cwd, branch))) {
+    throw new LandError('usage', `invalid branch name ${JSON.stringify(branch)}: git refuses it (see git check-ref-format)`);
+  }
+}
+
+async function submitterName(cwd: string): Promise<string> {
+  return (await configGet(cwd, 'user.email')) ?? (await configGet(cwd, 'user.name')) ?? process.env.USER ?? 'unknown';
+}
+
+export function newJobRecord(fields: { id: string; branch: string; tip: string; title: string; submitter: string; urgent: boolean }): JobRecord {
+  return {
+    version: 1,
+    id: fields.id,
+    branch: fields.branch,
+    tip: fields.tip,
+    title: fields.title,
+    submitter: fields.submitter,
+    priority: fields.urgent ? 'urgent' : 'normal',
+    order: fields.id,
+    requeued: false,
+    state: 'queued',
+    reason: null,
+    error: null,
+    attempts: 0,
+    requeues: {},
+    batch: null,
+    stopRequest: null,
+    conflictPreview: null,
+    verdict: null,
+    base: null,
+    tree: null,
+    train: null,
+    landedVia: null,
+    gateLog: null,
+    gate: null,
+    timestamps: { queued: nowIso() },
+  };
+}
+
+export async function submitJob(store: FileStore, req: SubmitRequest): Promise<SubmitOutcome> {
+  await assertBranchName(req.cwd, req.branch);
+  if (req.branch === req.target) {
+    throw new LandError('state', `cannot submit the target branch "${req.target}" to itself`, { hint: 'submit a feature branch' });
+  }
+  const tip = await branchTip(req.cwd, req.branch);
+  if (tip === null) throw new LandError('not_found', `branch ${JSON.stringify(req.branch)} does not exist`);
+  const targetTip = await branchTip(req.cwd, req.target);
+  if (targetTip === null) throw new LandError('config', `target branch "${req.target}" does not exist`);
+  if (await isAncestor(req.cwd, tip, targetTip)) {
+    throw new LandError('state', `branch ${JSON.stringify(req.branch)} at ${tip.slice(0, 12)} is already contained in ${req.target}`, {
+      hint: 'nothing to land',
+    });
+  }
+  const submitter = await submitterName(req.cwd);
+
+  return store.withQueueLock((): SubmitOutcome => {
+    const { jobs } = store.listJobs();
+    const sameBranch = jobs.filter((job) => job.branch === req.branch);
+    const same = sameBranch.find((job) => job.tip === tip && (job.state === 'queued' || job.state === 'in_progress' || job.state === 'failed'));
+    if (same) return { kind: 'existing', job: same };
+
+    const live = sameBranch.find((job) => job.state === 'queued' || job.state === 'in_progress');
+    if (live?.state === 'in_progress') {
+      throw new LandError('state', `job ${live.id} for ${JSON.stringify(req.branch)} is riding a train at ${live.tip.slice(0, 12)}; the new tip was not queued`, {
+        hint: 'submit again once that job has finished',
+      });
+    }
+    if (live) {
+      const [job] = applyChangesLocked(store, [
+        {
+          id: live.id,
+          from: ['queued'],
+          event: 'tip_updated',
+          detail: { from: live.tip, to: tip },
+          patch: { tip, conflictPreview: null, ...(req.title ? { title: req.title } : {}) },
+        },
+      ]);
+      return { kind: 'tip_updated', job: job as JobRecord, previousTip: live.tip };
+    }
+
+    const id = nextJobId(store.jobFileIds());
+    const job = newJobRecord({
+      id,
+      branch: req.branch,
+      tip,
+      title: req.title ?? req.branch,
+      submitter,
+      urgent: req.urgent ?? false,
+    });
+    createJobLocked(store, job, { branch: req.branch, tip });
+    // An urgent job asks the running train's normal members to step aside at the next boundary.
+    const preempted: string[] = [];
+    if (req.urgent) {
+      const running = jobs.filter((other) => other.state === 'in_progress' && other.priority === 'normal' && !other.stopRequest);
+      applyChangesLocked(
+        store,
+        running.map((other) => ({
+          id: other.id,
+          from: ['in_progress'] as const,
+          event: 'stop_requested',
+          detail: { kind: 'preempt', forJob: id },
+          patch: { stopRequest: { kind: 'preempt' as const, by: submitter, forJob: id, at: nowIso() } },
+        })),
+      );
+      preempted.push(...running.map((other) => other.id));
+    }
+    return { kind: 'created', job, preempted };
+  });
+}

@@ -1,0 +1,87 @@
+// Every change of a job record goes through applyChanges: under the queue lock it re-reads each
+// record, checks the state change is allowed, appends the journal line, then writes the record.
+// A process killed between the two leaves a journal line without its record change, which
+// `land reconcile` and the drainer's recovery read against git; never a record nobody journaled.
+import { LandError } from '../errors.js';
+import type { FileStore } from '../store/index.js';
+import type { JobRecord, JobState } from '../store/index.js';
+import { nowIso } from './clock.js';
+
+const ALLOWED: Record<JobState, readonly JobState[]> = {
+  queued: ['in_progress', 'canceled'],
+  in_progress: ['queued', 'landed', 'failed', 'canceled'],
+  failed: ['queued'],
+  landed: [],
+  canceled: [],
+};
+
+export function canTransition(from: JobState, to: JobState): boolean {
+  return ALLOWED[from].includes(to);
+}
+
+export interface JobChange {
+  id: string;
+  /** New state; omitted for an update that keeps the state (tip update, conflict preview). */
+  to?: JobState;
+  /** Only apply when the record is in one of these states; otherwise a `state` error. */
+  from?: readonly JobState[];
+  patch?: Partial<JobRecord> | ((job: JobRecord) => Partial<JobRecord>);
+  event: string;
+  detail?: Record<string, unknown>;
+}
+
+/** Applies changes to records whose lock the caller already holds. */
+export function applyChangesLocked(store: FileStore, changes: readonly JobChange[]): JobRecord[] {
+  const results: JobRecord[] = [];
+  for (const change of changes) {
+    const job = store.readJob(change.id);
+    if (!job) throw new LandError('not_found', `no job ${change.id}`);
+    if (change.from && !change.from.includes(job.state)) {
+      throw new LandError('state', `job ${job.id} is ${job.state}; expected ${change.from.join(' or ')}`);
+    }
+    if (change.to && change.to !== job.state && !canTransition(job.state, change.to)) {
+      throw new LandError('state', `job ${job.id} cannot go from ${job.state} to ${change.to}`);
+    }
+    const patch = typeof change.patch === 'function' ? change.patch(job) : (change.patch ?? {});
+    const next: JobRecord = { ...job, ...patch, state: change.to ?? job.state, id: job.id, version: 1 };
+    const moved = change.to !== undefined && change.to !== job.state;
+    store.appendJournal({
+      at: nowIso(),
+      kind: moved ? 'transition' : 'update',
+      job: job.id,
+      from: job.state,
+      to: next.state,
+      event: change.event,
+      detail: change.detail ?? {},
+    });
+    store.writeJob(next);
+    results.push(next);
+  }
+  return results;
+}
+
+/** Applies changes under one hold of the queue lock; `also` runs under the same hold. */
+export function applyChanges(
+  store: FileStore,
+  changes: readonly JobChange[],
+  also?: (jobs: JobRecord[]) => void,
+): Promise<JobRecord[]> {
+  return store.withQueueLock(() => {
+    const jobs = applyChangesLocked(store, changes);
+    also?.(jobs);
+    return jobs;
+  });
+}
+
+export async function transition(store: FileStore, change: JobChange): Promise<JobRecord> {
+  const [job] = await applyChanges(store, [change]);
+  return job as JobRecord;
+}
+
+/** Writes a brand-new record, journaled first. Caller holds the queue lock. */
+export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
+  if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
+  store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail });
+  store.writeJob(job);
+  return job;
+}

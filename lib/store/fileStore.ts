@@ -1,0 +1,264 @@
+// The file-backed store: every read and write of the state folder goes through here. The engine
+// and the queue call these methods and never build a path themselves, so a git-ref store can
+// later implement the same interface.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { z } from 'zod';
+import { LandError } from '../errors.js';
+import { ensureDir, removeTempFiles, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+import { appendJsonLine, readJsonLines, type JsonLines } from './jsonl.js';
+import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
+import { StatePaths, assertSafeId } from './paths.js';
+import {
+  jobRecordSchema,
+  journalEntrySchema,
+  verdictSchema,
+  windowStateSchema,
+  type DrainHolder,
+  type JobRecord,
+  type JournalEntry,
+  type VerdictRecord,
+  type WindowState,
+} from './schemas.js';
+
+export interface CorruptRecord {
+  file: string;
+  problem: string;
+}
+
+export interface JobListing {
+  jobs: JobRecord[];
+  corrupt: CorruptRecord[];
+}
+
+function describeZod(error: z.ZodError): string {
+  const first = error.issues[0];
+  if (!first) return 'invalid record';
+  const where = first.path.length ? first.path.join('.') : '(root)';
+  return `${where}: ${first.message}`;
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+function parseWith<T>(schema: z.ZodType<T>, text: string): Parsed<T> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `not valid JSON (${(error as Error).message})` };
+  }
+  const result = schema.safeParse(raw);
+  return result.success ? { ok: true, value: result.data } : { ok: false, problem: describeZod(result.error) };
+}
+
+export class FileStore {
+  readonly paths: StatePaths;
+
+  constructor(readonly root: string) {
+    this.paths = new StatePaths(root);
+  }
+
+  /** Creates the state folder's layout (idempotent). */
+  ensure(): void {
+    for (const dir of [this.paths.jobsDir, this.paths.logsDir, this.paths.verdictsDir, this.paths.proofsDir, this.paths.locksDir]) {
+      mkdirSync(dir, { recursive: true });
+    }
+  }
+
+  // ---- jobs -------------------------------------------------------------------------------
+
+  /** One job; null when there is no such record; a corrupt record is a `corrupt` error. */
+  readJob(id: string): JobRecord | null {
+    const path = this.paths.job(id);
+    const text = readText(path);
+    if (text === null) return null;
+    const parsed = parseWith(jobRecordSchema, text);
+    if (!parsed.ok) throw new LandError('corrupt', `job record ${basename(path)} is corrupt: ${parsed.problem}`);
+    return parsed.value;
+  }
+
+  jobExists(id: string): boolean {
+    return existsSync(this.paths.job(id));
+  }
+
+  /** Every job record; corrupt ones are returned by file name, never thrown. */
+  listJobs(): JobListing {
+    let names: string[];
+    try {
+      names = readdirSync(this.paths.jobsDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { jobs: [], corrupt: [] };
+      throw error;
+    }
+    const jobs: JobRecord[] = [];
+    const corrupt: CorruptRecord[] = [];
+    for (const name of names.sort()) {
+      if (!name.endsWith('.json') || name.includes(TEMP_MARK)) continue;
+      const text = readText(`${this.paths.jobsDir}/${name}`);
+      if (text === null) continue;
+      const parsed = parseWith(jobRecordSchema, text);
+      if (!parsed.ok) corrupt.push({ file: name, problem: parsed.problem });
+      else if (`${parsed.value.id}.json` !== name) corrupt.push({ file: name, problem: `id ${parsed.value.id} does not match the file name` });
+      else jobs.push(parsed.value);
+    }
+    return { jobs, corrupt };
+  }
+
+  /** Ids of job files (parsed or not), for id allocation. */
+  jobFileIds(): string[] {
+    try {
+      return readdirSync(this.paths.jobsDir)
+        .filter((name) => name.endsWith('.json') && !name.includes(TEMP_MARK))
+        .map((name) => name.slice(0, -'.json'.length));
+    } catch {
+      return [];
+    }
+  }
+
+  /** Writes a record. Only lib/queue's transition functions call this, after journaling. */
+  writeJob(job: JobRecord): void {
+    assertSafeId(job.id);
+    writeJsonAtomic(this.paths.job(job.id), job);
+  }
+
+  // ---- journal ------------------------------------------------------------------------------
+
+  appendJournal(entry: JournalEntry): void {
+    appendJsonLine(this.paths.journal, entry);
+  }
+
+  readJournal(): JsonLines<JournalEntry> {
+    return readJsonLines(this.paths.journal, (raw) => {
+      const parsed = journalEntrySchema.safeParse(raw);
+      return parsed.success ? parsed.data : null;
+    });
+  }
+
+  // ---- locks ---------------------------------------------------------------------------------
+
+  /** A short critical section over the queue. Temp files left by a killed writer are removed. */
+  withQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
+    ensureDir(this.paths.locksDir);
+    return withFileLock(this.paths.queueLock, () => {
+      removeTempFiles(this.paths.jobsDir);
+      return fn();
+    });
+  }
+
+  acquireDrainLock(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void }): Promise<DrainLease> {
+    return acquireDrainLock(this.paths, opts);
+  }
+
+  drainHolder(): DrainHolder | null {
+    return readDrainHolder(this.paths);
+  }
+
+  // ---- window --------------------------------------------------------------------------------
+
+  /** The persisted window, or null when none was written yet. A corrupt file is an error. */
+  readWindow(): WindowState | null {
+    const text = readText(this.paths.window);
+    if (text === null) return null;
+    const parsed = parseWith(windowStateSchema, text);
+    if (!parsed.ok) throw new LandError('corrupt', `window.json is corrupt: ${parsed.problem}`, { hint: 'run `land window --reset`' });
+    return parsed.value;
+  }
+
+  writeWindow(state: WindowState): void {
+    writeJsonAtomic(this.paths.window, state);
+  }
+
+  // ---- verdict cache ---------------------------------------------------------------------------
+
+  getVerdict(tree: string, gatesHash: string): VerdictRecord | null {
+    const text = readText(this.paths.verdict(tree, gatesHash));
+    if (text === null) return null;
+    const parsed = parseWith(verdictSchema, text);
+    return parsed.ok ? parsed.value : null; // a corrupt cache entry is a miss: the gate runs again
+  }
+
+  putVerdict(record: VerdictRecord): void {
+    writeJsonAtomic(this.paths.verdict(record.tree, record.gatesHash), record);
+  }
+
+  // ---- proofs (generic JSON, schema owned by lib/landing/proof) -----------------------------
+
+  readProofRaw(tree: string): unknown {
+    const text = readText(this.paths.proof(tree));
+    if (text === null) return null;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return { corrupt: true };
+    }
+  }
+
+  writeProofRaw(tree: string, value: unknown): void {
+    writeJsonAtomic(this.paths.proof(tree), value);
+  }
+
+  // ---- metrics, logs, trains, token ------------------------------------------------------------
+
+  appendMetric(row: Record<string, unknown>): void {
+    appendJsonLine(this.paths.metrics, row);
+  }
+
+  readMetrics(): JsonLines<Record<string, unknown>> {
+    return readJsonLines(this.paths.metrics, (raw) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : null));
+  }
+
+  /** The log file of a train or job (created empty on first use). */
+  logPath(id: string): string {
+    ensureDir(this.paths.logsDir);
+    return this.paths.log(id);
+  }
+
+  trainDir(id: string): string {
+    ensureDir(this.paths.trainsDir);
+    return this.paths.train(id);
+  }
+
+  listTrainDirs(): string[] {
+    try {
+      return readdirSync(this.paths.trainsDir).map((name) => `${this.paths.trainsDir}/${name}`);
+    } catch {
+      return [];
+    }
+  }
+
+  removeTrainDir(dir: string): void {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  readToken(): string | null {
+    return readText(this.paths.token)?.trim() || null;
+  }
+
+  writeToken(token: string | null): void {
+    if (token === null) rmSync(this.paths.token, { force: true });
+    else writeFileAtomic(this.paths.token, `${token}\n`);
+  }
+
+  readPublishState(): Record<string, unknown> | null {
+    const text = readText(this.paths.publishState);
+    if (text === null) return null;
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  }
+
+  writePublishState(state: Record<string, unknown>): void {
+    writeJsonAtomic(this.paths.publishState, state);
+  }
+}

@@ -1,0 +1,46 @@
+// Where each state file lives under `<git common dir>/land/`. Ids are checked before they become
+// part of a path, so `../../etc/passwd` can never name a file.
+import { join } from 'node:path';
+import { LandError } from '../errors.js';
+import { JOB_ID_PATTERN } from './schemas.js';
+
+export function assertSafeId(id: string, what = 'job id'): string {
+  if (!JOB_ID_PATTERN.test(id) || id.length > 100) {
+    throw new LandError('usage', `invalid ${what} ${JSON.stringify(id)}: expected lowercase letters, digits and dashes`);
+  }
+  return id;
+}
+
+const OBJECT_ID = /^[0-9a-f]{40,64}$/;
+function assertObjectId(id: string): string {
+  if (!OBJECT_ID.test(id)) throw new LandError('usage', `invalid object id ${JSON.stringify(id)}`);
+  return id;
+}
+const HASH = /^[0-9a-f]{8,128}$/;
+
+export class StatePaths {
+  constructor(readonly root: string) {}
+
+  get jobsDir(): string { return join(this.root, 'jobs'); }
+  job(id: string): string { return join(this.jobsDir, `${assertSafeId(id)}.json`); }
+  get journal(): string { return join(this.root, 'journal.jsonl'); }
+  get window(): string { return join(this.root, 'window.json'); }
+  get verdictsDir(): string { return join(this.root, 'verdicts'); }
+  verdict(tree: string, gatesHash: string): string {
+    if (!HASH.test(gatesHash)) throw new LandError('usage', `invalid gates hash ${JSON.stringify(gatesHash)}`);
+    return join(this.verdictsDir, `${assertObjectId(tree)}-${gatesHash}.json`);
+  }
+  get proofsDir(): string { return join(this.root, 'proofs'); }
+  proof(tree: string): string { return join(this.proofsDir, `${assertObjectId(tree)}.json`); }
+  get logsDir(): string { return join(this.root, 'logs'); }
+  log(id: string): string { return join(this.logsDir, `${assertSafeId(id, 'log id')}.log`); }
+  get metrics(): string { return join(this.root, 'metrics.jsonl'); }
+  get trainsDir(): string { return join(this.root, 'trains'); }
+  train(id: string): string { return join(this.trainsDir, assertSafeId(id, 'train id')); }
+  get locksDir(): string { return join(this.root, 'locks'); }
+  get queueLock(): string { return join(this.locksDir, 'queue'); }
+  get drainLock(): string { return join(this.locksDir, 'drain'); }
+  get drainHolder(): string { return join(this.locksDir, 'drain-holder.json'); }
+  get token(): string { return join(this.root, 'token'); }
+  get publishState(): string { return join(this.root, 'publish.json'); }
+}

@@ -1,0 +1,130 @@
+// Every state file's shape, declared once. Records are parsed with these on read; a file that does
+// not parse is reported by name (see fileStore.listJobs) and never silently reset.
+import { z } from 'zod';
+
+export const JOB_ID_PATTERN = /^[a-z0-9-]+$/;
+export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'expected lowercase letters, digits and dashes');
+const sha = z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a full object id');
+
+export const JOB_STATES = ['queued', 'in_progress', 'landed', 'failed', 'canceled'] as const;
+export const jobStateSchema = z.enum(JOB_STATES);
+export type JobState = z.infer<typeof jobStateSchema>;
+export const TERMINAL_STATES: readonly JobState[] = ['landed', 'failed', 'canceled'];
+
+export const batchRefSchema = z.object({
+  id: jobIdSchema,
+  members: z.array(jobIdSchema),
+  attempt: z.number().int().positive(),
+  index: z.number().int().nonnegative(),
+});
+export type BatchRef = z.infer<typeof batchRefSchema>;
+
+export const stopRequestSchema = z.object({
+  kind: z.enum(['cancel', 'preempt']),
+  by: z.string(),
+  forJob: jobIdSchema.nullable(),
+  at: z.string(),
+});
+export type StopRequest = z.infer<typeof stopRequestSchema>;
+
+export const conflictPreviewSchema = z.object({
+  base: sha,
+  paths: z.array(z.string()),
+  checkedAt: z.string(),
+  against: z.enum(['target', 'train']),
+});
+export type ConflictPreview = z.infer<typeof conflictPreviewSchema>;
+
+export const jobErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+export const timestampsSchema = z
+  .object({
+    queued: z.string(),
+    started: z.string().optional(),
+    gated: z.string().optional(),
+    landed: z.string().optional(),
+    failed: z.string().optional(),
+    canceled: z.string().optional(),
+  })
+  .loose();
+
+// Loose: fields a later version adds survive a read-modify-write by this one.
+export const jobRecordSchema = z
+  .object({
+    version: z.literal(1),
+    id: jobIdSchema,
+    branch: z.string().min(1),
+    tip: sha,
+    title: z.string(),
+    submitter: z.string(),
+    priority: z.enum(['normal', 'urgent']),
+    order: z.string(),
+    requeued: z.boolean(),
+    state: jobStateSchema,
+    reason: z.string().nullable(),
+    error: jobErrorSchema.nullable(),
+    attempts: z.number().int().nonnegative(),
+    requeues: z.record(z.string(), z.number().int().nonnegative()),
+    batch: batchRefSchema.nullable(),
+    stopRequest: stopRequestSchema.nullable(),
+    conflictPreview: conflictPreviewSchema.nullable(),
+    verdict: z.enum(['PASS', 'FAIL']).nullable(),
+    base: sha.nullable(),
+    tree: sha.nullable(),
+    train: sha.nullable(),
+    landedVia: z.string().nullable(),
+    gateLog: z.string().nullable(),
+    gate: z.unknown().nullable(),
+    timestamps: timestampsSchema,
+  })
+  .loose();
+export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+export const windowHistorySchema = z.object({
+  at: z.string(),
+  event: z.enum(['PASS', 'FAIL', 'set', 'reset', 'clamp']),
+  before: z.number().int(),
+  after: z.number().int(),
+  train: z.string().nullable(),
+});
+export const windowStateSchema = z.object({
+  size: z.number().int().positive(),
+  history: z.array(windowHistorySchema),
+});
+export type WindowState = z.infer<typeof windowStateSchema>;
+export type WindowHistoryEntry = z.infer<typeof windowHistorySchema>;
+
+export const verdictSchema = z
+  .object({
+    tree: sha,
+    gatesHash: z.string(),
+    verdict: z.enum(['PASS', 'FAIL']),
+    reason: z.string().nullable(),
+    seconds: z.number().nonnegative(),
+    at: z.string(),
+    train: z.string(),
+    log: z.string().nullable(),
+  })
+  .loose();
+export type VerdictRecord = z.infer<typeof verdictSchema>;
+
+export const journalEntrySchema = z
+  .object({
+    at: z.string(),
+    kind: z.enum(['transition', 'update', 'observation']),
+    job: z.string().nullable(),
+    from: jobStateSchema.nullable(),
+    to: jobStateSchema.nullable(),
+    event: z.string(),
+    detail: z.record(z.string(), z.unknown()),
+  })
+  .loose();
+export type JournalEntry = z.infer<typeof journalEntrySchema>;
+
+export const drainHolderSchema = z.object({
+  pid: z.number().int(),
+  host: z.string(),
+  token: z.string(),
+  since: z.string(),
+});
+export type DrainHolder = z.infer<typeof drainHolderSchema>;
