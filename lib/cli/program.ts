@@ -1,7 +1,9 @@
 import { Command } from 'commander';
+import { registerBatch } from './commands/batch.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerConfig } from './commands/config.js';
 import { registerInit } from './commands/init.js';
+import { registerLedger } from './commands/ledger.js';
 import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
 import { registerSubmit } from './commands/submit.js';
@@ -34,5 +36,7 @@ land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no led
   registerShow(program);
   registerCancel(program);
   registerWindow(program);
+  registerBatch(program);
+  registerLedger(program);
   return program;
 }
