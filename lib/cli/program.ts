@@ -4,6 +4,7 @@ import { registerCancel } from './commands/cancel.js';
 import { registerConfig } from './commands/config.js';
 import { registerInit } from './commands/init.js';
 import { registerLedger } from './commands/ledger.js';
+import { registerRun } from './commands/run.js';
 import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
 import { registerSubmit } from './commands/submit.js';
@@ -35,6 +36,7 @@ land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no led
   registerStatus(program);
   registerShow(program);
   registerCancel(program);
+  registerRun(program);
   registerWindow(program);
   registerBatch(program);
   registerLedger(program);

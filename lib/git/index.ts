@@ -20,3 +20,5 @@ export {
   syncWorktreeTo,
 } from './worktree.js';
 export type { WorktreeInfo } from './worktree.js';
+export { remoteBranchTip, pushWithLease } from './push.js';
+export type { PushResult } from './push.js';

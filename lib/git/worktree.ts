@@ -40,9 +40,13 @@ export async function worktreeOfBranch(cwd: string, branch: string): Promise<Wor
   return list.find((entry) => entry.branch === `refs/heads/${branch}` && !entry.bare) ?? null;
 }
 
-/** True when a worktree has no staged, unstaged or untracked changes (porcelain status via simple-git). */
+/**
+ * True when a worktree has no staged or unstaged change to a tracked file (porcelain status via
+ * simple-git). Untracked files do not count: they survive the landing unless git would overwrite
+ * one, and then the sync reports it.
+ */
 export async function isWorktreeClean(dir: string): Promise<boolean> {
-  const status = await simpleGit({ baseDir: dir }).status();
+  const status = await simpleGit({ baseDir: dir }).status(['--untracked-files=no']);
   return status.isClean();
 }
 

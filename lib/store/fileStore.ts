@@ -222,6 +222,13 @@ export class FileStore {
     return this.paths.log(id);
   }
 
+  /** `id`, or `id-2`, `id-3`... : the first that names no log yet (train ids are log names). */
+  freshLogId(id: string): string {
+    let candidate = id;
+    for (let n = 2; existsSync(this.paths.log(candidate)); n += 1) candidate = `${id}-${n}`;
+    return candidate;
+  }
+
   trainDir(id: string): string {
     ensureDir(this.paths.trainsDir);
     return this.paths.train(id);

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { EXIT_CODES } from '../../errors.js';
+import { drain, type DrainSummary } from '../../landing/drain.js';
+import { describeEvent, type DrainEvent } from '../../landing/events.js';
+import { action } from '../action.js';
+
+interface RunOptions {
+  once?: boolean;
+  wait?: boolean; // commander's --no-wait sets wait=false
+  json?: boolean;
+}
+
+function describeSummary(summary: DrainSummary): string {
+  const parts = [
+    `${summary.trains} train(s)`,
+    `${summary.gateRuns} gate run(s)`,
+    `${summary.landed.length} landed`,
+    `${summary.failed.length} failed`,
+  ];
+  if (summary.canceled.length) parts.push(`${summary.canceled.length} canceled`);
+  if (summary.queued.length) parts.push(`${summary.queued.length} still queued`);
+  return `done: ${parts.join(', ')}; window ${summary.window}${summary.stopped ? `; stopped: ${summary.stopped.message}` : ''}`;
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('drain the queue: build trains, gate each once, land with one CAS, bisect failures')
+    .option('--once', 'run one admitted batch (with its bisection) and stop')
+    .option('--no-wait', 'exit at once (exit 6) when another drainer holds the queue')
+    .option('--json', 'print one JSON event per line, then a summary object')
+    .action(
+      action<RunOptions>(async (ctx, opts) => {
+        const store = await ctx.store();
+        const abort = new AbortController();
+        let signals = 0;
+        const onSignal = (name: NodeJS.Signals) => {
+          signals += 1;
+          if (signals === 1) {
+            emit({ type: 'stopping', why: `${name}: finishing the current train (send it again to stop the gate now)` });
+          } else {
+            emit({ type: 'stopping', why: `${name}: stopping the running gate; its members go back to the queue` });
+            abort.abort();
+          }
+        };
+        const emit = (event: DrainEvent) => {
+          if (ctx.out.json) ctx.out.emit(event);
+          else ctx.out.note(describeEvent(event));
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+        try {
+          const summary = await drain(ctx.cwd, store, { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal }, emit);
+          if (ctx.out.json) ctx.out.emit(summary);
+          else ctx.out.say(describeSummary(summary));
+          if (!summary.stopped) return 0;
+          if (summary.stopped.why === 'interrupted') return EXIT_CODES.interrupted;
+          if (summary.stopped.why === 'lock_lost') return EXIT_CODES.busy;
+          return EXIT_CODES.state;
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+      }),
+    );
+}

@@ -1,0 +1,78 @@
+// Builds a train: a chain of merge commits on the target tip, one per member, written with
+// `merge-tree --write-tree` and `commit-tree` so no checkout and no index is touched.
+import { commitTree, isAncestor, mergeTree } from '../git/index.js';
+import type { JobRecord } from '../store/index.js';
+
+export interface TrainMember {
+  job: JobRecord;
+  /** The chain commit that added this member (its merge, or its tip for a fast-forward). */
+  commit: string;
+}
+
+export interface BuiltTrain {
+  kind: 'fast-forward' | 'merge';
+  base: string;
+  train: string;
+  tree: string;
+  members: TrainMember[];
+  /** Conflicts with the chain built so far; the job goes back to the queue with these paths. */
+  skipped: { job: JobRecord; paths: string[]; against: 'target' | 'train'; head: string }[];
+  /** Tips already contained in the target: nothing to land, the job is landed as it is. */
+  contained: JobRecord[];
+}
+
+function mergeMessage(job: JobRecord, trainId: string): string {
+  return [
+    `land: merge ${job.branch} (${job.id})`,
+    '',
+    job.title !== job.branch ? `${job.title}\n` : null,
+    `Land-Job: ${job.id}`,
+    `Land-Branch: ${job.branch}`,
+    `Land-Tip: ${job.tip}`,
+    `Land-Train: ${trainId}`,
+  ]
+    .filter((line) => line !== null)
+    .join('\n');
+}
+
+export async function buildTrain(
+  cwd: string,
+  base: string,
+  baseTree: string,
+  jobs: readonly JobRecord[],
+  trainId: string,
+): Promise<BuiltTrain> {
+  const built: BuiltTrain = { kind: 'merge', base, train: base, tree: baseTree, members: [], skipped: [], contained: [] };
+  for (const job of jobs) {
+    if (await isAncestor(cwd, job.tip, base)) {
+      built.contained.push(job);
+      continue;
+    }
+    // A single member whose tip already contains the target lands as a fast-forward.
+    if (jobs.length === 1 && (await isAncestor(cwd, base, job.tip))) {
+      const merged = await mergeTree(cwd, base, job.tip);
+      built.kind = 'fast-forward';
+      built.train = job.tip;
+      built.tree = merged.tree;
+      built.members.push({ job, commit: job.tip });
+      continue;
+    }
+    const merged = await mergeTree(cwd, built.train, job.tip);
+    if (merged.kind === 'conflict') {
+      // Does it conflict with the target itself, or only with members ahead of it?
+      const alone = built.train === base ? merged : await mergeTree(cwd, base, job.tip);
+      built.skipped.push({
+        job,
+        paths: alone.kind === 'conflict' ? alone.paths : merged.paths,
+        against: alone.kind === 'conflict' ? 'target' : 'train',
+        head: built.train,
+      });
+      continue;
+    }
+    const commit = await commitTree(cwd, merged.tree, [built.train, job.tip], mergeMessage(job, trainId));
+    built.train = commit;
+    built.tree = merged.tree;
+    built.members.push({ job, commit });
+  }
+  return built;
+}

@@ -1,0 +1,119 @@
+// `land run`: the drain loop. One drainer per repository (the drain lock), recovery of whatever
+// a dead drainer left in_progress, then one admitted batch after another until no job is
+// runnable. Every decision is written to disk before the next step starts.
+import { loadPolicy } from '../config/index.js';
+import { branchTip } from '../git/index.js';
+import { runnableJobs } from '../queue/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+import type { Emit } from './events.js';
+import { recoverInProgress } from './recovery.js';
+import { runBatch, type DrainContext } from './runBatch.js';
+import { planTrain } from './trainPlan.js';
+import { currentWindow } from './window.js';
+
+export interface DrainOptions {
+  /** One admitted batch (with its bisection), then stop. */
+  once: boolean;
+  /** Wait for the drain lock instead of failing with `busy`. */
+  wait: boolean;
+  /** First signal: stop at the next train boundary. */
+  stopAfterTrain: () => boolean;
+  /** Second signal: kill the running gate; members are requeued. */
+  abort: AbortSignal;
+}
+
+export interface DrainSummary {
+  type: 'summary';
+  trains: number;
+  gateRuns: number;
+  landed: string[];
+  failed: string[];
+  canceled: string[];
+  queued: string[];
+  window: number;
+  stopped: null | { why: string; message: string };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isEveryoneDone(jobs: readonly JobRecord[]): boolean {
+  return runnableJobs(jobs).length === 0;
+}
+
+/** With batch.waitSeconds, a lone job waits for company before gating alone. */
+async function waitForCompany(store: FileStore, seconds: number, head: JobRecord, emit: Emit, stop: () => boolean): Promise<void> {
+  emit({ type: 'waiting_for_company', job: head.id, seconds });
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline && !stop()) {
+    await sleep(Math.min(500, Math.max(10, deadline - Date.now())));
+    if (runnableJobs(store.listJobs().jobs).length > 1) return;
+  }
+}
+
+export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
+  const initial = await loadPolicy(cwd); // a bad policy stops the drain before anything is taken
+  const lease = await store.acquireDrainLock({
+    wait: opts.wait,
+    onWaiting: (holder) => emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
+  });
+  const startedAt = new Date().toISOString();
+  const ctx: DrainContext = { cwd, store, emit, token: lease.holder.token, abort: opts.abort, counters: { trains: 0, gateRuns: 0 } };
+  let stopped: DrainSummary['stopped'] = null;
+  const reported = new Set<string>();
+  store.writeToken(lease.holder.token);
+  try {
+    emit({ type: 'drain_started', pid: process.pid, target: initial.target });
+    const tip = await branchTip(cwd, initial.target);
+    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit });
+    for (;;) {
+      if (opts.stopAfterTrain() || opts.abort.aborted) {
+        stopped = { why: 'interrupted', message: 'stopped by a signal at a train boundary' };
+        break;
+      }
+      const compromised = lease.compromised();
+      if (compromised) {
+        stopped = { why: 'lock_lost', message: `the drain lock was lost: ${compromised.message}` };
+        break;
+      }
+      const loaded = await loadPolicy(cwd);
+      const listing = store.listJobs();
+      for (const bad of listing.corrupt) {
+        if (reported.has(bad.file)) continue;
+        reported.add(bad.file);
+        emit({ type: 'corrupt_record', file: bad.file, problem: bad.problem });
+      }
+      let runnable = runnableJobs(listing.jobs);
+      if (!runnable.length) break;
+      let window = currentWindow(store, loaded.policy.batch.max);
+      if (loaded.policy.batch.waitSeconds > 0 && window > 1 && runnable.length === 1 && !runnable[0]?.requeued) {
+        await waitForCompany(store, loaded.policy.batch.waitSeconds, runnable[0] as JobRecord, emit, opts.stopAfterTrain);
+        runnable = runnableJobs(store.listJobs().jobs);
+        window = currentWindow(store, loaded.policy.batch.max);
+      }
+      const members = planTrain(runnable, window);
+      if (!members.length) break;
+      const outcome = await runBatch(ctx, members);
+      if (outcome.kind === 'stop') {
+        stopped = { why: outcome.why, message: outcome.message };
+        break;
+      }
+      if (opts.once) break;
+    }
+  } finally {
+    if (store.readToken() === lease.holder.token) store.writeToken(null);
+    await lease.release();
+  }
+  const { jobs } = store.listJobs();
+  const since = (job: JobRecord, stamp: string | undefined) => stamp !== undefined && stamp >= startedAt && job !== null;
+  return {
+    type: 'summary',
+    trains: ctx.counters.trains,
+    gateRuns: ctx.counters.gateRuns,
+    landed: jobs.filter((j) => j.state === 'landed' && since(j, j.timestamps.landed)).map((j) => j.id),
+    failed: jobs.filter((j) => j.state === 'failed' && since(j, j.timestamps.failed)).map((j) => j.id),
+    canceled: jobs.filter((j) => j.state === 'canceled' && since(j, j.timestamps.canceled)).map((j) => j.id),
+    queued: isEveryoneDone(jobs) ? [] : runnableJobs(jobs).map((j) => j.id),
+    window: currentWindow(store, (await loadPolicy(cwd).catch(() => initial)).policy.batch.max),
+    stopped,
+  };
+}

@@ -1,0 +1,40 @@
+// The environment a gate sees: an allow-list, not the drainer's whole environment. Tokens the
+// drainer holds reach a gate only when the policy names them (passEnv), and their values are
+// redacted from the stored log.
+import type { Gate } from '../config/index.js';
+
+const ALLOWED = ['PATH', 'HOME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'CI', 'NO_COLOR'];
+// Old names of the batch wrapper's knobs, read as fallbacks (see docs on `land batch`).
+const BATCH_PREFIXES = ['NEV_', 'GENERA_'];
+
+export interface TrainEnv {
+  LAND_TIP: string;
+  LAND_BASE: string;
+  LAND_JOB: string;
+  LAND_MEMBERS: string;
+  LAND_TRAIN: string;
+}
+
+export function gateEnvironment(gate: Gate, train: TrainEnv, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(from)) {
+    if (value === undefined) continue;
+    const allowed =
+      ALLOWED.includes(key) ||
+      key.startsWith('LC_') ||
+      (key.startsWith('LAND_') && key !== 'LAND_TOKEN') ||
+      (gate.batch !== undefined && BATCH_PREFIXES.some((prefix) => key.startsWith(prefix)));
+    if (allowed) env[key] = value;
+  }
+  for (const name of gate.passEnv) {
+    const value = from[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, gate.env, train);
+  return env;
+}
+
+/** Values that must not appear in a stored log: those the policy passed through by name. */
+export function secretsOf(gate: Gate, from: NodeJS.ProcessEnv = process.env): string[] {
+  return gate.passEnv.map((name) => from[name]).filter((value): value is string => typeof value === 'string' && value.length >= 4);
+}

@@ -1,0 +1,124 @@
+// Runs a policy's gates, in order, in a train's worktree. The first gate that does not pass
+// decides the verdict; what kind of "not pass" it was decides what the drainer does next.
+import { fileURLToPath } from 'node:url';
+import type { Gate } from '../config/index.js';
+import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
+import type { LogSink } from './logSink.js';
+import { runInGroup, type GroupOutcome } from './processGroup.js';
+
+export const LAND_ENTRY = fileURLToPath(new URL('../../bin/land.js', import.meta.url));
+
+/** How a gate ended, in the terms the drain loop acts on. */
+export type GateFailure =
+  /** The code under test failed: bisect, or fail a singleton. */
+  | { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line'; gate: string; status: string }
+  /** The policy refused to run the batch: fail the train, no bisection. */
+  | { kind: 'refused'; reason: 'policy_refused'; gate: string; status: string }
+  /** Nothing was tested (could not start, no lane, no ledger store): requeue, no bisection. */
+  | { kind: 'infra'; reason: string; gate: string; status: string }
+  /** A stop request or signal ended the run: the result says nothing. */
+  | { kind: 'stopped'; gate: string };
+
+export interface GateResult {
+  name: string;
+  outcome: GroupOutcome['kind'];
+  status: string;
+  seconds: number;
+}
+
+export interface GateRun {
+  verdict: 'PASS' | 'FAIL' | 'INFRA' | 'STOPPED';
+  failure: GateFailure | null;
+  results: GateResult[];
+  seconds: number;
+}
+
+function argvOf(run: string | readonly string[]): string[] {
+  return typeof run === 'string' ? ['sh', '-c', run] : [...run];
+}
+
+function commandOf(gate: Gate): string[] {
+  if (!gate.batch) return argvOf(gate.run);
+  return [process.execPath, LAND_ENTRY, 'batch', '--job', gate.batch.job, '--measure-dir', gate.batch.measureDir, '--', ...argvOf(gate.run)];
+}
+
+function statusText(outcome: GroupOutcome): string {
+  switch (outcome.kind) {
+    case 'exited': return `exit ${outcome.code}`;
+    case 'signaled': return `signal ${outcome.signal}`;
+    case 'timeout': return 'timed out';
+    case 'stopped': return 'stopped';
+    case 'spawn_failed': return `could not start: ${outcome.message}`;
+    default: {
+      const never: never = outcome;
+      return String(never);
+    }
+  }
+}
+
+/** Maps one gate's ending onto the verdict vocabulary; null means it passed. */
+export function classify(gate: Gate, outcome: GroupOutcome): GateFailure | null {
+  const status = statusText(outcome);
+  switch (outcome.kind) {
+    case 'exited':
+      if (outcome.code === 0) return null;
+      if (gate.batch) {
+        if (outcome.code === 2) return { kind: 'refused', reason: 'policy_refused', gate: gate.name, status };
+        if (outcome.code === 3) return { kind: 'infra', reason: 'no_lane', gate: gate.name, status };
+        if (outcome.code === 4) return { kind: 'infra', reason: 'no_ledger_store', gate: gate.name, status };
+        if (outcome.code === 5) return { kind: 'fail', reason: 'no_ledger_line', gate: gate.name, status };
+      }
+      // sh's "command not found" / "not executable": the gate never ran the code under test.
+      if (outcome.code === 127 || outcome.code === 126) return { kind: 'infra', reason: 'gate_not_started', gate: gate.name, status };
+      return { kind: 'fail', reason: 'gate', gate: gate.name, status };
+    case 'signaled':
+      return { kind: 'fail', reason: 'gate', gate: gate.name, status };
+    case 'timeout':
+      return { kind: 'fail', reason: 'timeout', gate: gate.name, status };
+    case 'stopped':
+      return { kind: 'stopped', gate: gate.name };
+    case 'spawn_failed':
+      return { kind: 'infra', reason: 'gate_not_started', gate: gate.name, status };
+    default: {
+      const never: never = outcome;
+      return never;
+    }
+  }
+}
+
+export async function runGates(opts: {
+  gates: readonly Gate[];
+  worktree: string;
+  train: TrainEnv;
+  log: LogSink;
+  signal?: AbortSignal;
+  onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
+}): Promise<GateRun> {
+  const results: GateResult[] = [];
+  let total = 0;
+  for (const gate of opts.gates) {
+    const argv = commandOf(gate);
+    opts.log.setSecrets(secretsOf(gate));
+    opts.log.line(`== gate ${gate.name}: ${JSON.stringify(argv)} (timeout ${gate.timeoutSeconds}s)`);
+    opts.onGate?.({ phase: 'started', gate: gate.name });
+    const outcome = await runInGroup({
+      argv,
+      cwd: opts.worktree,
+      env: gateEnvironment(gate, opts.train),
+      timeoutSeconds: gate.timeoutSeconds,
+      output: opts.log,
+      signal: opts.signal,
+    });
+    total += outcome.seconds;
+    const status = statusText(outcome);
+    opts.log.line(`== gate ${gate.name}: ${status} after ${outcome.seconds}s`);
+    results.push({ name: gate.name, outcome: outcome.kind, status, seconds: outcome.seconds });
+    opts.onGate?.({ phase: 'finished', gate: gate.name, status, seconds: outcome.seconds });
+    const failure = classify(gate, outcome);
+    if (failure) {
+      const verdict = failure.kind === 'stopped' ? 'STOPPED' : failure.kind === 'infra' ? 'INFRA' : 'FAIL';
+      return { verdict, failure, results, seconds: Math.round(total * 100) / 100 };
+    }
+  }
+  return { verdict: 'PASS', failure: null, results, seconds: Math.round(total * 100) / 100 };
+}

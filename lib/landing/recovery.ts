@@ -1,0 +1,40 @@
+// Recovery at the start of every drain: a job left in_progress by a drainer that died is decided
+// against git, never guessed. Its train commit already in the target → landed; otherwise it goes
+// back to the head of the queue at the same attempt. Leftover train worktrees are removed.
+import { isAncestor, removeWorktree } from '../git/index.js';
+import { applyChanges } from '../queue/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+import type { Emit } from './events.js';
+import { landChanges, requeueChanges } from './settle.js';
+
+export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit }): Promise<void> {
+  const { jobs } = opts.store.listJobs();
+  const stuck = jobs.filter((job) => job.state === 'in_progress');
+  for (const job of stuck) {
+    const landed = job.train !== null && (await isAncestor(opts.cwd, job.train, opts.targetTip));
+    if (landed) {
+      await applyChanges(
+        opts.store,
+        landChanges([job], {
+          via: job.landedVia ?? 'recovered',
+          base: job.base ?? opts.targetTip,
+          tree: job.tree ?? opts.targetTip,
+          train: job.train as string,
+          gateLog: job.gateLog,
+          gate: job.gate,
+          verdict: 'PASS',
+        }, 'recovered_landed'),
+      );
+    } else {
+      const batch: { id: string; members: JobRecord[]; attempt: number } | undefined = job.batch
+        ? { id: job.batch.id, members: stuck.filter((other) => other.batch?.id === job.batch?.id), attempt: job.batch.attempt }
+        : undefined;
+      await applyChanges(opts.store, requeueChanges([job], { reason: 'recovered', toHead: true, batch }));
+    }
+    opts.emit({ type: 'recovered', job: job.id, to: landed ? 'landed' : 'queued', train: job.train });
+  }
+  for (const dir of opts.store.listTrainDirs()) {
+    await removeWorktree(opts.cwd, dir).catch(() => undefined);
+    opts.store.removeTrainDir(dir);
+  }
+}

@@ -1,0 +1,290 @@
+// One admitted batch, from its first train to the end of its bisection: build the train on the
+// target tip, judge it once (cache or gates), then land it with one CAS, or split it. The first
+// half of a failed train is the next train at once; the second half goes back to the head of the
+// queue and rides with the rest of its batch afterwards.
+import { gatesHash, loadPolicy, type LoadedPolicy } from '../config/index.js';
+import { addDetachedWorktree, branchTip, removeWorktree, treeOf } from '../git/index.js';
+import { applyChanges, newBatchId, nowIso, type JobChange } from '../queue/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+import { buildTrain, type BuiltTrain } from './buildTrain.js';
+import type { Emit } from './events.js';
+import { runGates, type GateFailure, type GateRun } from './gateRunner.js';
+import { landTrain } from './landTrain.js';
+import { LogSink } from './logSink.js';
+import { publishLanding } from './publish.js';
+import { cancelChanges, failChanges, landChanges, requeueChanges, startMembers } from './settle.js';
+import { splitFailed, verdictMovesWindow } from './trainPlan.js';
+import { cachedVerdict, storeVerdict } from './verdictCache.js';
+import { bumpWindow, currentWindow } from './window.js';
+
+export interface DrainContext {
+  cwd: string;
+  store: FileStore;
+  emit: Emit;
+  token: string;
+  /** Aborted by a second signal: running gates are killed and members requeued. */
+  abort: AbortSignal;
+  counters: { trains: number; gateRuns: number };
+}
+
+export type BatchOutcome = { kind: 'done' } | { kind: 'stop'; why: 'target_dirty' | 'interrupted'; message: string };
+
+interface Judgement {
+  verdict: 'PASS' | 'FAIL' | 'INFRA' | 'STOPPED';
+  failure: GateFailure | null;
+  cached: boolean;
+  seconds: number;
+  log: string | null;
+  telemetry: Record<string, unknown>;
+}
+
+function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
+  const head = members[0];
+  if (head?.requeued && head.batch) {
+    return { id: head.batch.id, attempt: Math.max(...members.map((job) => job.batch?.attempt ?? 1)) };
+  }
+  return { id: newBatchId(), attempt: 1 };
+}
+
+/** Settles members whose stop request arrived; returns the others. */
+async function dropStopped(ctx: DrainContext, members: readonly JobRecord[]): Promise<{ live: JobRecord[]; dropped: number }> {
+  const fresh = members.map((job) => ctx.store.readJob(job.id)).filter((job): job is JobRecord => job !== null);
+  const cancel = fresh.filter((job) => job.stopRequest?.kind === 'cancel');
+  const preempt = fresh.filter((job) => job.stopRequest?.kind === 'preempt');
+  const changes: JobChange[] = [
+    ...cancelChanges(cancel),
+    ...requeueChanges(preempt, { reason: 'preempted', toHead: false }),
+  ];
+  if (changes.length) await applyChanges(ctx.store, changes);
+  for (const job of cancel) ctx.emit({ type: 'canceled', job: job.id });
+  if (preempt.length) ctx.emit({ type: 'requeued', train: null, jobs: preempt.map((j) => j.id), reason: 'preempted' });
+  const live = fresh.filter((job) => !job.stopRequest && job.state !== 'landed' && job.state !== 'failed' && job.state !== 'canceled');
+  return { live, dropped: cancel.length + preempt.length };
+}
+
+async function judge(ctx: DrainContext, loaded: LoadedPolicy, built: BuiltTrain, ids: { batchId: string; trainId: string }, members: readonly JobRecord[]): Promise<Judgement> {
+  const { batchId, trainId } = ids;
+  const hash = gatesHash(loaded.policy.gates);
+  const cached = cachedVerdict(ctx.store, built.tree, hash, members);
+  if (cached) {
+    return {
+      verdict: cached.verdict,
+      failure: cached.verdict === 'FAIL' ? { kind: 'fail', reason: 'gate', gate: cached.reason ?? 'cached', status: `cached FAIL from ${cached.train}` } : null,
+      cached: true,
+      seconds: 0,
+      log: cached.log,
+      telemetry: { mode: 'cached', cachedFrom: cached.train, executed: [], gatesHash: hash },
+    };
+  }
+  if (!loaded.policy.gates.length) {
+    return { verdict: 'PASS', failure: null, cached: false, seconds: 0, log: null, telemetry: { mode: 'none', executed: [], gatesHash: hash } };
+  }
+  const logPath = ctx.store.logPath(trainId);
+  const log = new LogSink(logPath);
+  log.line(`== train ${trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
+  const dir = ctx.store.trainDir(trainId);
+  let run: GateRun;
+  try {
+    await addDetachedWorktree(ctx.cwd, dir, built.train);
+  } catch (error) {
+    log.line(`== could not create the gate worktree: ${(error as Error).message}`);
+    await log.close();
+    return {
+      verdict: 'INFRA',
+      failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: (error as Error).message },
+      cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], gatesHash: hash },
+    };
+  }
+  try {
+    ctx.counters.gateRuns += 1;
+    run = await runGates({
+      gates: loaded.policy.gates,
+      worktree: dir,
+      log,
+      signal: ctx.abort,
+      train: {
+        LAND_TIP: built.train,
+        LAND_BASE: built.base,
+        LAND_JOB: members.length === 1 ? (members[0] as JobRecord).id : batchId,
+        LAND_MEMBERS: members.map((m) => m.id).join(' '),
+        LAND_TRAIN: trainId,
+      },
+      onGate: (e) =>
+        e.phase === 'started'
+          ? ctx.emit({ type: 'gate_started', train: trainId, gate: e.gate })
+          : ctx.emit({ type: 'gate_finished', train: trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
+    });
+  } finally {
+    await log.close();
+    await removeWorktree(ctx.cwd, dir).catch(() => undefined);
+    ctx.store.removeTrainDir(dir);
+  }
+  if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
+    storeVerdict(ctx.store, {
+      tree: built.tree, gatesHash: hash, verdict: run.verdict,
+      reason: run.failure && run.failure.kind !== 'stopped' ? run.failure.gate : null,
+      seconds: run.seconds, train: trainId, log: logPath,
+    });
+  }
+  return {
+    verdict: run.verdict, failure: run.failure, cached: false, seconds: run.seconds, log: logPath,
+    telemetry: { mode: 'full', executed: run.results.map((r) => r.name), results: run.results, gatesHash: hash },
+  };
+}
+
+function metricRow(fields: Record<string, unknown>): Record<string, unknown> {
+  return { at: nowIso(), ...fields };
+}
+
+export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
+  const identity = batchIdentity(admitted);
+  const batchId = identity.id;
+  let attempt = identity.attempt;
+  let current: JobRecord[] = [...admitted];
+
+  for (;;) {
+    const loaded = await loadPolicy(ctx.cwd);
+    const base = await branchTip(ctx.cwd, loaded.target);
+    if (base === null) throw new Error(`target ${loaded.target} disappeared`);
+    const baseTree = await treeOf(ctx.cwd, base);
+
+    const stopped = await dropStopped(ctx, current);
+    if (!stopped.live.length) return { kind: 'done' };
+    current = await startMembers(ctx.store, stopped.live, batchId, attempt);
+    const trainId = ctx.store.freshLogId(`${batchId}-${attempt}`);
+    const built = await buildTrain(ctx.cwd, base, baseTree, current, batchId);
+    ctx.counters.trains += 1;
+
+    // Settle what the build found: contained tips are landed already; conflicts with the target
+    // fail (the author must rebase); conflicts with members ahead go back to the queue.
+    const settle: JobChange[] = [];
+    if (built.contained.length) {
+      settle.push(...landChanges(built.contained, { via: 'contained', base, tree: baseTree, train: base, gateLog: null, gate: null, verdict: 'PASS' }, 'already_contained'));
+    }
+    for (const skip of built.skipped) {
+      const preview = { base: skip.head, paths: skip.paths, checkedAt: nowIso(), against: skip.against };
+      ctx.emit({ type: 'member_skipped', train: trainId, job: skip.job.id, against: skip.against, paths: skip.paths });
+      if (skip.against === 'target') {
+        settle.push(...failChanges([skip.job], { reason: 'conflict', code: 'conflict', message: `conflicts with ${loaded.target} at ${base.slice(0, 12)} in ${skip.paths.join(', ')}; rebase and submit again`, conflict: preview }));
+        ctx.emit({ type: 'failed', job: skip.job.id, reason: 'conflict', message: skip.paths.join(', ') });
+      } else {
+        settle.push(...requeueChanges([skip.job], { reason: 'conflict_with_train', toHead: false, conflict: preview }));
+      }
+    }
+    if (settle.length) await applyChanges(ctx.store, settle);
+    const members = built.members.map((m) => m.job);
+    if (!members.length) return { kind: 'done' };
+    ctx.emit({ type: 'train_built', train: trainId, attempt, kind: built.kind, base, commit: built.train, tree: built.tree, members: members.map((m) => m.id) });
+
+    const judgement = await judge(ctx, loaded, built, { batchId, trainId }, members);
+    ctx.emit({ type: 'verdict', train: trainId, verdict: judgement.verdict, cached: judgement.cached, reason: judgement.failure && judgement.failure.kind !== 'stopped' ? judgement.failure.reason : null, seconds: judgement.seconds, log: judgement.log });
+
+    // Post-gate checkpoint: a member stopped while the gate ran voids the run (the gate judged a
+    // tree that will not land); the others go back at the same attempt and the window stays.
+    if (judgement.verdict === 'STOPPED') {
+      await applyChanges(ctx.store, requeueChanges(members, { reason: 'interrupted', toHead: true, batch: { id: batchId, members, attempt } }));
+      ctx.emit({ type: 'requeued', train: trainId, jobs: members.map((m) => m.id), reason: 'interrupted' });
+      return { kind: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' };
+    }
+    const after = await dropStopped(ctx, members);
+    if (after.dropped > 0) {
+      if (after.live.length) {
+        await applyChanges(ctx.store, requeueChanges(after.live, { reason: 'withdrawn', toHead: true, batch: { id: batchId, members: after.live, attempt } }));
+        ctx.emit({ type: 'requeued', train: trainId, jobs: after.live.map((m) => m.id), reason: 'a member withdrew during the gate; run void' });
+      }
+      return { kind: 'done' };
+    }
+
+    const policy = loaded.policy;
+    const windowBefore = currentWindow(ctx.store, policy.batch.max);
+    const baseRow = { train: trainId, batch: batchId, attempt, members: members.map((m) => m.id), base, commit: built.train, tree: built.tree, gateSeconds: judgement.seconds, cached: judgement.cached, gate: judgement.telemetry };
+
+    switch (judgement.verdict) {
+      case 'INFRA': {
+        const failure = judgement.failure as GateFailure & { kind: 'infra' };
+        const over = members.filter((job) => (job.requeues.infra ?? 0) + 1 > policy.retries.infra);
+        const again = members.filter((job) => !over.includes(job));
+        const message = `gate ${failure.gate}: ${failure.status} (${failure.reason}); nothing was tested`;
+        await applyChanges(ctx.store, [
+          ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: { id: batchId, members: again, attempt }, countAs: 'infra' }),
+          ...failChanges(over, { reason: 'infra', code: failure.reason, message: `${message}; gave up after ${policy.retries.infra} retries`, gateLog: judgement.log }),
+        ], () => ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'INFRA', reason: failure.reason, windowBefore, windowAfter: windowBefore, landed: false })));
+        if (again.length) ctx.emit({ type: 'requeued', train: trainId, jobs: again.map((m) => m.id), reason: message });
+        for (const job of over) ctx.emit({ type: 'failed', job: job.id, reason: 'infra', message });
+        return { kind: 'done' };
+      }
+      case 'FAIL': {
+        const failure = judgement.failure as GateFailure & { kind: 'fail' | 'refused' };
+        const window = verdictMovesWindow(attempt) ? bumpWindow(ctx.store, 'FAIL', policy.batch.max, trainId) : { before: windowBefore, after: windowBefore };
+        if (window.before !== window.after) ctx.emit({ type: 'window', before: window.before, after: window.after, event: 'FAIL' });
+        const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}`;
+        const row = metricRow({ ...baseRow, verdict: 'FAIL', reason: failure.reason, windowBefore: window.before, windowAfter: window.after, landed: false });
+        if (members.length === 1 || failure.kind === 'refused') {
+          // The culprit is found: the rest of its batch, waiting in halves, rides together next.
+          const waiting = ctx.store.listJobs().jobs.filter((job) => job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
+          const rejoin: JobChange[] = waiting.map((job) => ({ id: job.id, from: ['queued'] as const, event: 'culprit_found', detail: { batch: batchId }, patch: { reason: 'culprit_found' } }));
+          await applyChanges(ctx.store, [...failChanges(members, { reason: failure.reason, code: failure.reason, message, gateLog: judgement.log, verdict: 'FAIL', tree: built.tree, base, gate: judgement.telemetry }), ...rejoin], () => ctx.store.appendMetric(row));
+          for (const job of members) ctx.emit({ type: 'failed', job: job.id, reason: failure.reason, message });
+          return { kind: 'done' };
+        }
+        const { first, second } = splitFailed(members);
+        await applyChanges(ctx.store, requeueChanges(second, { reason: 'bisected', toHead: true, batch: { id: batchId, members: second, attempt: attempt + 1 } }), () => ctx.store.appendMetric(row));
+        ctx.emit({ type: 'bisected', train: trainId, attempt, first: first.map((m) => m.id), second: second.map((m) => m.id) });
+        current = first;
+        attempt += 1;
+        continue;
+      }
+      case 'PASS':
+        break;
+      default: {
+        const never: never = judgement.verdict;
+        throw new Error(`unknown verdict ${String(never)}`);
+      }
+    }
+
+    // PASS: journal the train commit on every member before the CAS, so a drainer killed right
+    // after the ref moved is recovered as landed (its train is in the target), not guessed.
+    await applyChanges(ctx.store, members.map((job) => ({ id: job.id, from: ['in_progress'] as const, event: 'landing', detail: { train: built.train, base }, patch: { train: built.train, base, tree: built.tree, landedVia: built.kind } })));
+    const landed = await landTrain({ cwd: ctx.cwd, target: loaded.target, base, train: built.train, token: ctx.token, message: `land: train ${trainId} (${members.map((m) => m.id).join(' ')})` });
+    switch (landed.kind) {
+      case 'lost': {
+        const over = members.filter((job) => (job.requeues.casLost ?? 0) + 1 > policy.retries.casLost);
+        const again = members.filter((job) => !over.includes(job));
+        await applyChanges(ctx.store, [
+          ...requeueChanges(again, { reason: 'cas_lost', toHead: true, batch: { id: batchId, members: again, attempt }, countAs: 'casLost' }),
+          ...failChanges(over, { reason: 'cas_lost', code: 'cas_lost', message: `the target kept moving; gave up after ${policy.retries.casLost} rebuilds` }),
+        ], () => ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'PASS', reason: 'cas_lost', windowBefore, windowAfter: windowBefore, landed: false })));
+        ctx.emit({ type: 'requeued', train: trainId, jobs: again.map((m) => m.id), reason: `the target moved to ${landed.actual?.slice(0, 12) ?? '(deleted)'} during the gate; rebuilding` });
+        return { kind: 'done' };
+      }
+      case 'target_dirty': {
+        await applyChanges(ctx.store, requeueChanges(members, { reason: 'target_dirty', toHead: true, batch: { id: batchId, members, attempt } }), () => ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'PASS', reason: 'target_dirty', windowBefore, windowAfter: windowBefore, landed: false })));
+        ctx.emit({ type: 'requeued', train: trainId, jobs: members.map((m) => m.id), reason: 'target_dirty' });
+        return { kind: 'stop', why: 'target_dirty', message: `${loaded.target} is checked out with uncommitted changes at ${landed.worktree}; commit or stash them, then run land again` };
+      }
+      case 'landed':
+        break;
+      default: {
+        const never: never = landed;
+        throw new Error(`unknown landing ${JSON.stringify(never)}`);
+      }
+    }
+    if (landed.warning) ctx.emit({ type: 'warning', message: landed.warning });
+    let window = { before: windowBefore, after: windowBefore };
+    await applyChanges(
+      ctx.store,
+      landChanges(members, { via: built.kind, base, tree: built.tree, train: built.train, gateLog: judgement.log, gate: judgement.telemetry, verdict: 'PASS' }),
+      () => {
+        // The window, the members' records and the train's one metrics row change under one hold.
+        if (verdictMovesWindow(attempt)) window = bumpWindow(ctx.store, 'PASS', policy.batch.max, trainId);
+        ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'PASS', reason: null, windowBefore: window.before, windowAfter: window.after, landed: true }));
+      },
+    );
+    ctx.emit({ type: 'landed', train: trainId, commit: built.train, via: built.kind, members: members.map((m) => m.id) });
+    if (window.before !== window.after) ctx.emit({ type: 'window', before: window.before, after: window.after, event: 'PASS' });
+    const published = await publishLanding({ cwd: ctx.cwd, store: ctx.store, policy, target: loaded.target, commit: built.train, token: ctx.token });
+    if (published.kind === 'pushed') ctx.emit({ type: 'published', remote: published.remote, commit: built.train });
+    if (published.kind === 'rejected') ctx.emit({ type: 'publish_rejected', remote: published.remote, message: published.message });
+    return { kind: 'done' };
+  }
+}

@@ -1,0 +1,20 @@
+// The verdict cache: (tree, gatesHash) → PASS or FAIL. The same tree under the same gates is
+// judged once. Only verdicts about the code are cached: an infrastructure failure, a policy
+// refusal or a stopped run says nothing about the tree and is never stored.
+import { nowIso } from '../queue/index.js';
+import type { FileStore, JobRecord, VerdictRecord } from '../store/index.js';
+
+export function cachedVerdict(store: FileStore, tree: string, gatesHash: string, members: readonly JobRecord[]): VerdictRecord | null {
+  const record = store.getVerdict(tree, gatesHash);
+  if (!record) return null;
+  // `land retry` asks for a fresh judgement: a cached FAIL does not bind a retried member.
+  if (record.verdict === 'FAIL' && members.some((job) => (job as Record<string, unknown>).regate === true)) return null;
+  return record;
+}
+
+export function storeVerdict(
+  store: FileStore,
+  entry: { tree: string; gatesHash: string; verdict: 'PASS' | 'FAIL'; reason: string | null; seconds: number; train: string; log: string | null },
+): void {
+  store.putVerdict({ ...entry, at: nowIso() });
+}
