@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point: parse argv, run the command, and turn errors into exit codes. This is the only
 // place that decides an exit status (see the README's table).
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { buildProgram } from '../lib/cli/program.js';
 import { EXIT_CODES, LandError, exitCodeFor } from '../lib/errors.js';
 import { GitError } from '../lib/git/index.js';
@@ -24,8 +24,15 @@ function report(error: unknown, debug: boolean): number {
   return EXIT_CODES.internal;
 }
 
+/** exitOverride() is not inherited by subcommands registered before it is set: apply it to all. */
+function overrideExits(command: Command): Command {
+  command.exitOverride();
+  for (const sub of command.commands) overrideExits(sub);
+  return command;
+}
+
 async function main(argv: string[]): Promise<void> {
-  const program = buildProgram().exitOverride();
+  const program = overrideExits(buildProgram());
   const debug = argv.includes('--debug');
   try {
     await program.parseAsync(argv);

@@ -32,16 +32,26 @@ export function parsePolicy(text: string): PolicyParse {
     return { ok: false, problems: [`(file): not valid JSON: ${(error as Error).message}`] };
   }
   const result = policySchema.safeParse(raw);
-  if (!result.success) {
-    return { ok: false, problems: result.error.issues.flatMap((issue) => describeIssue(issue).split('\n')) };
-  }
+  // Duplicate gate names are checked on the raw value so they are reported with the schema's own
+  // problems, not only once those are fixed.
+  const problems = result.success ? [] : result.error.issues.flatMap((issue) => describeIssue(issue).split('\n'));
+  problems.push(...duplicateGateNames(raw));
+  if (!result.success || problems.length) return { ok: false, problems };
+  return { ok: true, policy: result.data };
+}
+
+function duplicateGateNames(raw: unknown): string[] {
+  const gates = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).gates : undefined;
+  if (!Array.isArray(gates)) return [];
   const problems: string[] = [];
   const seen = new Set<string>();
-  result.data.gates.forEach((gate, index) => {
-    if (seen.has(gate.name)) problems.push(`gates[${index}].name: duplicate gate name "${gate.name}"`);
-    seen.add(gate.name);
+  gates.forEach((gate: unknown, index) => {
+    const name = gate && typeof gate === 'object' ? (gate as Record<string, unknown>).name : undefined;
+    if (typeof name !== 'string') return;
+    if (seen.has(name)) problems.push(`gates[${index}].name: duplicate gate name "${name}"`);
+    seen.add(name);
   });
-  return problems.length ? { ok: false, problems } : { ok: true, policy: result.data };
+  return problems;
 }
 
 export function policyOrThrow(text: string, where: string): Policy {

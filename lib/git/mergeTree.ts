@@ -1,4 +1,4 @@
-import { runGit } from './run.js';
+import { GitError, runGit } from './run.js';
 
 export type MergeTreeResult =
   | { kind: 'clean'; tree: string }
@@ -17,6 +17,8 @@ export async function mergeTree(cwd: string, ours: string, theirs: string): Prom
   // -z output: "<tree>\0<path>\0<path>\0" ; with --no-messages nothing follows the paths.
   const fields = result.stdout.split('\0').filter((field) => field !== '');
   const tree = fields[0] ?? '';
+  // git also exits 1 when it cannot merge at all ("not something we can merge"): no tree, a failure.
+  if (!/^[0-9a-f]{40,64}$/.test(tree)) throw new GitError(['merge-tree', '--write-tree', ours, theirs], result);
   if (result.code === 0) return { kind: 'clean', tree };
   const paths = [...new Set(fields.slice(1))].sort();
   return { kind: 'conflict', tree, paths };

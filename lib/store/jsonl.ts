@@ -1,16 +1,21 @@
 // Append-only JSON Lines files (journal, metrics, ledgers). A line is written whole with one
 // write() on an O_APPEND descriptor and fsynced; a reader skips a torn last line (a writer killed
 // mid-write) and reports it instead of failing.
-import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureDir } from './atomic.js';
 
 export function appendJsonLine(path: string, value: unknown): void {
   ensureDir(dirname(path));
   const line = `${JSON.stringify(value)}\n`;
-  const fd = openSync(path, 'a', 0o644);
+  const fd = openSync(path, 'a+', 0o644);
   try {
-    writeSync(fd, line);
+    // After a torn last line (a writer killed mid-write) start on a fresh line, or this one
+    // would be glued onto the torn one and lost with it.
+    const { size } = fstatSync(fd);
+    const last = Buffer.alloc(1);
+    const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+    writeSync(fd, torn ? `\n${line}` : line);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

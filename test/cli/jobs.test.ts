@@ -1,0 +1,138 @@
+// cancel, retry, status order, window and the program's own help and usage errors, end to end.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyChanges } from '../../lib/queue/index.js';
+import { openStore } from '../../lib/store/index.js';
+import { land } from '../helpers/cli.js';
+import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { BASIC_POLICY, errorLines, journal, readJobFile, stateDir } from '../helpers/state.js';
+
+afterAll(() => cleanupTempDirs());
+
+async function submit(dir: string, branch: string, extra: string[] = []): Promise<string> {
+  const result = await land(dir, ['submit', branch, '--json', ...extra]);
+  expect(result.code, result.stderr).toBe(0);
+  return result.json().job.id;
+}
+
+describe('land cancel and land retry', () => {
+  it('cancels a queued job once, refuses a second cancel, and retries only a failed job', async () => {
+    const repo = makeRepo({ policy: BASIC_POLICY });
+    repo.branch('to-cancel', { 'c.txt': 'c\n' });
+    repo.branch('to-fail', { 'f.txt': 'f\n' });
+    const [cancelId, failId] = await Promise.all([submit(repo.dir, 'to-cancel'), submit(repo.dir, 'to-fail')]);
+
+    const canceled = await land(repo.dir, ['cancel', cancelId, '--json']);
+    expect(canceled.code, canceled.stderr).toBe(0);
+    expect(canceled.json().outcome).toBe('canceled');
+    const record = readJobFile(repo, cancelId);
+    expect(record.state).toBe('canceled');
+    expect(record.timestamps.canceled).toEqual(expect.any(String));
+    expect(journal(repo).filter((e) => e.job === cancelId && e.event === 'canceled')).toMatchObject([{ from: 'queued', to: 'canceled' }]);
+
+    const twice = await land(repo.dir, ['cancel', cancelId]);
+    expect(twice.code).toBe(5);
+    expect(errorLines(twice.stderr)[0]).toContain('already canceled');
+    expect(readJobFile(repo, cancelId).state).toBe('canceled');
+
+    // retry of a job that has not failed (here: queued) is refused.
+    const refused = await land(repo.dir, ['retry', failId]);
+    expect(refused.code).toBe(5);
+    expect(errorLines(refused.stderr)[0]).toContain('only a failed job can be retried');
+    expect(readJobFile(repo, failId).state).toBe('queued');
+
+    // Fail the job the way a drainer would: queued -> in_progress -> failed, through the store API.
+    const store = await openStore(repo.dir);
+    await applyChanges(store, [{ id: failId, to: 'in_progress', from: ['queued'], event: 'train_started' }]);
+    await applyChanges(store, [
+      { id: failId, to: 'failed', from: ['in_progress'], event: 'failed', patch: { reason: 'gate test failed', verdict: 'FAIL' } },
+    ]);
+    expect(readJobFile(repo, failId)).toMatchObject({ state: 'failed', reason: 'gate test failed' });
+
+    const retried = await land(repo.dir, ['retry', failId, '--json']);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(readJobFile(repo, failId)).toMatchObject({ state: 'queued', reason: null, verdict: null });
+    expect(journal(repo).filter((e) => e.job === failId && e.event === 'retried')).toMatchObject([
+      { from: 'failed', to: 'queued', detail: { previousReason: 'gate test failed' } },
+    ]);
+    const again = await land(repo.dir, ['retry', failId]);
+    expect(again.code).toBe(5);
+  });
+});
+
+describe('land status (human output)', () => {
+  it('lists queued jobs in landing order with positions, urgent first, canceled ones left out', async () => {
+    const repo = makeRepo({ policy: BASIC_POLICY });
+    for (const branch of ['alpha', 'bravo', "char'lie;$(x)", 'delta']) repo.branch(branch, { [`${branch}.txt`]: `${branch}\n` });
+    const alpha = await submit(repo.dir, 'alpha');
+    const bravo = await submit(repo.dir, 'bravo');
+    const charlie = await submit(repo.dir, "char'lie;$(x)");
+    const delta = await submit(repo.dir, 'delta', ['--urgent']);
+    const cancel = await land(repo.dir, ['cancel', bravo]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+
+    const result = await land(repo.dir, ['status']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n').filter((line) => line !== '');
+    expect(lines[0]).toMatch(/^window \d+ \(max 8\); 3 queued, 0 running$/);
+    expect(lines[1]).toMatch(/^#\s+id\s+state\s+branch\s+tip/);
+    const rows = lines.slice(2).map((line) => line.split(/\s+/));
+    expect(rows.map((cells) => cells[0])).toEqual(['1', '2', '3']);
+    expect(rows.map((cells) => cells[1])).toEqual([delta, alpha, charlie]);
+    // A name with shell characters is shown quoted, never raw.
+    expect(rows.map((cells) => cells[3])).toEqual(['delta', 'alpha', JSON.stringify("char'lie;$(x)")]);
+    expect(rows[0]?.[4]).toBe(repo.tip('delta').slice(0, 12));
+    expect(result.stdout).not.toContain(bravo);
+  });
+});
+
+describe('land window', () => {
+  it('sets the window with a history entry and clamps it to batch.max', async () => {
+    const repo = makeRepo({ policy: { ...BASIC_POLICY, batch: { max: 5 } } });
+    const windowFile = join(stateDir(repo), 'window.json');
+
+    const set = await land(repo.dir, ['window', '--set', '3']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(windowFile, 'utf8')).size).toBe(3);
+    const shown = await land(repo.dir, ['window', '--json']);
+    expect(shown.code).toBe(0);
+    const view = shown.json();
+    expect(view).toMatchObject({ size: 3, max: 5, persisted: 3 });
+    expect(view.history.at(-1)).toMatchObject({ event: 'set', before: 5, after: 3 });
+
+    const big = await land(repo.dir, ['window', '--set', '50', '--json']);
+    expect(big.code, big.stderr).toBe(0);
+    expect(big.json()).toMatchObject({ size: 5, max: 5 });
+    expect(JSON.parse(readFileSync(windowFile, 'utf8')).size).toBe(5);
+    expect(big.json().history).toHaveLength(2);
+
+    // A smaller batch.max committed on main clamps the persisted window when it is read.
+    repo.policy({ ...BASIC_POLICY, batch: { max: 2 } });
+    const clamped = await land(repo.dir, ['window', '--json']);
+    expect(clamped.json()).toMatchObject({ size: 2, max: 2, persisted: 5 });
+
+    const refused = await land(repo.dir, ['window', '--set', '0']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(readFileSync(windowFile, 'utf8')).size).toBe(5);
+  });
+});
+
+describe('land: help and usage errors', () => {
+  it('prints help listing the commands (exit 0); unknown commands and options exit 2', async () => {
+    const repo = makeRepo({ policy: BASIC_POLICY });
+    const help = await land(repo.dir, ['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['init', 'config', 'submit', 'status', 'show', 'cancel', 'retry', 'window']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    }
+    const results = await Promise.all([
+      land(repo.dir, ['frobnicate']),
+      land(repo.dir, ['status', '--frobnicate']),
+    ]);
+    for (const result of results) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/error: /);
+    }
+  });
+});

@@ -1,0 +1,123 @@
+// parsePolicy and gatesHash: pure functions, no repository.
+import { describe, expect, it } from 'vitest';
+import { gatesHash, parsePolicy, policyJsonSchema, type Policy } from '../../lib/config/index.js';
+
+function ok(text: string): Policy {
+  const parsed = parsePolicy(text);
+  if (!parsed.ok) throw new Error(`expected a valid policy, got: ${parsed.problems.join('; ')}`);
+  return parsed.policy;
+}
+
+function problems(value: unknown): string[] {
+  const parsed = parsePolicy(typeof value === 'string' ? value : JSON.stringify(value));
+  if (parsed.ok) throw new Error('expected problems, the policy parsed');
+  return parsed.problems;
+}
+
+const pathsOf = (list: string[]) => list.map((line) => line.slice(0, line.indexOf(':'))).sort();
+
+describe('parsePolicy', () => {
+  it('fills in the documented defaults', () => {
+    const policy = ok(JSON.stringify({ target: 'main', gates: [{ name: 'test', run: 'npm test' }] }));
+    expect(policy.remote).toBe('origin');
+    expect(policy.batch).toEqual({ max: 8, waitSeconds: 0 });
+    expect(policy.gates[0]).toEqual({ name: 'test', run: 'npm test', timeoutSeconds: 600, env: {}, passEnv: [] });
+    expect(policy.publish.auto).toBe(false);
+    expect(policy.ledger.providers).toEqual(['claude-code']);
+  });
+
+  it('reports every problem at once, each with its dot path', () => {
+    const list = problems({
+      batch: { max: 'eight', waitSeconds: -1 },
+      gates: [
+        { name: 'test', run: 'npm test', tmeout: 5 },
+        { name: 'bad name!', run: [], timeoutSeconds: 0 },
+      ],
+      publish: { auto: 'yes' },
+      surprise: true,
+    });
+    expect(pathsOf(list)).toEqual(
+      [
+        'target',
+        'batch.max',
+        'batch.waitSeconds',
+        'gates[0].tmeout',
+        'gates[1].name',
+        'gates[1].run',
+        'gates[1].timeoutSeconds',
+        'publish.auto',
+        'surprise',
+      ].sort(),
+    );
+    expect(list.find((line) => line.startsWith('target:'))).toMatch(/required/);
+    expect(list.find((line) => line.startsWith('gates[0].tmeout:'))).toMatch(/unknown key/);
+    for (const line of list) expect(line).not.toContain('\n');
+  });
+
+  it('reports a duplicate gate name together with the other problems', () => {
+    expect(pathsOf(problems({ target: 'main', gates: [{ name: 'a', run: 'x' }, { name: 'a', run: 'y' }] }))).toEqual(['gates[1].name']);
+    const list = problems({ target: 'main', batch: { max: 0 }, gates: [{ name: 'a', run: 'x' }, { name: 'a', run: 'y' }] });
+    expect(pathsOf(list)).toEqual(['batch.max', 'gates[1].name']);
+    expect(list.find((line) => line.startsWith('gates[1].name'))).toMatch(/duplicate/);
+  });
+
+  it('reports text that is not JSON, and a root that is not an object', () => {
+    expect(problems('{ "target": "main", ')).toHaveLength(1);
+    expect(problems('{ "target": "main", ')[0]).toMatch(/not valid JSON/);
+    expect(problems([])).toHaveLength(1);
+  });
+
+  it('has a JSON Schema generated from the same schema', () => {
+    const schema = policyJsonSchema() as { properties: Record<string, any>; required?: string[] };
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['target', 'gates', 'batch', 'publish']));
+    expect(schema.required).toContain('target');
+    expect(schema.properties.gates.items.additionalProperties).toBe(false);
+  });
+});
+
+describe('gatesHash', () => {
+  const base = { target: 'main', gates: [{ name: 'lint', run: ['npm', 'run', 'lint'], env: { A: '1', B: '2' } }, { name: 'test', run: 'npm test', timeoutSeconds: 120 }] };
+  const hashOf = (value: unknown) => gatesHash(ok(JSON.stringify(value)).gates);
+
+  it('is stable under key order, and under spelling a default out', () => {
+    const reordered = {
+      gates: [
+        { env: { B: '2', A: '1' }, run: ['npm', 'run', 'lint'], name: 'lint' },
+        { timeoutSeconds: 120, run: 'npm test', name: 'test' },
+      ],
+      target: 'main',
+    };
+    expect(hashOf(reordered)).toBe(hashOf(base));
+    const explicit = structuredClone(base) as any;
+    explicit.gates[0].timeoutSeconds = 600;
+    explicit.gates[0].passEnv = [];
+    expect(hashOf(explicit)).toBe(hashOf(base));
+    // Fields outside the gates do not change it.
+    expect(hashOf({ ...base, batch: { max: 3 } })).toBe(hashOf(base));
+    expect(hashOf(base)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('changes with any change to a gate', () => {
+    const variants: Array<(p: any) => void> = [
+      (p) => (p.gates[0].name = 'lint2'),
+      (p) => (p.gates[0].run = ['npm', 'run', 'lint', '--fix']),
+      (p) => (p.gates[1].run = 'npm test -- --bail'),
+      (p) => (p.gates[1].timeoutSeconds = 121),
+      (p) => (p.gates[0].env.A = '3'),
+      (p) => (p.gates[0].env.C = '1'),
+      (p) => (p.gates[0].passEnv = ['TOKEN']),
+      (p) => (p.gates[1].paths = ['src/**']),
+      (p) => p.gates.reverse(),
+      (p) => p.gates.pop(),
+      (p) => p.gates.push({ name: 'more', run: 'true' }),
+    ];
+    const seen = new Set([hashOf(base)]);
+    for (const change of variants) {
+      const changed = structuredClone(base);
+      change(changed);
+      const hash = hashOf(changed);
+      expect(seen.has(hash), JSON.stringify(changed.gates)).toBe(false);
+      seen.add(hash);
+    }
+  });
+});
