@@ -1,0 +1,115 @@
+// A throwaway sshd on 127.0.0.1 for the lane tests: its own host key, one client key, and an ssh
+// config file naming it (handed to land through LAND_SSH_CONFIG). Stopped by its pid afterwards.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export const SSHD = '/usr/sbin/sshd';
+
+export interface TestSshd {
+  /** The name to use as a lane; defined in `config`. */
+  host: string;
+  config: string;
+  stop(): void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startSshd(dir: string): Promise<TestSshd> {
+  if (!existsSync(SSHD)) {
+    throw new Error(`${SSHD} is not installed; the lane test needs it (apt-get install openssh-server, as .ci/run does)`);
+  }
+  const user = userInfo().username;
+  // sshd refuses to start as root without its privilege separation directory.
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  const keygen = (file: string) => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file], { stdio: 'ignore' });
+  keygen(join(dir, 'host_key'));
+  keygen(join(dir, 'client_key'));
+  copyFileSync(join(dir, 'client_key.pub'), join(dir, 'authorized_keys'));
+  const port = await freePort();
+  const sshdConfig = join(dir, 'sshd_config');
+  writeFileSync(
+    sshdConfig,
+    [
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_key')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'PubkeyAuthentication yes',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'StrictModes no',
+      'PermitRootLogin yes',
+      'UsePAM no',
+      '',
+    ].join('\n'),
+  );
+  const config = join(dir, 'ssh_config');
+  writeFileSync(
+    config,
+    [
+      'Host testlane',
+      '  HostName 127.0.0.1',
+      `  Port ${port}`,
+      `  User ${user}`,
+      `  IdentityFile ${join(dir, 'client_key')}`,
+      '  IdentitiesOnly yes',
+      '  UserKnownHostsFile /dev/null',
+      '  StrictHostKeyChecking no',
+      '  LogLevel ERROR',
+      // Every ssh (the wrapper's probe, run and copy-back) reuses the master connection this file
+      // starts, which keeps the tests quick on a slow machine.
+      '  ControlMaster auto',
+      `  ControlPath ${join(dir, 'cm-%C')}`,
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', sshdConfig, '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  let master: ChildProcess | null = null;
+  const stop = () => {
+    for (const proc of [master, child]) if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+  };
+  // Ready when a real login works.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`sshd exited ${child.exitCode}: ${log}`);
+    try {
+      execFileSync('ssh', ['-F', config, '-o', 'BatchMode=yes', 'testlane', 'true'], { stdio: 'ignore', timeout: 5_000 });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        stop();
+        throw new Error(`sshd on 127.0.0.1:${port} did not accept a login: ${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  // The master runs in the foreground as this process's child (no ControlPersist daemon to leave behind).
+  master = spawn('ssh', ['-F', config, '-M', '-N', '-o', 'BatchMode=yes', 'testlane'], { stdio: 'ignore' });
+  for (;;) {
+    try {
+      execFileSync('ssh', ['-F', config, '-O', 'check', 'testlane'], { stdio: 'ignore', timeout: 5_000 });
+      break;
+    } catch {
+      if (master.exitCode !== null || Date.now() > deadline + 15_000) {
+        stop();
+        throw new Error('the ssh master connection to the test sshd did not start');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { host: 'testlane', config, stop };
+}
