@@ -22,3 +22,7 @@ export {
 export type { WorktreeInfo } from './worktree.js';
 export { remoteBranchTip, pushWithLease } from './push.js';
 export type { PushResult } from './push.js';
+export { firstParentChain } from './log.js';
+export { stageAll, writeTreeOfIndex } from './stage.js';
+export { moveDetachedHead } from './head.js';
+export { hooksDir } from './hooksDir.js';

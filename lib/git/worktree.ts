@@ -1,6 +1,5 @@
 // Worktrees: the detached checkout a train's gates run in, and the lookup of a worktree that has
 // the target branch checked out (it must follow the landing, or refuse when it is dirty).
-import { simpleGit } from 'simple-git';
 import { git } from './run.js';
 
 export async function addDetachedWorktree(cwd: string, dir: string, commit: string): Promise<void> {
@@ -46,6 +45,8 @@ export async function worktreeOfBranch(cwd: string, branch: string): Promise<Wor
  * one, and then the sync reports it.
  */
 export async function isWorktreeClean(dir: string): Promise<boolean> {
+  // Loaded on demand: simple-git costs start-up time that most commands never need.
+  const { simpleGit } = await import('simple-git');
   const status = await simpleGit({ baseDir: dir }).status(['--untracked-files=no']);
   return status.isClean();
 }

@@ -10,6 +10,7 @@ import { appendJsonLine, readJsonLines, type JsonLines } from './jsonl.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { StatePaths, assertSafeId } from './paths.js';
 import {
+  gatePassesSchema,
   jobRecordSchema,
   journalEntrySchema,
   verdictSchema,
@@ -267,5 +268,25 @@ export class FileStore {
 
   writePublishState(state: Record<string, unknown>): void {
     writeJsonAtomic(this.paths.publishState, state);
+  }
+
+  // ---- per-gate PASS records (selective gates) --------------------------------------------------
+
+  /** gate name → hash of that gate's definition, for each gate that passed on `commit`; null when none (or corrupt: a miss). */
+  readGatePasses(commit: string): Record<string, string> | null {
+    const text = readText(this.paths.gatePasses(commit));
+    if (text === null) return null;
+    const parsed = parseWith(gatePassesSchema, text);
+    if (!parsed.ok || parsed.value.commit !== commit) return null; // a corrupt record is a miss: the gate runs
+    return parsed.value.gates;
+  }
+
+  writeGatePasses(commit: string, passes: Record<string, string>): void {
+    writeJsonAtomic(this.paths.gatePasses(commit), { commit, gates: passes });
+  }
+
+  /** The landing token file the protecting hook compares LAND_TOKEN with. */
+  tokenFile(): string {
+    return this.paths.token;
   }
 }

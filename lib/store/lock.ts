@@ -115,7 +115,9 @@ export async function acquireDrainLock(
       if (holder && holder.host === hostname() && holder.pid !== process.pid && !pidAlive(holder.pid)) {
         // The holder died without releasing (kill -9). Its lock directory is removed; recovery
         // of its in_progress jobs is the caller's next step, checked against git.
-        await lockfile.unlock(paths.drainLock, { realpath: false }).catch(() => undefined);
+        // proper-lockfile's unlock() only releases a lock this process owns, so the dead
+        // holder's lock directory is removed by hand.
+        rmSync(`${paths.drainLock}.lock`, { recursive: true, force: true });
         rmSync(paths.drainHolder, { force: true });
         continue;
       }

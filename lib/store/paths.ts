@@ -43,4 +43,7 @@ export class StatePaths {
   get drainHolder(): string { return join(this.locksDir, 'drain-holder.json'); }
   get token(): string { return join(this.root, 'token'); }
   get publishState(): string { return join(this.root, 'publish.json'); }
+  get gatePassesDir(): string { return join(this.root, 'gate-passes'); }
+  /** Per-gate PASS records of a commit (selective gates). */
+  gatePasses(commit: string): string { return join(this.gatePassesDir, `${assertObjectId(commit)}.json`); }
 }

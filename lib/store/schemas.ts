@@ -99,7 +99,11 @@ export const verdictSchema = z
     tree: sha,
     gatesHash: z.string(),
     verdict: z.enum(['PASS', 'FAIL']),
+    /** The failing gate's name. */
     reason: z.string().nullable(),
+    /** How it failed ("exit 1", "timed out"), and the kind of failure. */
+    status: z.string().nullable().optional(),
+    failReason: z.enum(['gate', 'timeout', 'no_ledger_line']).nullable().optional(),
     seconds: z.number().nonnegative(),
     at: z.string(),
     train: z.string(),
@@ -128,3 +132,11 @@ export const drainHolderSchema = z.object({
   since: z.string(),
 });
 export type DrainHolder = z.infer<typeof drainHolderSchema>;
+
+// gate-passes/<commit>.json: which gates (by name, with the hash of that one gate's definition)
+// passed on a commit, so a path-scoped gate can count an ancestor's PASS (selective gates).
+export const gatePassesSchema = z.object({
+  commit: sha,
+  gates: z.record(z.string(), z.string()),
+});
+export type GatePasses = z.infer<typeof gatePassesSchema>;

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { installHooks, uninstallHooks } from '../../hooks/install.js';
+import { preReceiveScript } from '../../hooks/scripts.js';
+import { LAND_ENTRY } from '../../landing/gateRunner.js';
+import { action } from '../action.js';
+
+export function registerHooks(program: Command): void {
+  const hooks = program
+    .command('hooks')
+    .description('protect the target: only a drainer holding the landing token may update it');
+  hooks
+    .command('install')
+    .description('install a reference-transaction hook that refuses updates of the target not made by the drainer')
+    .option('--pre-push', 'also install a pre-push hook that runs `land prove` and fails the push when it fails')
+    .option('--force', 'replace existing hooks that land did not write')
+    .option('--json', 'print { hooksDir, target, tokenFile, installed } as JSON')
+    .action(
+      action<{ prePush?: boolean; force?: boolean; json?: boolean }>(async (ctx, opts) => {
+        const store = await ctx.store();
+        const target = await ctx.targetName();
+        const result = await installHooks({
+          cwd: ctx.cwd,
+          target,
+          tokenFile: store.tokenFile(),
+          prePush: Boolean(opts.prePush),
+          force: Boolean(opts.force),
+          node: process.execPath,
+          landEntry: LAND_ENTRY,
+        });
+        if (ctx.out.json) {
+          ctx.out.emit(result);
+          return;
+        }
+        for (const hook of result.installed) ctx.out.say(`${hook.action === 'created' ? 'installed' : 'replaced'} ${hook.path}`);
+        ctx.out.say(`refs/heads/${target} now moves only through \`land run\` (token file ${result.tokenFile})`);
+      }),
+    );
+  hooks
+    .command('uninstall')
+    .description("remove land's hooks (hooks land did not write are left alone)")
+    .option('--json', 'print { hooksDir, removed, kept } as JSON')
+    .action(
+      action<{ json?: boolean }>(async (ctx) => {
+        const result = await uninstallHooks({ cwd: ctx.cwd });
+        if (ctx.out.json) {
+          ctx.out.emit(result);
+          return;
+        }
+        for (const path of result.removed) ctx.out.say(`removed ${path}`);
+        for (const path of result.kept) ctx.out.note(`kept ${path}: not written by land`);
+        if (!result.removed.length) ctx.out.say('no land hook installed');
+      }),
+    );
+  hooks
+    .command('pre-receive')
+    .description('print a pre-receive hook with the same rule, for a server repository')
+    .option('--token-file <path>', "the token file on the server (default: this repository's)")
+    .action(
+      action<{ tokenFile?: string }>(async (ctx, opts) => {
+        const target = await ctx.targetName();
+        const tokenFile = opts.tokenFile ?? (await ctx.store()).tokenFile();
+        process.stdout.write(preReceiveScript({ target, tokenFile }));
+      }),
+    );
+}

@@ -1,0 +1,59 @@
+// The fast path: a head job whose merge onto the current target gives a tree that already has a
+// PASS (in the verdict cache, or as an accepted proof) lands alone, with no gate run, and never
+// rides a batch. This is the one function that decides it: the window choice and the train runner
+// both call it, so they cannot disagree.
+import { existsSync } from 'node:fs';
+import { gatesHash, type Policy } from '../config/index.js';
+import { changedPaths, mergeTree } from '../git/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+import { anyPathMatches } from './glob.js';
+import { proofRefusal, readProof, type ProofRefusal } from './proof.js';
+
+export type FastPathRefusal =
+  | ProofRefusal
+  /** The tip conflicts with the target: there is no merged tree to look up. */
+  | 'conflict'
+  /** The verdict cache holds a FAIL for this tree under these gates. */
+  | 'cached_fail'
+  /** policy.proof.enabled is false and the verdict cache has no PASS. */
+  | 'proofs_disabled'
+  /** A local proof was made without the refresh entries that this change triggers. */
+  | 'refresh_pending';
+
+export type FastPathDecision =
+  | { alone: true; source: 'proof' | 'cache'; tree: string; proofSource?: 'train' | 'local' }
+  | { alone: false; refusal: FastPathRefusal; tree: string | null };
+
+export async function fastPathDecision(opts: {
+  cwd: string;
+  store: FileStore;
+  policy: Policy;
+  base: string;
+  baseTree: string;
+  job: JobRecord;
+}): Promise<FastPathDecision> {
+  const { cwd, store, policy, baseTree } = opts;
+  // A tip that contains the target merges to its own tree, which is the tree a fast-forward lands.
+  const merged = await mergeTree(cwd, opts.base, opts.job.tip);
+  if (merged.kind === 'conflict') return { alone: false, refusal: 'conflict', tree: null };
+  const tree = merged.tree;
+  const hash = gatesHash(policy.gates);
+
+  const cached = store.getVerdict(tree, hash);
+  if (cached?.verdict === 'PASS') return { alone: true, source: 'cache', tree };
+  if (cached?.verdict === 'FAIL') return { alone: false, refusal: 'cached_fail', tree };
+  if (!policy.proof.enabled) return { alone: false, refusal: 'proofs_disabled', tree };
+
+  const proof = readProof(store, tree);
+  const logExists = typeof proof === 'object' && proof !== null && proof.logPath !== null && existsSync(proof.logPath);
+  const refusal = proofRefusal(proof, { gatesHash: hash, planBaseTree: baseTree, trustLocal: policy.proof.trustLocal, logExists });
+  if (refusal !== null || typeof proof !== 'object' || proof === null) return { alone: false, refusal: refusal ?? 'no_pass', tree };
+
+  // A train's proof was made after its refresh entries ran; `land prove` does not run them, so a
+  // local proof of a change that triggers a refresh does not prove the tree that would land.
+  if (proof.source === 'local' && policy.refresh.length) {
+    const changed = await changedPaths(cwd, baseTree, tree);
+    if (policy.refresh.some((entry) => anyPathMatches(changed, entry.paths))) return { alone: false, refusal: 'refresh_pending', tree };
+  }
+  return { alone: true, source: 'proof', tree, proofSource: proof.source };
+}

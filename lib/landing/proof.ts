@@ -1,0 +1,70 @@
+// Proofs: a recorded PASS of the gates on a tree, tested on a given target tree. A proof lets a
+// job whose merge onto the current target gives that very tree land alone without a gate (the
+// fast path). Proofs are keyed by the merged tree (proofs/<tree>.json): a later proof of the same
+// tree replaces the earlier one. Whether a proof is accepted is one pure function, proofRefusal.
+import { z } from 'zod';
+import type { FileStore } from '../store/index.js';
+
+const sha = z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a full object id');
+
+export const proofSchema = z
+  .object({
+    version: z.literal(1),
+    /** The tree the gates passed on (the merge of the tip onto the target). */
+    tree: sha,
+    /** The target's tree the merge was made on (the plan base). */
+    planBaseTree: sha,
+    gatesHash: z.string().min(1),
+    verdict: z.literal('PASS'),
+    source: z.enum(['train', 'local']),
+    /** The commit that was checked out for the gates (a train, or prove's in-memory merge). */
+    commit: sha,
+    seconds: z.number().nonnegative(),
+    at: z.string(),
+    logPath: z.string().nullable(),
+    selection: z.unknown().nullable(),
+  })
+  .loose();
+export type Proof = z.infer<typeof proofSchema>;
+
+export type ProofRefusal = 'no_pass' | 'corrupt' | 'untrusted_source' | 'gates_changed' | 'target_moved' | 'log_missing';
+
+/** What each refusal means, for `land show` and the docs. */
+export const PROOF_REFUSALS: Record<ProofRefusal, string> = {
+  no_pass: 'no PASS is recorded for this tree',
+  corrupt: 'the proof file is corrupt',
+  untrusted_source: 'the proof is local and the policy does not trust local proofs (proof.trustLocal: false)',
+  gates_changed: 'the gates changed since the proof (another gatesHash)',
+  target_moved: 'the target moved since the proof (it was tested on another target tree)',
+  log_missing: 'the log of the proving run is missing',
+};
+
+export function recordProof(store: FileStore, proof: Proof): void {
+  store.writeProofRaw(proof.tree, proofSchema.parse(proof));
+}
+
+/** The proof of `tree`; 'corrupt' when the file exists but is not a proof of that tree. */
+export function readProof(store: FileStore, tree: string): Proof | 'corrupt' | null {
+  const raw = store.readProofRaw(tree);
+  if (raw === null) return null;
+  const parsed = proofSchema.safeParse(raw);
+  if (!parsed.success || parsed.data.tree !== tree) return 'corrupt';
+  return parsed.data;
+}
+
+/**
+ * Why a proof does not let a tree skip its gates, or null when it does. Checked in this order:
+ * nothing recorded, corrupt, untrusted source, gates changed, target moved, log missing.
+ */
+export function proofRefusal(
+  proof: Proof | 'corrupt' | null,
+  expect: { gatesHash: string; planBaseTree: string; trustLocal: boolean; logExists: boolean },
+): ProofRefusal | null {
+  if (proof === null) return 'no_pass';
+  if (proof === 'corrupt') return 'corrupt';
+  if (proof.source === 'local' && !expect.trustLocal) return 'untrusted_source';
+  if (proof.gatesHash !== expect.gatesHash) return 'gates_changed';
+  if (proof.planBaseTree !== expect.planBaseTree) return 'target_moved';
+  if (!expect.logExists) return 'log_missing';
+  return null;
+}

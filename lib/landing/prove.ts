@@ -1,0 +1,109 @@
+// `land prove`: HEAD merged onto the target tip in memory (no checkout of the user's tree), the
+// policy's gates run on that merge in a detached worktree under trains/, and a PASS recorded as a
+// `local` proof of the merged tree. Only the proof is written, never a verdict: trains trust
+// local proofs only when the policy says so (proof.trustLocal).
+import { gatesHash, type LoadedPolicy } from '../config/index.js';
+import { LandError } from '../errors.js';
+import { addDetachedWorktree, changedPaths, commitTree, isAncestor, mergeTree, removeWorktree, revParse, treeOf } from '../git/index.js';
+import { nowIso } from '../queue/index.js';
+import type { FileStore } from '../store/index.js';
+import { runGates, type GateFailure, type GateRun } from './gateRunner.js';
+import { LogSink } from './logSink.js';
+import { recordProof, type Proof } from './proof.js';
+import { triggeredEntries } from './refresh.js';
+
+export interface ProveResult {
+  verdict: GateRun['verdict'];
+  failure: GateFailure | null;
+  head: string;
+  base: string;
+  /** The commit the gates ran on: HEAD itself when it contains the target, else an in-memory merge. */
+  commit: string;
+  tree: string;
+  planBaseTree: string;
+  gatesHash: string;
+  log: string;
+  proof: Proof | null;
+  seconds: number;
+  /** Things the user should know (the proof may not allow the fast path). */
+  notes: string[];
+}
+
+function proveMessage(head: string, target: string, base: string): string {
+  return `land prove: ${head.slice(0, 12)} onto ${target} at ${base.slice(0, 12)}\n\nLand-Prove-Head: ${head}\nLand-Prove-Base: ${base}`;
+}
+
+export async function proveHead(opts: {
+  cwd: string;
+  store: FileStore;
+  loaded: LoadedPolicy;
+  signal?: AbortSignal;
+  onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
+}): Promise<ProveResult> {
+  const { cwd, store, loaded } = opts;
+  const head = await revParse(cwd, 'HEAD^{commit}');
+  if (head === null) throw new LandError('state', 'HEAD names no commit: nothing to prove');
+  const base = loaded.tip;
+  const planBaseTree = await treeOf(cwd, base);
+  const merged = await mergeTree(cwd, base, head);
+  if (merged.kind === 'conflict') {
+    throw new LandError('state', `HEAD (${head.slice(0, 12)}) conflicts with ${loaded.target} at ${base.slice(0, 12)} in ${merged.paths.join(', ')}`, {
+      hint: `rebase onto ${loaded.target} (or merge it) and prove again`,
+    });
+  }
+  const tree = merged.tree;
+  // A HEAD that contains the target is its own merge; otherwise the merge commit exists only as an object.
+  const commit = (await isAncestor(cwd, base, head)) ? head : await commitTree(cwd, tree, [base, head], proveMessage(head, loaded.target, base));
+  const hash = gatesHash(loaded.policy.gates);
+  const notes: string[] = [];
+  if (!loaded.policy.proof.enabled) notes.push('proof.enabled is false in the policy: the drainer does not use proofs');
+  else if (!loaded.policy.proof.trustLocal) notes.push('proof.trustLocal is false in the policy: the drainer ignores local proofs');
+  const refresh = triggeredEntries(loaded.policy.refresh, await changedPaths(cwd, planBaseTree, tree));
+  if (refresh.length) notes.push(`refresh entries apply (${refresh.map((e) => e.message).join('; ')}): the drainer runs them, so this proof does not let the job skip its gates`);
+
+  const id = store.freshLogId(`prove-${head.slice(0, 12)}`);
+  const logPath = store.logPath(id);
+  const log = new LogSink(logPath);
+  log.line(`== prove ${id}: ${head} onto ${loaded.target} at ${base} as ${commit} (${nowIso()})`);
+  const dir = store.trainDir(id);
+  let run: GateRun;
+  try {
+    try {
+      await addDetachedWorktree(cwd, dir, commit);
+    } catch (error) {
+      log.line(`== could not create the gate worktree: ${(error as Error).message}`);
+      throw new LandError('state', `could not check the merge out in ${dir}: ${(error as Error).message}`);
+    }
+    run = await runGates({
+      gates: loaded.policy.gates,
+      worktree: dir,
+      log,
+      signal: opts.signal,
+      onGate: opts.onGate,
+      train: { LAND_TIP: commit, LAND_BASE: base, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id },
+    });
+  } finally {
+    await log.close();
+    await removeWorktree(cwd, dir).catch(() => undefined);
+    store.removeTrainDir(dir);
+  }
+
+  let proof: Proof | null = null;
+  if (run.verdict === 'PASS') {
+    proof = {
+      version: 1,
+      tree,
+      planBaseTree,
+      gatesHash: hash,
+      verdict: 'PASS',
+      source: 'local',
+      commit,
+      seconds: run.seconds,
+      at: nowIso(),
+      logPath,
+      selection: null,
+    };
+    recordProof(store, proof);
+  }
+  return { verdict: run.verdict, failure: run.failure, head, base, commit, tree, planBaseTree, gatesHash: hash, log: logPath, proof, seconds: run.seconds, notes };
+}

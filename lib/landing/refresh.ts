@@ -1,0 +1,94 @@
+// Refresh entries (`refresh[]` in the policy): when a train changes a path an entry names, the
+// entry's command runs in the train's worktree before the gates (for example to regenerate a lock
+// file), and whatever it changed is committed on top of the train. The gates then run on that
+// commit. A refresh that fails fails the train (reason `refresh`).
+import type { Gate, RefreshEntry } from '../config/index.js';
+import { changedPaths, commitTree, moveDetachedHead, stageAll, treeOf, writeTreeOfIndex } from '../git/index.js';
+import type { FileStore } from '../store/index.js';
+import { gateEnvironment, type TrainEnv } from './gateEnv.js';
+import { anyPathMatches } from './glob.js';
+import type { LogSink } from './logSink.js';
+import { runInGroup, type GroupOutcome } from './processGroup.js';
+
+export type RefreshOutcome =
+  | { kind: 'unchanged' }
+  | { kind: 'refreshed'; commit: string; tree: string; entries: string[] }
+  | { kind: 'failed'; entry: string; status: string }
+  /** A stop request or signal ended an entry: the run says nothing; requeue, do not fail. */
+  | { kind: 'stopped'; entry: string };
+
+/** The entries a change triggers, in policy order. Pure. */
+export function triggeredEntries(entries: readonly RefreshEntry[], changed: readonly string[]): RefreshEntry[] {
+  return entries.filter((entry) => anyPathMatches(changed, entry.paths));
+}
+
+function statusOf(outcome: GroupOutcome): string | null {
+  switch (outcome.kind) {
+    case 'exited': return outcome.code === 0 ? null : `exit ${outcome.code}`;
+    case 'signaled': return `signal ${outcome.signal}`;
+    case 'timeout': return 'timed out';
+    case 'stopped': return 'stopped';
+    case 'spawn_failed': return `could not start: ${outcome.message}`;
+    default: {
+      const never: never = outcome;
+      return String(never);
+    }
+  }
+}
+
+/** A refresh command sees the same allow-listed environment as a gate (no policy-named extras). */
+function refreshEnvironment(entry: RefreshEntry, train: TrainEnv): Record<string, string> {
+  const asGate: Gate = { name: 'refresh', run: entry.run, timeoutSeconds: entry.timeoutSeconds, env: {}, passEnv: [] };
+  return gateEnvironment(asGate, train);
+}
+
+export async function runRefresh(opts: {
+  cwd: string;
+  store: FileStore;
+  entries: readonly RefreshEntry[];
+  base: string;
+  train: string;
+  /** Already checked out at `train`, detached. Left at the refresh commit when one is made. */
+  worktree: string;
+  log: LogSink;
+  signal?: AbortSignal;
+  /** LAND_* variables for the commands; LAND_TIP and LAND_BASE default to train and base. */
+  trainEnv?: Partial<TrainEnv>;
+}): Promise<RefreshOutcome> {
+  if (!opts.entries.length) return { kind: 'unchanged' };
+  const changed = await changedPaths(opts.cwd, opts.base, opts.train);
+  const entries = triggeredEntries(opts.entries, changed);
+  if (!entries.length) return { kind: 'unchanged' };
+  const trainEnv: TrainEnv = { LAND_TIP: opts.train, LAND_BASE: opts.base, LAND_JOB: '', LAND_MEMBERS: '', LAND_TRAIN: '', ...opts.trainEnv };
+
+  for (const entry of entries) {
+    const argv = typeof entry.run === 'string' ? ['sh', '-c', entry.run] : [...entry.run];
+    opts.log.setSecrets([]);
+    opts.log.line(`== refresh "${entry.message}": ${JSON.stringify(argv)} (timeout ${entry.timeoutSeconds}s)`);
+    const outcome = await runInGroup({
+      argv,
+      cwd: opts.worktree,
+      env: refreshEnvironment(entry, trainEnv),
+      timeoutSeconds: entry.timeoutSeconds,
+      output: opts.log,
+      signal: opts.signal,
+    });
+    const status = statusOf(outcome);
+    opts.log.line(`== refresh "${entry.message}": ${status ?? 'exit 0'} after ${outcome.seconds}s`);
+    if (outcome.kind === 'stopped') return { kind: 'stopped', entry: entry.message };
+    if (status !== null) return { kind: 'failed', entry: entry.message, status };
+  }
+
+  await stageAll(opts.worktree);
+  const tree = await writeTreeOfIndex(opts.worktree);
+  if (tree === (await treeOf(opts.cwd, opts.train))) {
+    opts.log.line('== refresh: no file changed');
+    return { kind: 'unchanged' };
+  }
+  const messages = entries.map((entry) => entry.message);
+  const message = `${messages.join('\n')}\n\nLand-Refresh-Of: ${opts.train}`;
+  const commit = await commitTree(opts.cwd, tree, [opts.train], message);
+  await moveDetachedHead(opts.worktree, commit);
+  opts.log.line(`== refresh: committed ${commit} on top of the train`);
+  return { kind: 'refreshed', commit, tree, entries: messages };
+}
