@@ -1,7 +1,7 @@
 // The moment of truth: one compare-and-swap of the target ref against the base the train was
 // built on. A worktree that has the target checked out follows the landing when it is clean and
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
-import { branchRef, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../git/index.js';
+import { branchRef, branchTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../git/index.js';
 
 export type LandOutcome =
   | { kind: 'landed'; warning: string | null }
@@ -16,6 +16,9 @@ export async function landTrain(opts: {
   token: string;
   message: string;
 }): Promise<LandOutcome> {
+  // Re-read the target first: a target that moved is a lost CAS whatever state a checkout is in.
+  const now = await branchTip(opts.cwd, opts.target);
+  if (now !== opts.base) return { kind: 'lost', actual: now };
   const worktree = await worktreeOfBranch(opts.cwd, opts.target);
   if (worktree && !(await isWorktreeClean(worktree.path))) return { kind: 'target_dirty', worktree: worktree.path };
   const cas = await updateRefCas(opts.cwd, branchRef(opts.target), opts.train, opts.base, {

@@ -69,7 +69,7 @@ async function judge(ctx: DrainContext, loaded: LoadedPolicy, built: BuiltTrain,
   if (cached) {
     return {
       verdict: cached.verdict,
-      failure: cached.verdict === 'FAIL' ? { kind: 'fail', reason: 'gate', gate: cached.reason ?? 'cached', status: `cached FAIL from ${cached.train}` } : null,
+      failure: cached.verdict === 'FAIL' ? { kind: 'fail', reason: cached.failReason ?? 'gate', gate: cached.reason ?? '(cached)', status: `${cached.status ?? 'FAIL'} (cached verdict of train ${cached.train})` } : null,
       cached: true,
       seconds: 0,
       log: cached.log,
@@ -122,7 +122,9 @@ async function judge(ctx: DrainContext, loaded: LoadedPolicy, built: BuiltTrain,
   if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
     storeVerdict(ctx.store, {
       tree: built.tree, gatesHash: hash, verdict: run.verdict,
-      reason: run.failure && run.failure.kind !== 'stopped' ? run.failure.gate : null,
+      reason: run.failure && run.failure.kind === 'fail' ? run.failure.gate : null,
+      status: run.failure && run.failure.kind === 'fail' ? run.failure.status : null,
+      failReason: run.failure && run.failure.kind === 'fail' ? run.failure.reason : null,
       seconds: run.seconds, train: trainId, log: logPath,
     });
   }

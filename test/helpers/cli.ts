@@ -42,3 +42,20 @@ export function land(cwd: string, args: string[], opts: { env?: Record<string, s
     child.stdin.end(opts.input ?? '');
   });
 }
+
+/** Starts the CLI without waiting for it; for tests that signal or race a running drainer. */
+export function startLand(cwd: string, args: string[], opts: { env?: Record<string, string | undefined> } = {}) {
+  const child = spawn(process.execPath, [LAND_BIN, ...args], {
+    cwd,
+    env: { ...process.env, CI: '1', NO_COLOR: '1', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done, output: () => ({ stdout, stderr }) };
+}

@@ -1,0 +1,74 @@
+// Builders for drain tests: a repository whose policy runs a fixture gate, branches that each add
+// one file (a culprit adds a culprit-* file the counted gate fails on), and readers of the gate's
+// own run counter.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES, land } from './cli.js';
+import { makeRepo, tempDir, type TestRepo } from './repo.js';
+
+export interface GateSetup {
+  script: string;
+  env?: Record<string, string>;
+  timeoutSeconds?: number;
+}
+
+export interface QueueRepo extends TestRepo {
+  counter: string;
+  scratch: string;
+  gateRuns(): number;
+  gateLines(): string[];
+}
+
+export function gateScript(name: string): string {
+  return join(FIXTURES, 'gates', name);
+}
+
+export function makeQueueRepo(opts: { gate?: GateSetup; batch?: Record<string, unknown>; policy?: Record<string, unknown> } = {}): QueueRepo {
+  const scratch = tempDir('land-scratch-');
+  const counter = join(scratch, 'gate-runs.txt');
+  const gate = opts.gate ?? { script: 'counted.sh' };
+  const repo = makeRepo({
+    policy: {
+      target: 'main',
+      gates: [
+        {
+          name: 'test',
+          run: ['sh', gateScript(gate.script)],
+          timeoutSeconds: gate.timeoutSeconds ?? 60,
+          env: { GATE_COUNTER: counter, ...gate.env },
+        },
+      ],
+      batch: { max: 8, ...opts.batch },
+      ...opts.policy,
+    },
+  });
+  const gateLines = () => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter((l) => l.trim() !== '') : []);
+  return Object.assign(repo, { counter, scratch, gateLines, gateRuns: () => gateLines().length });
+}
+
+/** Creates and submits `n` branches b1..bn, each adding its own file; culprits add culprit-<i>. */
+export async function submitBranches(repo: TestRepo, n: number, culprits: readonly number[] = [], prefix = 'b'): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 1; i <= n; i += 1) {
+    const name = `${prefix}${i}`;
+    const file = culprits.includes(i) ? `culprit-${i}` : `file-${prefix}${i}.txt`;
+    repo.branch(name, { [file]: `${name}\n` });
+  }
+  for (let i = 1; i <= n; i += 1) {
+    const result = await land(repo.dir, ['submit', `${prefix}${i}`, '--json']);
+    if (result.code !== 0) throw new Error(`submit ${prefix}${i} failed: ${result.stderr}`);
+    ids.push(result.json().job.id);
+  }
+  return ids;
+}
+
+export async function jobsById(repo: TestRepo): Promise<Map<string, any>> {
+  const status = await land(repo.dir, ['status', '--all', '--json']);
+  return new Map(status.json().jobs.map((job: any) => [job.id, job]));
+}
+
+/** Land-Job trailers of the target's first-parent merges, oldest first. */
+export function landedOrder(repo: TestRepo): string[] {
+  const log = repo.git('log', '--first-parent', '--reverse', '--format=%(trailers:key=Land-Job,valueonly,separator=%x2C)', 'main');
+  return log.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+}

@@ -1,0 +1,132 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { land, startLand } from '../helpers/cli.js';
+import { cleanupTempDirs, makeRepo, sh, tempDir } from '../helpers/repo.js';
+import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { waitForFile, waitUntil } from '../helpers/wait.js';
+
+afterAll(cleanupTempDirs);
+
+function slowRepo() {
+  const scratch = tempDir('land-slow-');
+  const started = join(scratch, 'started');
+  const go = join(scratch, 'go');
+  const repo = makeQueueRepo({ gate: { script: 'wait-for-go.sh', env: { GATE_STARTED: started, GATE_GO: go } } });
+  return { repo, started, go };
+}
+
+describe('the drainer', () => {
+  it('lets one drainer run at a time: --no-wait exits 6 naming the holder', async () => {
+    const { repo, started, go } = slowRepo();
+    await submitBranches(repo, 1);
+    const first = startLand(repo.dir, ['run']);
+    await waitForFile(started);
+    const second = await land(repo.dir, ['run', '--no-wait']);
+    expect(second.code).toBe(6);
+    expect(second.stderr).toMatch(new RegExp(`another drainer holds the queue: pid ${first.child.pid}`));
+    writeFileSync(go, '');
+    expect((await first.done).code).toBe(0);
+  });
+
+  it('submit --wait exits 0 when the job lands and 9 when it fails', async () => {
+    const repo = makeQueueRepo();
+    repo.branch('good', { 'good.txt': 'ok\n' });
+    repo.branch('bad', { 'culprit-x': 'bad\n' });
+    const waitingGood = startLand(repo.dir, ['submit', 'good', '--wait']);
+    await waitUntil('good to be queued', async () => (await land(repo.dir, ['status', '--json'])).json().jobs.length === 1);
+    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    expect((await waitingGood.done).code).toBe(0);
+
+    const waitingBad = startLand(repo.dir, ['submit', 'bad', '--wait']);
+    await waitUntil('bad to be queued', async () => (await land(repo.dir, ['status', '--json'])).json().jobs.length === 1);
+    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    const bad = await waitingBad.done;
+    expect(bad.code).toBe(9);
+    expect(bad.stderr).toMatch(/ended failed: gate/);
+  });
+
+  it('first SIGINT finishes the train; a second one kills the gate and requeues its members', async () => {
+    const { repo, started, go } = slowRepo();
+    const ids = await submitBranches(repo, 2);
+    const drainer = startLand(repo.dir, ['run', '--json']);
+    await waitForFile(started);
+    drainer.child.kill('SIGINT');
+    await waitUntil('the stopping event', () => drainer.output().stdout.includes('"stopping"'));
+    drainer.child.kill('SIGINT');
+    const result = await drainer.done;
+    expect(result.code).toBe(130);
+    void go;
+    const jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id).state).toBe('queued');
+    // The state is written: a later drain lands them.
+    writeFileSync(go, '');
+    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    const after = await jobsById(repo);
+    for (const id of ids) expect(after.get(id).state).toBe('landed');
+  });
+
+  it('recovers after kill -9 during a gate: nothing stuck in_progress, nothing landed twice', async () => {
+    const { repo, started, go } = slowRepo();
+    const ids = await submitBranches(repo, 3);
+    const drainer = startLand(repo.dir, ['run']);
+    await waitForFile(started);
+    drainer.child.kill('SIGKILL');
+    await drainer.done;
+    expect([...(await jobsById(repo)).values()].filter((j) => j.state === 'in_progress')).toHaveLength(3);
+    writeFileSync(go, '');
+    const again = await land(repo.dir, ['run', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.lines().filter((e) => e.type === 'recovered')).toHaveLength(3);
+    const jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id).state).toBe('landed');
+    expect(landedOrder(repo)).toEqual(ids);
+  });
+
+  it('refuses to land over a dirty checked-out target (target_dirty), then lands once it is clean', async () => {
+    const repo = makeQueueRepo();
+    const ids = await submitBranches(repo, 1);
+    repo.write('README.md', 'uncommitted edit\n');
+    const before = repo.tip('main');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code).toBe(5);
+    expect(run.lines().at(-1).stopped.why).toBe('target_dirty');
+    expect(repo.tip('main')).toBe(before);
+    expect((await jobsById(repo)).get(ids[0] as string).state).toBe('queued');
+    repo.git('checkout', '--', 'README.md');
+    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    expect((await jobsById(repo)).get(ids[0] as string).state).toBe('landed');
+    // The checkout followed the landing: its files are the new tip's.
+    expect(repo.git('status', '--porcelain', '--untracked-files=no')).toBe('');
+    expect(repo.git('ls-files')).toContain('file-b1.txt');
+  });
+});
+
+describe('publish.auto', () => {
+  it('pushes once per train to the remote with a lease, and reports a rejected push without forcing', async () => {
+    const remote = tempDir('land-remote-');
+    sh(remote, ['init', '-q', '--bare', '-b', 'main']);
+    const repo = makeQueueRepo({ policy: { publish: { auto: true } } });
+    repo.git('remote', 'add', 'origin', remote);
+    repo.git('push', '-q', 'origin', 'main');
+    await submitBranches(repo, 2);
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines().filter((e) => e.type === 'published')).toHaveLength(1);
+    expect(sh(remote, ['rev-parse', 'main'])).toBe(repo.tip('main'));
+
+    // Someone pushes to the remote directly: the next landing's push is rejected, never forced.
+    const other = makeRepo();
+    other.git('fetch', '-q', remote, 'main');
+    other.git('reset', '-q', '--hard', 'FETCH_HEAD');
+    other.commit('pushed around the queue', { 'around.txt': 'x\n' });
+    other.git('push', '-q', remote, 'HEAD:main');
+    const theirs = sh(remote, ['rev-parse', 'main']);
+    await submitBranches(repo, 1, [], 'late');
+    const second = await land(repo.dir, ['run', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    const rejected = second.lines().find((e) => e.type === 'publish_rejected');
+    expect(rejected.remote).toBe('origin');
+    expect(sh(remote, ['rev-parse', 'main'])).toBe(theirs);
+  });
+});
