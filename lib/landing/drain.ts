@@ -2,10 +2,13 @@
 // a dead drainer left in_progress, then one admitted batch after another until no job is
 // runnable. Every decision is written to disk before the next step starts.
 import { loadPolicy } from '../config/index.js';
-import { branchTip } from '../git/index.js';
+import { branchTip, treeOf } from '../git/index.js';
+import { applyChanges, nowIso } from '../queue/index.js';
 import { runnableJobs } from '../queue/index.js';
+import type { Policy } from '../config/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
+import { fastPathDecision } from './fastPath.js';
 import { recoverInProgress } from './recovery.js';
 import { runBatch, type DrainContext } from './runBatch.js';
 import { planTrain } from './trainPlan.js';
@@ -50,6 +53,26 @@ async function waitForCompany(store: FileStore, seconds: number, head: JobRecord
   }
 }
 
+/**
+ * The window choice's half of the fast path: a head job whose tip is already proven (or whose
+ * tree has a cached PASS) on the current target rides alone. The refusal, when there is one, is
+ * kept on the job so `land show` can say why it was gated.
+ */
+async function headLandsAlone(cwd: string, store: FileStore, policy: Policy, target: string, head: JobRecord): Promise<boolean> {
+  if (head.requeued && head.batch) return false; // the rest of an admitted batch rides together
+  const base = await branchTip(cwd, target);
+  if (base === null) return false;
+  const decision = await fastPathDecision({ cwd, store, policy, base, baseTree: await treeOf(cwd, base), job: head });
+  const summary = decision.alone
+    ? { alone: true, source: decision.source, proofSource: decision.proofSource ?? null, tree: decision.tree, base, checkedAt: nowIso() }
+    : { alone: false, refusal: decision.refusal, tree: decision.tree, base, checkedAt: nowIso() };
+  const previous = (head as Record<string, unknown>).fastPath as { refusal?: string; alone?: boolean; base?: string } | undefined;
+  if (!previous || previous.alone !== summary.alone || previous.refusal !== (summary as { refusal?: string }).refusal || previous.base !== base) {
+    await applyChanges(store, [{ id: head.id, from: ['queued'], event: 'fast_path_checked', detail: { ...summary }, patch: { fastPath: summary } }]);
+  }
+  return decision.alone;
+}
+
 export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   const initial = await loadPolicy(cwd); // a bad policy stops the drain before anything is taken
   const lease = await store.acquireDrainLock({
@@ -90,7 +113,9 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         runnable = runnableJobs(store.listJobs().jobs);
         window = currentWindow(store, loaded.policy.batch.max);
       }
-      const members = planTrain(runnable, window);
+      const head = runnable[0] as JobRecord;
+      const alone = await headLandsAlone(cwd, store, loaded.policy, loaded.target, head);
+      const members = alone ? [head] : planTrain(runnable, window);
       if (!members.length) break;
       const outcome = await runBatch(ctx, members);
       if (outcome.kind === 'stop') {

@@ -11,7 +11,7 @@ export const LAND_ENTRY = fileURLToPath(new URL('../../bin/land.js', import.meta
 /** How a gate ended, in the terms the drain loop acts on. */
 export type GateFailure =
   /** The code under test failed: bisect, or fail a singleton. */
-  | { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line'; gate: string; status: string }
+  | { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string }
   /** The policy refused to run the batch: fail the train, no bisection. */
   | { kind: 'refused'; reason: 'policy_refused'; gate: string; status: string }
   /** Nothing was tested (could not start, no lane, no ledger store): requeue, no bisection. */

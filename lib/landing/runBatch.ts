@@ -2,19 +2,18 @@
 // target tip, judge it once (cache or gates), then land it with one CAS, or split it. The first
 // half of a failed train is the next train at once; the second half goes back to the head of the
 // queue and rides with the rest of its batch afterwards.
-import { gatesHash, loadPolicy, type LoadedPolicy } from '../config/index.js';
-import { addDetachedWorktree, branchTip, removeWorktree, treeOf } from '../git/index.js';
+import { loadPolicy } from '../config/index.js';
+import { branchTip, treeOf } from '../git/index.js';
 import { applyChanges, newBatchId, nowIso, type JobChange } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
-import { buildTrain, type BuiltTrain } from './buildTrain.js';
+import { buildTrain } from './buildTrain.js';
 import type { Emit } from './events.js';
-import { runGates, type GateFailure, type GateRun } from './gateRunner.js';
+import type { GateFailure } from './gateRunner.js';
+import { judgeTrain } from './judge.js';
 import { landTrain } from './landTrain.js';
-import { LogSink } from './logSink.js';
 import { publishLanding } from './publish.js';
 import { cancelChanges, failChanges, landChanges, requeueChanges, startMembers } from './settle.js';
 import { splitFailed, verdictMovesWindow } from './trainPlan.js';
-import { cachedVerdict, storeVerdict } from './verdictCache.js';
 import { bumpWindow, currentWindow } from './window.js';
 
 export interface DrainContext {
@@ -28,15 +27,6 @@ export interface DrainContext {
 }
 
 export type BatchOutcome = { kind: 'done' } | { kind: 'stop'; why: 'target_dirty' | 'interrupted'; message: string };
-
-interface Judgement {
-  verdict: 'PASS' | 'FAIL' | 'INFRA' | 'STOPPED';
-  failure: GateFailure | null;
-  cached: boolean;
-  seconds: number;
-  log: string | null;
-  telemetry: Record<string, unknown>;
-}
 
 function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
   const head = members[0];
@@ -60,78 +50,6 @@ async function dropStopped(ctx: DrainContext, members: readonly JobRecord[]): Pr
   if (preempt.length) ctx.emit({ type: 'requeued', train: null, jobs: preempt.map((j) => j.id), reason: 'preempted' });
   const live = fresh.filter((job) => !job.stopRequest && job.state !== 'landed' && job.state !== 'failed' && job.state !== 'canceled');
   return { live, dropped: cancel.length + preempt.length };
-}
-
-async function judge(ctx: DrainContext, loaded: LoadedPolicy, built: BuiltTrain, ids: { batchId: string; trainId: string }, members: readonly JobRecord[]): Promise<Judgement> {
-  const { batchId, trainId } = ids;
-  const hash = gatesHash(loaded.policy.gates);
-  const cached = cachedVerdict(ctx.store, built.tree, hash, members);
-  if (cached) {
-    return {
-      verdict: cached.verdict,
-      failure: cached.verdict === 'FAIL' ? { kind: 'fail', reason: cached.failReason ?? 'gate', gate: cached.reason ?? '(cached)', status: `${cached.status ?? 'FAIL'} (cached verdict of train ${cached.train})` } : null,
-      cached: true,
-      seconds: 0,
-      log: cached.log,
-      telemetry: { mode: 'cached', cachedFrom: cached.train, executed: [], gatesHash: hash },
-    };
-  }
-  if (!loaded.policy.gates.length) {
-    return { verdict: 'PASS', failure: null, cached: false, seconds: 0, log: null, telemetry: { mode: 'none', executed: [], gatesHash: hash } };
-  }
-  const logPath = ctx.store.logPath(trainId);
-  const log = new LogSink(logPath);
-  log.line(`== train ${trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
-  const dir = ctx.store.trainDir(trainId);
-  let run: GateRun;
-  try {
-    await addDetachedWorktree(ctx.cwd, dir, built.train);
-  } catch (error) {
-    log.line(`== could not create the gate worktree: ${(error as Error).message}`);
-    await log.close();
-    return {
-      verdict: 'INFRA',
-      failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: (error as Error).message },
-      cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], gatesHash: hash },
-    };
-  }
-  try {
-    ctx.counters.gateRuns += 1;
-    run = await runGates({
-      gates: loaded.policy.gates,
-      worktree: dir,
-      log,
-      signal: ctx.abort,
-      train: {
-        LAND_TIP: built.train,
-        LAND_BASE: built.base,
-        LAND_JOB: members.length === 1 ? (members[0] as JobRecord).id : batchId,
-        LAND_MEMBERS: members.map((m) => m.id).join(' '),
-        LAND_TRAIN: trainId,
-      },
-      onGate: (e) =>
-        e.phase === 'started'
-          ? ctx.emit({ type: 'gate_started', train: trainId, gate: e.gate })
-          : ctx.emit({ type: 'gate_finished', train: trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
-    });
-  } finally {
-    await log.close();
-    await removeWorktree(ctx.cwd, dir).catch(() => undefined);
-    ctx.store.removeTrainDir(dir);
-  }
-  if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
-    storeVerdict(ctx.store, {
-      tree: built.tree, gatesHash: hash, verdict: run.verdict,
-      reason: run.failure && run.failure.kind === 'fail' ? run.failure.gate : null,
-      status: run.failure && run.failure.kind === 'fail' ? run.failure.status : null,
-      failReason: run.failure && run.failure.kind === 'fail' ? run.failure.reason : null,
-      seconds: run.seconds, train: trainId, log: logPath,
-    });
-  }
-  return {
-    verdict: run.verdict, failure: run.failure, cached: false, seconds: run.seconds, log: logPath,
-    telemetry: { mode: 'full', executed: run.results.map((r) => r.name), results: run.results, gatesHash: hash },
-  };
 }
 
 function metricRow(fields: Record<string, unknown>): Record<string, unknown> {
@@ -178,7 +96,16 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
     if (!members.length) return { kind: 'done' };
     ctx.emit({ type: 'train_built', train: trainId, attempt, kind: built.kind, base, commit: built.train, tree: built.tree, members: members.map((m) => m.id) });
 
-    const judgement = await judge(ctx, loaded, built, { batchId, trainId }, members);
+    const judgement = await judgeTrain(ctx, loaded, built, baseTree, { batchId, trainId }, members);
+    if (judgement.refreshed) {
+      // Refresh entries committed on top of the train: that commit is what was judged and lands.
+      built.train = judgement.refreshed.commit;
+      built.tree = judgement.refreshed.tree;
+    }
+    if (judgement.ledger) {
+      const observed = judgement.ledger;
+      await applyChanges(ctx.store, members.map((job) => ({ id: job.id, event: 'ledger_observed', detail: { train: trainId }, patch: { ledger: observed } })));
+    }
     ctx.emit({ type: 'verdict', train: trainId, verdict: judgement.verdict, cached: judgement.cached, reason: judgement.failure && judgement.failure.kind !== 'stopped' ? judgement.failure.reason : null, seconds: judgement.seconds, log: judgement.log });
 
     // Post-gate checkpoint: a member stopped while the gate ran voids the run (the gate judged a

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
 import type { JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
+import { describeFastPath, describeGate, describeLedger } from '../describeJob.js';
 import { showName } from '../output.js';
 
 function lines(job: JobRecord): string[] {
@@ -30,8 +31,9 @@ function lines(job: JobRecord): string[] {
   add('train', job.train);
   add('landed via', job.landedVia);
   add('gate log', job.gateLog);
-  if (job.gate) add('gate', job.gate);
-  for (const key of ['proof', 'ledger'] as const) add(key, (job as Record<string, unknown>)[key]);
+  add('fast path', describeFastPath((job as Record<string, unknown>).fastPath));
+  for (const line of describeGate(job.gate)) add('gate', line);
+  for (const line of describeLedger((job as Record<string, unknown>).ledger)) add('ledger', line);
   for (const [key, value] of Object.entries(job.timestamps)) add(key, value);
   if (Object.keys(job.requeues).length) add('requeues', job.requeues);
   return out;

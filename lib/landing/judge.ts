@@ -1,0 +1,183 @@
+// The verdict on one train, from the cheapest source that can give it: the fast-path decision
+// for a lone job (cached PASS or accepted proof), the verdict cache for the train's tree, the
+// per-gate selection (a path-scoped gate whose files did not change keeps its ancestor's PASS),
+// and only then the gates themselves. A PASS that ran gates is recorded as a verdict, a proof and
+// per-gate passes, so the next train built on this tree needs none of it again.
+import { gatesHash, type LoadedPolicy } from '../config/index.js';
+import { addDetachedWorktree, removeWorktree } from '../git/index.js';
+import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
+import { nowIso } from '../queue/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+import type { BuiltTrain } from './buildTrain.js';
+import type { Emit } from './events.js';
+import { fastPathDecision } from './fastPath.js';
+import { runGates, type GateFailure } from './gateRunner.js';
+import { LogSink } from './logSink.js';
+import { recordProof } from './proof.js';
+import { runRefresh } from './refresh.js';
+import { recordGatePasses, selectGates } from './selection.js';
+import { cachedVerdict, storeVerdict } from './verdictCache.js';
+
+export interface Judgement {
+  verdict: 'PASS' | 'FAIL' | 'INFRA' | 'STOPPED';
+  failure: GateFailure | null;
+  cached: boolean;
+  seconds: number;
+  log: string | null;
+  telemetry: Record<string, unknown>;
+  /** Ledger lines of batch stages that ran, by batch job name. */
+  ledger: Record<string, unknown> | null;
+  /** The train after refresh entries (a new commit on top), when they changed it. */
+  refreshed: { commit: string; tree: string; entries: string[] } | null;
+}
+
+export interface JudgeContext {
+  cwd: string;
+  store: FileStore;
+  emit: Emit;
+  abort: AbortSignal;
+  counters: { gateRuns: number };
+}
+
+export interface TrainIds {
+  batchId: string;
+  trainId: string;
+}
+
+const skipped = (telemetry: Record<string, unknown>, verdict: 'PASS' | 'FAIL', failure: GateFailure | null, log: string | null): Judgement => ({
+  verdict, failure, cached: true, seconds: 0, log, telemetry, ledger: null, refreshed: null,
+});
+
+/** Runs `body` in a fresh detached worktree at `commit`; null when the worktree cannot be made. */
+async function withWorktree<T>(ctx: JudgeContext, dir: string, commit: string, body: () => Promise<T>): Promise<{ made: true; value: T } | { made: false; message: string }> {
+  try {
+    await addDetachedWorktree(ctx.cwd, dir, commit);
+  } catch (error) {
+    ctx.store.removeTrainDir(dir);
+    return { made: false, message: (error as Error).message };
+  }
+  try {
+    return { made: true, value: await body() };
+  } finally {
+    await removeWorktree(ctx.cwd, dir).catch(() => undefined);
+    ctx.store.removeTrainDir(dir);
+  }
+}
+
+export async function judgeTrain(
+  ctx: JudgeContext,
+  loaded: LoadedPolicy,
+  built: BuiltTrain,
+  baseTree: string,
+  ids: TrainIds,
+  members: readonly JobRecord[],
+): Promise<Judgement> {
+  const { policy } = loaded;
+  const hash = gatesHash(policy.gates);
+  const lone = members.length === 1 ? (members[0] as JobRecord) : null;
+
+  // A lone job: the same decision the window choice made (cached PASS or accepted proof).
+  if (lone && !policy.refresh.length) {
+    const decision = await fastPathDecision({ cwd: ctx.cwd, store: ctx.store, policy, base: built.base, baseTree, job: lone });
+    if (decision.alone && decision.tree === built.tree) {
+      ctx.emit({ type: 'fast_path', job: lone.id, source: decision.proofSource ? `${decision.source}:${decision.proofSource}` : decision.source, tree: decision.tree });
+      return skipped({ mode: 'cached', source: decision.source, proofSource: decision.proofSource ?? null, planBase: built.base, executed: [], gatesHash: hash }, 'PASS', null, null);
+    }
+  }
+  const cached = cachedVerdict(ctx.store, built.tree, hash, members);
+  if (cached) {
+    const failure: GateFailure | null = cached.verdict === 'FAIL'
+      ? { kind: 'fail', reason: cached.failReason ?? 'gate', gate: cached.reason ?? '(cached)', status: `${cached.status ?? 'FAIL'} (cached verdict of train ${cached.train})` }
+      : null;
+    return skipped({ mode: 'cached', source: 'cache', cachedFrom: cached.train, planBase: built.base, executed: [], gatesHash: hash }, cached.verdict, failure, cached.log);
+  }
+
+  const logPath = ctx.store.logPath(ids.trainId);
+  const log = new LogSink(logPath);
+  log.line(`== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
+  const trainEnv = {
+    LAND_TIP: built.train,
+    LAND_BASE: built.base,
+    LAND_JOB: lone ? lone.id : ids.batchId,
+    LAND_MEMBERS: members.map((m) => m.id).join(' '),
+    LAND_TRAIN: ids.trainId,
+  };
+  const dir = ctx.store.trainDir(ids.trainId);
+  try {
+    const result = await withWorktree(ctx, dir, built.train, async (): Promise<Judgement> => {
+      let train = built.train;
+      let tree = built.tree;
+      let refreshed: Judgement['refreshed'] = null;
+      if (policy.refresh.length) {
+        const outcome = await runRefresh({ cwd: ctx.cwd, store: ctx.store, entries: policy.refresh, base: built.base, train, worktree: dir, log, signal: ctx.abort, trainEnv });
+        switch (outcome.kind) {
+          case 'unchanged': break;
+          case 'refreshed':
+            refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
+            train = outcome.commit;
+            tree = outcome.tree;
+            break;
+          case 'failed':
+            return { verdict: 'FAIL', failure: { kind: 'fail', reason: 'refresh', gate: `refresh "${outcome.entry}"`, status: outcome.status }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], refresh: outcome, gatesHash: hash }, ledger: null, refreshed: null };
+          case 'stopped':
+            return { verdict: 'STOPPED', failure: { kind: 'stopped', gate: `refresh "${outcome.entry}"` }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [] }, ledger: null, refreshed: null };
+          default: {
+            const never: never = outcome;
+            throw new Error(`unknown refresh outcome ${JSON.stringify(never)}`);
+          }
+        }
+        // A refreshed tree may already be judged.
+        const again = refreshed ? cachedVerdict(ctx.store, tree, hash, members) : null;
+        if (again) {
+          const failure: GateFailure | null = again.verdict === 'FAIL' ? { kind: 'fail', reason: again.failReason ?? 'gate', gate: again.reason ?? '(cached)', status: `${again.status ?? 'FAIL'} (cached verdict of train ${again.train})` } : null;
+          return { ...skipped({ mode: 'cached', source: 'cache', cachedFrom: again.train, planBase: built.base, executed: [], gatesHash: hash }, again.verdict, failure, again.log), refreshed };
+        }
+      }
+
+      const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
+      const telemetry: Record<string, unknown> = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
+      if (!plan.gates.length) {
+        recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
+        return { verdict: 'PASS', failure: null, cached: false, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
+      }
+      ctx.counters.gateRuns += 1;
+      const startedAt = nowIso();
+      const run = await runGates({
+        gates: plan.gates,
+        worktree: dir,
+        log,
+        signal: ctx.abort,
+        train: { ...trainEnv, LAND_TIP: train },
+        onGate: (e) =>
+          e.phase === 'started'
+            ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate })
+            : ctx.emit({ type: 'gate_finished', train: ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
+      });
+      const executed = run.results.map((r) => r.name);
+      telemetry.executed = executed;
+      telemetry.results = run.results;
+      const ledger: Record<string, unknown> = {};
+      for (const gate of plan.gates.filter((g) => g.batch && executed.includes(g.name))) {
+        const ledgerDir = resolveLedgerDir(process.env, policy.ledger, dir);
+        const line = ledgerDir && gate.batch ? findLedgerLine(ledgerDir, gate.batch.job, startedAt) : null;
+        ledger[gate.name] = line ?? { missing: true, ledgerDir };
+      }
+      if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
+        const fail = run.failure?.kind === 'fail' ? run.failure : null;
+        storeVerdict(ctx.store, { tree, gatesHash: hash, verdict: run.verdict, reason: fail?.gate ?? null, status: fail?.status ?? null, failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null), seconds: run.seconds, train: ids.trainId, log: logPath });
+      }
+      if (run.verdict === 'PASS') {
+        recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
+        if (policy.proof.enabled) {
+          recordProof(ctx.store, { version: 1, tree, planBaseTree: baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry });
+        }
+      }
+      return { verdict: run.verdict, failure: run.failure, cached: false, seconds: run.seconds, log: logPath, telemetry, ledger: Object.keys(ledger).length ? ledger : null, refreshed };
+    });
+    if (result.made) return result.value;
+    log.line(`== could not create the gate worktree: ${result.message}`);
+    return { verdict: 'INFRA', failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: result.message }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], gatesHash: hash }, ledger: null, refreshed: null };
+  } finally {
+    await log.close();
+  }
+}
