@@ -46,4 +46,10 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// A reader that closes the pipe early (`land status | head -1`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 await main(process.argv);

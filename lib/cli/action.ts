@@ -11,7 +11,10 @@ export function action<O extends object>(
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const options = command.optsWithGlobals() as O & GlobalOptions;
-    const positional = args.slice(0, -2).filter((value): value is string => typeof value === 'string');
+    const positional = args
+      .slice(0, -2)
+      .flatMap((value) => (Array.isArray(value) ? value : [value])) // variadic arguments arrive as one array
+      .filter((value): value is string => typeof value === 'string');
     const ctx = new CommandContext(options);
     const code = await body(ctx, options, positional);
     if (typeof code === 'number' && code !== 0) process.exitCode = code;

@@ -83,6 +83,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   const ctx: DrainContext = { cwd, store, emit, token: lease.holder.token, abort: opts.abort, counters: { trains: 0, gateRuns: 0 } };
   let stopped: DrainSummary['stopped'] = null;
   const reported = new Set<string>();
+  let onceBatch: string | null = null;
   store.writeToken(lease.holder.token);
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
@@ -122,7 +123,12 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         stopped = { why: outcome.why, message: outcome.message };
         break;
       }
-      if (opts.once) break;
+      // --once: one admitted batch, to the end of its bisection (its halves come back first).
+      if (opts.once) {
+        onceBatch ??= members[0]?.batch?.id ?? store.readJob((members[0] as JobRecord).id)?.batch?.id ?? null;
+        const next = runnableJobs(store.listJobs().jobs)[0];
+        if (!next || !onceBatch || !next.requeued || next.batch?.id !== onceBatch || next.reason === 'cas_lost') break;
+      }
     }
   } finally {
     if (store.readToken() === lease.holder.token) store.writeToken(null);

@@ -1,4 +1,5 @@
 // The persisted window (window.json): read clamped to the policy, changed with a history entry.
+import { isLandError } from '../errors.js';
 import { nowIso } from '../queue/index.js';
 import type { FileStore, WindowHistoryEntry, WindowState } from '../store/index.js';
 import { clampWindow, initialWindow, nextWindow, type WindowEvent } from './windowPlan.js';
@@ -10,8 +11,18 @@ export function currentWindow(store: FileStore, max: number): number {
   return state ? clampWindow(state.size, max) : initialWindow(max);
 }
 
+/** The persisted window, or null when it is missing or corrupt (for the commands that replace it). */
+function readReplaceable(store: FileStore): WindowState | null {
+  try {
+    return store.readWindow();
+  } catch (error) {
+    if (isLandError(error, 'corrupt')) return null;
+    throw error;
+  }
+}
+
 function record(store: FileStore, before: number, after: number, event: WindowHistoryEntry['event'], train: string | null): WindowState {
-  const previous = store.readWindow();
+  const previous = readReplaceable(store);
   const entry: WindowHistoryEntry = { at: nowIso(), event, before, after, train };
   const state: WindowState = { size: after, history: [...(previous?.history ?? []), entry].slice(-HISTORY_KEPT) };
   store.writeWindow(state);
@@ -27,13 +38,14 @@ export function bumpWindow(store: FileStore, event: WindowEvent, max: number, tr
 }
 
 export function setWindow(store: FileStore, size: number, max: number | null): WindowState {
-  const before = max === null ? (store.readWindow()?.size ?? size) : currentWindow(store, max);
+  const persisted = readReplaceable(store);
+  const before = max === null ? (persisted?.size ?? size) : clampWindow(persisted?.size ?? initialWindow(max), max);
   const after = max === null ? Math.max(1, Math.floor(size)) : clampWindow(size, max);
   return record(store, before, after, 'set', null);
 }
 
 export function resetWindow(store: FileStore, max: number | null): WindowState {
-  const before = store.readWindow()?.size ?? 1;
+  const before = readReplaceable(store)?.size ?? 1;
   const after = max === null ? 1 : initialWindow(max);
   return record(store, before, after, 'reset', null);
 }

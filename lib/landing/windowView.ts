@@ -12,13 +12,18 @@ export interface WindowView {
 }
 
 /** The window as `land status` and `land window` show it. A bad policy does not hide the queue. */
-export async function readWindowView(store: FileStore, cwd: string, target?: string): Promise<WindowView> {
-  let max: number | null = null;
+/** batch.max of the policy in force, or null when the policy cannot be read. */
+export async function policyBatchMax(cwd: string, target?: string): Promise<number | null> {
   try {
-    max = (await loadPolicy(cwd, target)).policy.batch.max;
+    return (await loadPolicy(cwd, target)).policy.batch.max;
   } catch (error) {
     if (!isLandError(error)) throw error;
+    return null;
   }
+}
+
+export async function readWindowView(store: FileStore, cwd: string, target?: string): Promise<WindowView> {
+  const max = await policyBatchMax(cwd, target);
   const state = store.readWindow();
   const persisted = state?.size ?? null;
   const size = max === null ? (persisted ?? 1) : persisted === null ? initialWindow(max) : clampWindow(persisted, max);

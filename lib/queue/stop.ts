@@ -77,6 +77,8 @@ export async function retryJob(store: FileStore, id: string, by: string): Promis
           requeues: {},
           conflictPreview: null,
           stopRequest: null,
+          // A retry asks for a fresh judgement: a cached FAIL of a train holding this job is not reused.
+          regate: true,
         },
       },
     ]);

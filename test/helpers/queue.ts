@@ -54,11 +54,10 @@ export async function submitBranches(repo: TestRepo, n: number, culprits: readon
     const file = culprits.includes(i) ? `culprit-${i}` : `file-${prefix}${i}.txt`;
     repo.branch(name, { [file]: `${name}\n` });
   }
-  for (let i = 1; i <= n; i += 1) {
-    const result = await land(repo.dir, ['submit', `${prefix}${i}`, '--json']);
-    if (result.code !== 0) throw new Error(`submit ${prefix}${i} failed: ${result.stderr}`);
-    ids.push(result.json().job.id);
-  }
+  const names = Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+  const result = await land(repo.dir, ['submit', ...names, '--json']);
+  if (result.code !== 0) throw new Error(`submit ${names.join(' ')} failed: ${result.stderr}`);
+  ids.push(...result.lines().map((line) => line.job.id as string));
   return ids;
 }
 

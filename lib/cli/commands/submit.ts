@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { LandError } from '../../errors.js';
 import { currentBranch } from '../../git/index.js';
-import { submitJob } from '../../queue/index.js';
+import { submitJob, type SubmitOutcome } from '../../queue/index.js';
 import { action } from '../action.js';
 import { showName, short } from '../output.js';
 import { waitForJob } from '../waitForJob.js';
@@ -14,50 +14,63 @@ interface SubmitOptions {
   timeout?: string;
 }
 
+function describeOutcome(outcome: SubmitOutcome): string {
+  const job = outcome.job;
+  switch (outcome.kind) {
+    case 'created': {
+      const line = `queued ${job.id}: ${showName(job.branch)} at ${short(job.tip)}${job.priority === 'urgent' ? ' (urgent)' : ''}`;
+      return outcome.preempted.length ? `${line}\nasked ${outcome.preempted.join(', ')} to step aside at the next train boundary` : line;
+    }
+    case 'existing':
+      return `already queued as ${job.id} (${job.state}): ${showName(job.branch)} at ${short(job.tip)}`;
+    case 'tip_updated':
+      return `updated ${job.id}: ${showName(job.branch)} ${short(outcome.previousTip)} -> ${short(job.tip)}`;
+    default: {
+      const never: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+    }
+  }
+}
+
 export function registerSubmit(program: Command): void {
   program
     .command('submit')
-    .argument('[branch]', 'branch to queue (default: the current branch)')
-    .description('queue a branch at its current tip (same branch and tip again returns the same job)')
-    .option('--title <text>', 'a title for the job (default: the branch name)')
+    .argument('[branches...]', 'branches to queue, in this order (default: the current branch)')
+    .description('queue branches at their current tips (the same branch and tip again returns the same job)')
+    .option('--title <text>', 'a title for the job (default: the branch name); one branch only')
     .option('--urgent', 'land before normal jobs; asks a running train of normal jobs to step aside')
-    .option('--wait', 'wait until the job is landed, failed or canceled; exit 0 only if it landed')
+    .option('--wait', 'wait until the jobs are landed, failed or canceled; exit 0 only if all landed')
     .option('--timeout <seconds>', 'with --wait, give up after this many seconds')
-    .option('--json', 'print the job as JSON')
+    .option('--json', 'print { outcome, job } as JSON, one line per branch')
     .action(
       action<SubmitOptions>(async (ctx, opts, args) => {
-        const branch = args[0] ?? (await currentBranch(ctx.cwd));
-        if (!branch) throw new LandError('usage', 'HEAD is detached; name the branch to submit');
-        const { target } = await ctx.policy();
-        const store = await ctx.store();
-        const outcome = await submitJob(store, { cwd: ctx.cwd, branch, target, title: opts.title, urgent: opts.urgent });
-        const job = outcome.job;
-        if (ctx.out.json && !opts.wait) ctx.out.emit({ outcome: outcome.kind, job });
-        switch (outcome.kind) {
-          case 'created':
-            ctx.out.say(`queued ${job.id}: ${showName(job.branch)} at ${short(job.tip)}${job.priority === 'urgent' ? ' (urgent)' : ''}`);
-            if (outcome.preempted.length) ctx.out.say(`asked ${outcome.preempted.join(', ')} to step aside at the next train boundary`);
-            break;
-          case 'existing':
-            ctx.out.say(`already queued as ${job.id} (${job.state}): ${showName(job.branch)} at ${short(job.tip)}`);
-            break;
-          case 'tip_updated':
-            ctx.out.say(`updated ${job.id}: ${showName(job.branch)} ${short(outcome.previousTip)} -> ${short(job.tip)}`);
-            break;
-          default: {
-            const never: never = outcome;
-            throw new Error(`unknown outcome ${JSON.stringify(never)}`);
-          }
-        }
-        if (!opts.wait) return;
+        const current = args.length ? null : await currentBranch(ctx.cwd);
+        const branches = args.length ? args : current ? [current] : [];
+        if (!branches.length) throw new LandError('usage', 'HEAD is detached; name the branch to submit');
+        if (opts.title !== undefined && branches.length > 1) throw new LandError('usage', '--title names one job; submit one branch with it');
         const timeout = opts.timeout === undefined ? undefined : Number(opts.timeout);
         if (timeout !== undefined && !(timeout > 0)) throw new LandError('usage', `--timeout: expected a positive number of seconds, got ${JSON.stringify(opts.timeout)}`);
-        const final = await waitForJob(store, job.id, { timeoutSeconds: timeout, onWaiting: () => ctx.out.note(`waiting for ${job.id} to land (a drainer must run: land run)`) });
-        if (ctx.out.json) ctx.out.emit({ outcome: outcome.kind, job: final });
-        ctx.out.say(`${final.id}: ${final.state}${final.reason ? ` (${final.reason})` : ''}`);
-        if (final.state !== 'landed') {
-          throw new LandError('not_landed', `job ${final.id} ended ${final.state}${final.reason ? `: ${final.reason}` : ''}`);
+        const { target } = await ctx.policy();
+        const store = await ctx.store();
+        // In order, one at a time: the queue order is the order given. The first refusal stops
+        // here; branches before it stay queued (each was reported).
+        const outcomes: SubmitOutcome[] = [];
+        for (const branch of branches) {
+          const outcome = await submitJob(store, { cwd: ctx.cwd, branch, target, title: opts.title, urgent: opts.urgent });
+          outcomes.push(outcome);
+          if (ctx.out.json && !opts.wait) ctx.out.emit({ outcome: outcome.kind, job: outcome.job });
+          ctx.out.say(describeOutcome(outcome));
         }
+        if (!opts.wait) return;
+        const notLanded: string[] = [];
+        for (const outcome of outcomes) {
+          const job = outcome.job;
+          const final = await waitForJob(store, job.id, { timeoutSeconds: timeout, onWaiting: () => ctx.out.note(`waiting for ${job.id} to land (a drainer must run: land run)`) });
+          if (ctx.out.json) ctx.out.emit({ outcome: outcome.kind, job: final });
+          ctx.out.say(`${final.id}: ${final.state}${final.reason ? ` (${final.reason})` : ''}`);
+          if (final.state !== 'landed') notLanded.push(`${final.id} ended ${final.state}${final.reason ? `: ${final.reason}` : ''}`);
+        }
+        if (notLanded.length) throw new LandError('not_landed', `job ${notLanded.join('; ')}`);
       }),
     );
 }

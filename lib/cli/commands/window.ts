@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { LandError } from '../../errors.js';
-import { readWindowView } from '../../landing/windowView.js';
+import { policyBatchMax, readWindowView } from '../../landing/windowView.js';
 import { resetWindow, setWindow } from '../../landing/window.js';
 import { action } from '../action.js';
 
@@ -14,16 +14,18 @@ export function registerWindow(program: Command): void {
     .action(
       action<{ set?: string; reset?: boolean; json?: boolean }>(async (ctx, opts) => {
         const store = await ctx.store();
-        const view = await readWindowView(store, ctx.cwd, ctx.options.target);
         if (opts.set !== undefined && opts.reset) throw new LandError('usage', 'use either --set or --reset, not both');
+        // --set and --reset replace window.json, so they work even when it is corrupt.
         if (opts.set !== undefined) {
           const n = Number(opts.set);
           if (!Number.isInteger(n) || n < 1) throw new LandError('usage', `--set: expected a whole number >= 1, got ${JSON.stringify(opts.set)}`);
-          await store.withQueueLock(() => setWindow(store, n, view.max));
+          const max = await policyBatchMax(ctx.cwd, ctx.options.target);
+          await store.withQueueLock(() => setWindow(store, n, max));
         } else if (opts.reset) {
-          await store.withQueueLock(() => resetWindow(store, view.max));
+          const max = await policyBatchMax(ctx.cwd, ctx.options.target);
+          await store.withQueueLock(() => resetWindow(store, max));
         }
-        const after = opts.set !== undefined || opts.reset ? await readWindowView(store, ctx.cwd, ctx.options.target) : view;
+        const after = await readWindowView(store, ctx.cwd, ctx.options.target);
         if (ctx.out.json) {
           ctx.out.emit(after);
           return;
