@@ -7,7 +7,7 @@ import { gatesHash, type Policy } from '../config/index.js';
 import { changedPaths, mergeTree } from '../git/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { anyPathMatches } from './glob.js';
-import { proofRefusal, readProof, type ProofRefusal } from './proof.js';
+import { proofRefusal, readProofFor, type ProofRefusal } from './proof.js';
 
 export type FastPathRefusal =
   | ProofRefusal
@@ -44,10 +44,11 @@ export async function fastPathDecision(opts: {
   if (cached?.verdict === 'FAIL') return { alone: false, refusal: 'cached_fail', tree };
   if (!policy.proof.enabled) return { alone: false, refusal: 'proofs_disabled', tree };
 
-  const proof = readProof(store, tree);
+  const proof = readProofFor(store, tree, opts.job.tip);
   const logExists = typeof proof === 'object' && proof !== null && proof.logPath !== null && existsSync(proof.logPath);
   const refusal = proofRefusal(proof, { gatesHash: hash, planBaseTree: baseTree, trustLocal: policy.proof.trustLocal, logExists });
   if (refusal !== null || typeof proof !== 'object' || proof === null) return { alone: false, refusal: refusal ?? 'no_pass', tree };
+  if (proof.tree !== tree) return { alone: false, refusal: 'target_moved', tree }; // a proof of this tip on another target
 
   // A train's proof was made after its refresh entries ran; `land prove` does not run them, so a
   // local proof of a change that triggers a refresh does not prove the tree that would land.

@@ -169,7 +169,7 @@ export async function judgeTrain(
       if (run.verdict === 'PASS') {
         recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
         if (policy.proof.enabled) {
-          recordProof(ctx.store, { version: 1, tree, planBaseTree: baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry });
+          recordProof(ctx.store, { version: 1, tree, planBaseTree: baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry, tip: lone ? lone.tip : null });
         }
       }
       return { verdict: run.verdict, failure: run.failure, cached: false, seconds: run.seconds, log: logPath, telemetry, ledger: Object.keys(ledger).length ? ledger : null, refreshed };

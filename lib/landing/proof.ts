@@ -23,6 +23,8 @@ export const proofSchema = z
     at: z.string(),
     logPath: z.string().nullable(),
     selection: z.unknown().nullable(),
+    /** The tip that was proven (a local proof's HEAD, a lone train member's tip). */
+    tip: sha.nullable().optional(),
   })
   .loose();
 export type Proof = z.infer<typeof proofSchema>;
@@ -41,6 +43,19 @@ export const PROOF_REFUSALS: Record<ProofRefusal, string> = {
 
 export function recordProof(store: FileStore, proof: Proof): void {
   store.writeProofRaw(proof.tree, proofSchema.parse(proof));
+  if (proof.tip) store.writeProofTreeOfTip(proof.tip, proof.tree);
+}
+
+/**
+ * The proof to judge a tip by: the proof of the tree it merges to now, else the latest proof of
+ * the same tip on another target (so the refusal can say the target moved or the gates changed,
+ * rather than that nothing was ever proven).
+ */
+export function readProofFor(store: FileStore, tree: string, tip: string): Proof | 'corrupt' | null {
+  const exact = readProof(store, tree);
+  if (exact !== null) return exact;
+  const other = store.readProofTreeOfTip(tip);
+  return other === null || other === tree ? null : readProof(store, other);
 }
 
 /** The proof of `tree`; 'corrupt' when the file exists but is not a proof of that tree. */

@@ -102,6 +102,7 @@ export async function proveHead(opts: {
       at: nowIso(),
       logPath,
       selection: null,
+      tip: head,
     };
     recordProof(store, proof);
   }

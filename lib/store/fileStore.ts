@@ -207,6 +207,22 @@ export class FileStore {
     writeJsonAtomic(this.paths.proof(tree), value);
   }
 
+  /** The tree of the latest proof made for `tip`, or null. */
+  readProofTreeOfTip(tip: string): string | null {
+    const text = readText(this.paths.proofOfTip(tip));
+    if (text === null) return null;
+    try {
+      const tree = (JSON.parse(text) as { tree?: unknown }).tree;
+      return typeof tree === 'string' && /^[0-9a-f]{40,64}$/.test(tree) ? tree : null;
+    } catch {
+      return null;
+    }
+  }
+
+  writeProofTreeOfTip(tip: string, tree: string): void {
+    writeJsonAtomic(this.paths.proofOfTip(tip), { tip, tree });
+  }
+
   // ---- metrics, logs, trains, token ------------------------------------------------------------
 
   appendMetric(row: Record<string, unknown>): void {

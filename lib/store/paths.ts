@@ -32,6 +32,8 @@ export class StatePaths {
   }
   get proofsDir(): string { return join(this.root, 'proofs'); }
   proof(tree: string): string { return join(this.proofsDir, `${assertObjectId(tree)}.json`); }
+  /** The latest proof of a tip, whatever target it was merged onto (names the proof's tree). */
+  proofOfTip(tip: string): string { return join(this.proofsDir, 'tips', `${assertObjectId(tip)}.json`); }
   get logsDir(): string { return join(this.root, 'logs'); }
   log(id: string): string { return join(this.logsDir, `${assertSafeId(id, 'log id')}.log`); }
   get metrics(): string { return join(this.root, 'metrics.jsonl'); }
