@@ -64,6 +64,16 @@ async function withWorktree<T>(ctx: JudgeContext, dir: string, commit: string, b
   }
 }
 
+/** The ledger line a batch stage left, as an observation: an unreadable ledger is reported, not thrown. */
+function observeLedgerLine(ledgerDir: string | null, job: string, since: string): Record<string, unknown> {
+  if (!ledgerDir) return { missing: true, ledgerDir: null };
+  try {
+    return findLedgerLine(ledgerDir, job, since) ?? { missing: true, ledgerDir };
+  } catch (error) {
+    return { missing: true, ledgerDir, error: (error as Error).message };
+  }
+}
+
 export async function judgeTrain(
   ctx: JudgeContext,
   loaded: LoadedPolicy,
@@ -158,9 +168,7 @@ export async function judgeTrain(
       telemetry.results = run.results;
       const ledger: Record<string, unknown> = {};
       for (const gate of plan.gates.filter((g) => g.batch && executed.includes(g.name))) {
-        const ledgerDir = resolveLedgerDir(process.env, policy.ledger, dir);
-        const line = ledgerDir && gate.batch ? findLedgerLine(ledgerDir, gate.batch.job, startedAt) : null;
-        ledger[gate.name] = line ?? { missing: true, ledgerDir };
+        ledger[gate.name] = observeLedgerLine(resolveLedgerDir(process.env, policy.ledger, dir), gate.batch?.job ?? '', startedAt);
       }
       if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
         const fail = run.failure?.kind === 'fail' ? run.failure : null;

@@ -1,0 +1,107 @@
+// `land run` with a gate that is a batch stage (run through `land batch`): each exit status of the
+// wrapper maps onto what happens to the train.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { land } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { jobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { FAKE_BATCH } from '../ledger/wrapper.js';
+
+afterAll(cleanupTempDirs);
+
+function batchRepo(status: number, opts: { retries?: number } = {}) {
+  const scratch = tempDir('land-stage-');
+  const marker = join(scratch, 'marker');
+  const measure = join(scratch, 'measure');
+  const repo = makeQueueRepo({
+    policy: {
+      gates: [{ name: 'model', run: ['bash', FAKE_BATCH, marker, String(status)], batch: { job: 'nightly', measureDir: measure } }],
+      retries: { infra: opts.retries ?? 1 },
+    },
+  });
+  return { repo, scratch, marker, measure, ledger: join(scratch, 'ledger') };
+}
+
+const onLane = (ledger: string, extra: Record<string, string | undefined> = {}) => ({
+  LAND_ON_LANE: '1', LAND_LEDGER_DIR: ledger, LAND_LANE_SSH: undefined, LAND_PROVIDER: undefined, ...extra,
+});
+
+describe('a batch stage as a gate', () => {
+  it('exit 0: PASS, the job lands and land show prints its ledger line', async () => {
+    const { repo, marker, ledger, measure } = batchRepo(0);
+    const [id] = await submitBranches(repo, 1);
+    const run = await land(repo.dir, ['run', '--json'], { env: onLane(ledger) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    const lines = readFileSync(join(ledger, 'nightly.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ job: 'nightly', status: 0, counts: { scored: 5, best: 0.875 } });
+    expect(existsSync(join(measure, 'batch.log'))).toBe(true);
+    const job = (await jobsById(repo)).get(id as string);
+    expect(job.state).toBe('landed');
+    expect(job.ledger.model).toMatchObject({ job: 'nightly', status: 0 });
+    expect((await land(repo.dir, ['show', id as string])).stdout).toMatch(/ledger\s+model: ledger line of nightly, exit 0/);
+  });
+
+  it('exit 2 (provider refused): the train fails without bisection and nothing runs', async () => {
+    const { repo, marker, ledger } = batchRepo(0);
+    const ids = await submitBranches(repo, 2);
+    const run = await land(repo.dir, ['run', '--json'], { env: onLane(ledger, { LAND_PROVIDER: 'anthropic' }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines().some((e) => e.type === 'bisected')).toBe(false);
+    const jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id)).toMatchObject({ state: 'failed', reason: 'policy_refused' });
+    expect(existsSync(marker)).toBe(false);
+    expect(repo.gateRuns()).toBe(0);
+  });
+
+  it('exit 3 (no lane): members requeued without bisection, nothing run, then failed as infra', async () => {
+    const { repo, marker, ledger } = batchRepo(0);
+    const ids = await submitBranches(repo, 2);
+    const run = await land(repo.dir, ['run', '--json'], { env: { LAND_ON_LANE: undefined, LAND_LANE_SSH: 'no-such-lane.invalid', LAND_LEDGER_DIR: ledger } });
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    expect(events.some((e) => e.type === 'bisected')).toBe(false);
+    expect(events.find((e) => e.type === 'requeued')?.reason).toMatch(/no_lane/);
+    const jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id)).toMatchObject({ state: 'failed', reason: 'infra' });
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(ledger)).toBe(false);
+  });
+
+  it('exit 4 (no ledger store): requeued as infrastructure, nothing spent', async () => {
+    const { repo, marker } = batchRepo(0, { retries: 0 });
+    const [id] = await submitBranches(repo, 1);
+    const run = await land(repo.dir, ['run', '--json'], { env: { LAND_ON_LANE: '1', LAND_LEDGER_DIR: undefined, LAND_LANE_SHARED: undefined } });
+    expect(run.code, run.stderr).toBe(0);
+    const job = (await jobsById(repo)).get(id as string);
+    expect(job).toMatchObject({ state: 'failed', reason: 'infra', error: { code: 'no_ledger_store' } });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('exit 5 (no ledger line written): FAIL, with the batch output kept in the measure dir', async () => {
+    const { repo, scratch, marker, measure } = batchRepo(0);
+    const blocker = join(scratch, 'not-a-dir');
+    writeFileSync(blocker, 'a regular file\n');
+    const [id] = await submitBranches(repo, 1);
+    const run = await land(repo.dir, ['run', '--json'], { env: onLane(join(blocker, 'ledger')) });
+    expect(run.code, run.stderr).toBe(0);
+    const job = (await jobsById(repo)).get(id as string);
+    expect(job).toMatchObject({ state: 'failed', reason: 'no_ledger_line' });
+    expect(existsSync(marker)).toBe(true);
+    expect(readFileSync(join(measure, 'batch.log'), 'utf8')).toMatch(/scored 5/);
+  });
+
+  it('any other status is an ordinary FAIL', async () => {
+    const { repo, ledger } = batchRepo(7);
+    const [id] = await submitBranches(repo, 1);
+    const run = await land(repo.dir, ['run', '--json'], { env: onLane(ledger) });
+    expect(run.code, run.stderr).toBe(0);
+    const job = (await jobsById(repo)).get(id as string);
+    expect(job).toMatchObject({ state: 'failed', reason: 'gate' });
+    expect(job.error.message).toMatch(/gate model: exit 7/);
+    // The failed batch still left its ledger line.
+    expect(readFileSync(join(ledger, 'nightly.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+});
