@@ -50,13 +50,15 @@ export function registerLedger(program: Command): void {
     .description('exit 0 when the job left a ledger line for a batch started at or after --since')
     .requiredOption('--job <name>', 'the job name')
     .requiredOption('--since <time>', 'an ISO time, for example 2025-01-31T08:00:00Z')
+    .option('--json', 'print { job, since, line } when a line is found')
     .action(
-      action<{ job: string; since: string }>(async (ctx, opts) => {
+      action<{ job: string; since: string; json?: boolean }>(async (ctx, opts) => {
         const job = assertJobName(opts.job);
         if (Number.isNaN(Date.parse(opts.since))) throw new LandError('usage', `--since: not a time: ${JSON.stringify(opts.since)}`);
         const dir = await ledgerDirOrThrow(ctx.cwd, process.env, ctx.options.target);
         const line = findLedgerLine(dir, job, opts.since);
         if (line === null) throw new LandError('not_found', `no ledger line for ${job} since ${opts.since} in ${dir}`);
+        if (ctx.out.json) ctx.out.emit({ job, since: opts.since, line });
         ctx.out.say(`${job}: ledger line for the batch started ${line.start} (status ${statusText(line)})`);
       }),
     );
