@@ -73,7 +73,6 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
     current = await startMembers(ctx.store, stopped.live, batchId, attempt);
     const trainId = ctx.store.freshLogId(`${batchId}-${attempt}`);
     const built = await buildTrain(ctx.cwd, base, baseTree, current, batchId);
-    ctx.counters.trains += 1;
 
     // Settle what the build found: contained tips are landed already; conflicts with the target
     // fail (the author must rebase); conflicts with members ahead go back to the queue.
@@ -94,6 +93,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
     if (settle.length) await applyChanges(ctx.store, settle);
     const members = built.members.map((m) => m.job);
     if (!members.length) return { kind: 'done' };
+    ctx.counters.trains += 1;
     ctx.emit({ type: 'train_built', train: trainId, attempt, kind: built.kind, base, commit: built.train, tree: built.tree, members: members.map((m) => m.id) });
 
     const judgement = await judgeTrain(ctx, loaded, built, baseTree, { batchId, trainId }, members);
@@ -144,7 +144,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       }
       case 'FAIL': {
         const failure = judgement.failure as GateFailure & { kind: 'fail' | 'refused' };
-        const window = verdictMovesWindow(attempt) ? bumpWindow(ctx.store, 'FAIL', policy.batch.max, trainId) : { before: windowBefore, after: windowBefore };
+        const window = verdictMovesWindow(attempt, judgement.cached) ? bumpWindow(ctx.store, 'FAIL', policy.batch.max, trainId) : { before: windowBefore, after: windowBefore };
         if (window.before !== window.after) ctx.emit({ type: 'window', before: window.before, after: window.after, event: 'FAIL' });
         const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}`;
         const row = metricRow({ ...baseRow, verdict: 'FAIL', reason: failure.reason, windowBefore: window.before, windowAfter: window.after, landed: false });
@@ -205,7 +205,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       landChanges(members, { via: built.kind, base, tree: built.tree, train: built.train, gateLog: judgement.log, gate: judgement.telemetry, verdict: 'PASS' }),
       () => {
         // The window, the members' records and the train's one metrics row change under one hold.
-        if (verdictMovesWindow(attempt)) window = bumpWindow(ctx.store, 'PASS', policy.batch.max, trainId);
+        if (verdictMovesWindow(attempt, judgement.cached)) window = bumpWindow(ctx.store, 'PASS', policy.batch.max, trainId);
         ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'PASS', reason: null, windowBefore: window.before, windowAfter: window.after, landed: true }));
       },
     );

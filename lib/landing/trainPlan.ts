@@ -38,10 +38,11 @@ export function splitFailed<T>(members: readonly T[]): { first: T[]; second: T[]
 /**
  * Whether a train's verdict moves the window. The window moves once per admitted batch (attempt
  * 1): +1 when it lands, halved when it fails. The bisection of a failed batch and the rebuild of
- * a requeued one do not move it again, so one culprit halves the window once.
+ * a requeued one do not move it again, so one culprit halves the window once. A verdict that ran
+ * no gate (verdict cache, proof) says nothing about how often new trains pass: it moves nothing.
  */
-export function verdictMovesWindow(attempt: number): boolean {
-  return attempt === 1;
+export function verdictMovesWindow(attempt: number, cached = false): boolean {
+  return attempt === 1 && !cached;
 }
 
 /** Upper bound on gate runs to land N-1 good jobs and fail one culprit (used by the benchmark). */
