@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Gate } from '../config/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
-import { runInGroup, type GroupOutcome } from './processGroup.js';
+import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
 
 export const LAND_ENTRY = fileURLToPath(new URL('../../bin/land.js', import.meta.url));
 
@@ -40,20 +40,6 @@ function argvOf(run: string | readonly string[]): string[] {
 function commandOf(gate: Gate): string[] {
   if (!gate.batch) return argvOf(gate.run);
   return [process.execPath, LAND_ENTRY, 'batch', '--job', gate.batch.job, '--measure-dir', gate.batch.measureDir, '--', ...argvOf(gate.run)];
-}
-
-function statusText(outcome: GroupOutcome): string {
-  switch (outcome.kind) {
-    case 'exited': return `exit ${outcome.code}`;
-    case 'signaled': return `signal ${outcome.signal}`;
-    case 'timeout': return 'timed out';
-    case 'stopped': return 'stopped';
-    case 'spawn_failed': return `could not start: ${outcome.message}`;
-    default: {
-      const never: never = outcome;
-      return String(never);
-    }
-  }
 }
 
 /** Maps one gate's ending onto the verdict vocabulary; null means it passed. */

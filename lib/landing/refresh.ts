@@ -8,7 +8,7 @@ import type { FileStore } from '../store/index.js';
 import { gateEnvironment, type TrainEnv } from './gateEnv.js';
 import { anyPathMatches } from './glob.js';
 import type { LogSink } from './logSink.js';
-import { runInGroup, type GroupOutcome } from './processGroup.js';
+import { outcomeText, runInGroup, type GroupOutcome } from './processGroup.js';
 
 export type RefreshOutcome =
   | { kind: 'unchanged' }
@@ -22,18 +22,9 @@ export function triggeredEntries(entries: readonly RefreshEntry[], changed: read
   return entries.filter((entry) => anyPathMatches(changed, entry.paths));
 }
 
+/** Why an entry did not succeed, or null when it exited 0. */
 function statusOf(outcome: GroupOutcome): string | null {
-  switch (outcome.kind) {
-    case 'exited': return outcome.code === 0 ? null : `exit ${outcome.code}`;
-    case 'signaled': return `signal ${outcome.signal}`;
-    case 'timeout': return 'timed out';
-    case 'stopped': return 'stopped';
-    case 'spawn_failed': return `could not start: ${outcome.message}`;
-    default: {
-      const never: never = outcome;
-      return String(never);
-    }
-  }
+  return outcome.kind === 'exited' && outcome.code === 0 ? null : outcomeText(outcome);
 }
 
 /** A refresh command sees the same allow-listed environment as a gate (no policy-named extras). */
