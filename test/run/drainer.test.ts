@@ -66,6 +66,28 @@ describe('the drainer', () => {
     for (const id of ids) expect(after.get(id).state).toBe('landed');
   });
 
+  it('an urgent submit preempts a running train of normal jobs at the boundary and lands first', async () => {
+    const { repo, started, go } = slowRepo();
+    const normal = await submitBranches(repo, 2);
+    const drainer = startLand(repo.dir, ['run', '--json']);
+    await waitForFile(started);
+    repo.branch('hotfix', { 'hotfix.txt': 'fix\n' });
+    const urgent = await land(repo.dir, ['submit', 'hotfix', '--urgent', '--json']);
+    expect(urgent.code, urgent.stderr).toBe(0);
+    const urgentId = urgent.json().job.id as string;
+    const stopped = await jobsById(repo);
+    for (const id of normal) expect(stopped.get(id).stopRequest).toMatchObject({ kind: 'preempt', forJob: urgentId });
+    writeFileSync(go, '');
+    const result = await drainer.done;
+    expect(result.code, result.stderr).toBe(0);
+    // The preempted run was void: the hotfix is the first landing, the normal jobs follow.
+    expect(landedOrder(repo)[0]).toBe(urgentId);
+    const jobs = await jobsById(repo);
+    for (const id of [urgentId, ...normal]) expect(jobs.get(id).state).toBe('landed');
+    const events = result.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    expect(events.some((e) => e.type === 'requeued' && e.reason === 'preempted')).toBe(true);
+  });
+
   it('recovers after kill -9 during a gate: nothing stuck in_progress, nothing landed twice', async () => {
     const { repo, started, go } = slowRepo();
     const ids = await submitBranches(repo, 3);
