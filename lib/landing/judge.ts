@@ -82,6 +82,26 @@ export async function judgeTrain(
   ids: TrainIds,
   members: readonly JobRecord[],
 ): Promise<Judgement> {
+  const logPath = ctx.store.logPath(ids.trainId);
+  const log = new LogSink(logPath);
+  log.line(`== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
+  try {
+    return await judgeLogged(ctx, loaded, built, baseTree, ids, members, log, logPath);
+  } finally {
+    await log.close();
+  }
+}
+
+async function judgeLogged(
+  ctx: JudgeContext,
+  loaded: LoadedPolicy,
+  built: BuiltTrain,
+  baseTree: string,
+  ids: TrainIds,
+  members: readonly JobRecord[],
+  log: LogSink,
+  logPath: string,
+): Promise<Judgement> {
   const { policy } = loaded;
   const hash = gatesHash(policy.gates);
   const lone = members.length === 1 ? (members[0] as JobRecord) : null;
@@ -91,6 +111,7 @@ export async function judgeTrain(
     const decision = await fastPathDecision({ cwd: ctx.cwd, store: ctx.store, policy, base: built.base, baseTree, job: lone });
     if (decision.alone && decision.tree === built.tree) {
       ctx.emit({ type: 'fast_path', job: lone.id, source: decision.proofSource ? `${decision.source}:${decision.proofSource}` : decision.source, tree: decision.tree });
+      log.line(`== verdict PASS without a gate: ${decision.source === 'cache' ? 'cached PASS' : `${decision.proofSource ?? ''} proof`} of tree ${decision.tree}`);
       return skipped({ mode: 'cached', source: decision.source, proofSource: decision.proofSource ?? null, planBase: built.base, executed: [], gatesHash: hash }, 'PASS', null, null);
     }
   }
@@ -99,12 +120,10 @@ export async function judgeTrain(
     const failure: GateFailure | null = cached.verdict === 'FAIL'
       ? { kind: 'fail', reason: cached.failReason ?? 'gate', gate: cached.reason ?? '(cached)', status: `${cached.status ?? 'FAIL'} (cached verdict of train ${cached.train})` }
       : null;
+    log.line(`== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`);
     return skipped({ mode: 'cached', source: 'cache', cachedFrom: cached.train, planBase: built.base, executed: [], gatesHash: hash }, cached.verdict, failure, cached.log);
   }
 
-  const logPath = ctx.store.logPath(ids.trainId);
-  const log = new LogSink(logPath);
-  log.line(`== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
   const trainEnv = {
     LAND_TIP: built.train,
     LAND_BASE: built.base,
@@ -113,79 +132,75 @@ export async function judgeTrain(
     LAND_TRAIN: ids.trainId,
   };
   const dir = ctx.store.trainDir(ids.trainId);
-  try {
-    const result = await withWorktree(ctx, dir, built.train, async (): Promise<Judgement> => {
-      let train = built.train;
-      let tree = built.tree;
-      let refreshed: Judgement['refreshed'] = null;
-      if (policy.refresh.length) {
-        const outcome = await runRefresh({ cwd: ctx.cwd, store: ctx.store, entries: policy.refresh, base: built.base, train, worktree: dir, log, signal: ctx.abort, trainEnv });
-        switch (outcome.kind) {
-          case 'unchanged': break;
-          case 'refreshed':
-            refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
-            train = outcome.commit;
-            tree = outcome.tree;
-            break;
-          case 'failed':
-            return { verdict: 'FAIL', failure: { kind: 'fail', reason: 'refresh', gate: `refresh "${outcome.entry}"`, status: outcome.status }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], refresh: outcome, gatesHash: hash }, ledger: null, refreshed: null };
-          case 'stopped':
-            return { verdict: 'STOPPED', failure: { kind: 'stopped', gate: `refresh "${outcome.entry}"` }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [] }, ledger: null, refreshed: null };
-          default: {
-            const never: never = outcome;
-            throw new Error(`unknown refresh outcome ${JSON.stringify(never)}`);
-          }
-        }
-        // A refreshed tree may already be judged.
-        const again = refreshed ? cachedVerdict(ctx.store, tree, hash, members) : null;
-        if (again) {
-          const failure: GateFailure | null = again.verdict === 'FAIL' ? { kind: 'fail', reason: again.failReason ?? 'gate', gate: again.reason ?? '(cached)', status: `${again.status ?? 'FAIL'} (cached verdict of train ${again.train})` } : null;
-          return { ...skipped({ mode: 'cached', source: 'cache', cachedFrom: again.train, planBase: built.base, executed: [], gatesHash: hash }, again.verdict, failure, again.log), refreshed };
+  const result = await withWorktree(ctx, dir, built.train, async (): Promise<Judgement> => {
+    let train = built.train;
+    let tree = built.tree;
+    let refreshed: Judgement['refreshed'] = null;
+    if (policy.refresh.length) {
+      const outcome = await runRefresh({ cwd: ctx.cwd, store: ctx.store, entries: policy.refresh, base: built.base, train, worktree: dir, log, signal: ctx.abort, trainEnv });
+      switch (outcome.kind) {
+        case 'unchanged': break;
+        case 'refreshed':
+          refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
+          train = outcome.commit;
+          tree = outcome.tree;
+          break;
+        case 'failed':
+          return { verdict: 'FAIL', failure: { kind: 'fail', reason: 'refresh', gate: `refresh "${outcome.entry}"`, status: outcome.status }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], refresh: outcome, gatesHash: hash }, ledger: null, refreshed: null };
+        case 'stopped':
+          return { verdict: 'STOPPED', failure: { kind: 'stopped', gate: `refresh "${outcome.entry}"` }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [] }, ledger: null, refreshed: null };
+        default: {
+          const never: never = outcome;
+          throw new Error(`unknown refresh outcome ${JSON.stringify(never)}`);
         }
       }
+      // A refreshed tree may already be judged.
+      const again = refreshed ? cachedVerdict(ctx.store, tree, hash, members) : null;
+      if (again) {
+        const failure: GateFailure | null = again.verdict === 'FAIL' ? { kind: 'fail', reason: again.failReason ?? 'gate', gate: again.reason ?? '(cached)', status: `${again.status ?? 'FAIL'} (cached verdict of train ${again.train})` } : null;
+        return { ...skipped({ mode: 'cached', source: 'cache', cachedFrom: again.train, planBase: built.base, executed: [], gatesHash: hash }, again.verdict, failure, again.log), refreshed };
+      }
+    }
 
-      const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
-      const telemetry: Record<string, unknown> = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
-      if (!plan.gates.length) {
-        recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
-        return { verdict: 'PASS', failure: null, cached: false, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
-      }
-      ctx.counters.gateRuns += 1;
-      const startedAt = nowIso();
-      const run = await runGates({
-        gates: plan.gates,
-        worktree: dir,
-        log,
-        signal: ctx.abort,
-        train: { ...trainEnv, LAND_TIP: train },
-        onGate: (e) =>
-          e.phase === 'started'
-            ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate })
-            : ctx.emit({ type: 'gate_finished', train: ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
-      });
-      const executed = run.results.map((r) => r.name);
-      telemetry.executed = executed;
-      telemetry.results = run.results;
-      const ledger: Record<string, unknown> = {};
-      for (const gate of plan.gates.filter((g) => g.batch && executed.includes(g.name))) {
-        ledger[gate.name] = observeLedgerLine(resolveLedgerDir(process.env, policy.ledger, dir), gate.batch?.job ?? '', startedAt);
-      }
-      if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
-        const fail = run.failure?.kind === 'fail' ? run.failure : null;
-        storeVerdict(ctx.store, { tree, gatesHash: hash, verdict: run.verdict, reason: fail?.gate ?? null, status: fail?.status ?? null, failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null), seconds: run.seconds, train: ids.trainId, log: logPath });
-      }
-      if (run.verdict === 'PASS') {
-        recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
-        if (policy.proof.enabled) {
-          recordProof(ctx.store, { version: 1, tree, planBaseTree: baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry, tip: lone ? lone.tip : null });
-        }
-      }
-      return { verdict: run.verdict, failure: run.failure, cached: false, seconds: run.seconds, log: logPath, telemetry, ledger: Object.keys(ledger).length ? ledger : null, refreshed };
+    const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
+    const telemetry: Record<string, unknown> = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
+    if (!plan.gates.length) {
+      recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
+      return { verdict: 'PASS', failure: null, cached: false, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
+    }
+    ctx.counters.gateRuns += 1;
+    const startedAt = nowIso();
+    const run = await runGates({
+      gates: plan.gates,
+      worktree: dir,
+      log,
+      signal: ctx.abort,
+      train: { ...trainEnv, LAND_TIP: train },
+      onGate: (e) =>
+        e.phase === 'started'
+          ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate })
+          : ctx.emit({ type: 'gate_finished', train: ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
     });
-    if (result.made) return result.value;
-    log.line(`== could not create the gate worktree: ${result.message}`);
-    return { verdict: 'INFRA', failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: result.message }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], gatesHash: hash }, ledger: null, refreshed: null };
-  } finally {
-    await log.close();
-  }
+    const executed = run.results.map((r) => r.name);
+    telemetry.executed = executed;
+    telemetry.results = run.results;
+    const ledger: Record<string, unknown> = {};
+    for (const gate of plan.gates.filter((g) => g.batch && executed.includes(g.name))) {
+      ledger[gate.name] = observeLedgerLine(resolveLedgerDir(process.env, policy.ledger, dir), gate.batch?.job ?? '', startedAt);
+    }
+    if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
+      const fail = run.failure?.kind === 'fail' ? run.failure : null;
+      storeVerdict(ctx.store, { tree, gatesHash: hash, verdict: run.verdict, reason: fail?.gate ?? null, status: fail?.status ?? null, failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null), seconds: run.seconds, train: ids.trainId, log: logPath });
+    }
+    if (run.verdict === 'PASS') {
+      recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
+      if (policy.proof.enabled) {
+        recordProof(ctx.store, { version: 1, tree, planBaseTree: baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry, tip: lone ? lone.tip : null });
+      }
+    }
+    return { verdict: run.verdict, failure: run.failure, cached: false, seconds: run.seconds, log: logPath, telemetry, ledger: Object.keys(ledger).length ? ledger : null, refreshed };
+  });
+  if (result.made) return result.value;
+  log.line(`== could not create the gate worktree: ${result.message}`);
+  return { verdict: 'INFRA', failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: result.message }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], gatesHash: hash }, ledger: null, refreshed: null };
 }

@@ -71,7 +71,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
     const stopped = await dropStopped(ctx, current);
     if (!stopped.live.length) return { kind: 'done' };
     current = await startMembers(ctx.store, stopped.live, batchId, attempt);
-    const trainId = ctx.store.freshLogId(`${batchId}-${attempt}`);
+    const trainId = ctx.store.claimTrainId(batchId);
     const built = await buildTrain(ctx.cwd, base, baseTree, current, batchId);
 
     // Settle what the build found: contained tips are landed already; conflicts with the target

@@ -1,7 +1,7 @@
 // The file-backed store: every read and write of the state folder goes through here. The engine
 // and the queue call these methods and never build a path themselves, so a git-ref store can
 // later implement the same interface.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { z } from 'zod';
 import { LandError } from '../errors.js';
@@ -244,6 +244,24 @@ export class FileStore {
     let candidate = id;
     for (let n = 2; existsSync(this.paths.log(candidate)); n += 1) candidate = `${id}-${n}`;
     return candidate;
+  }
+
+  /**
+   * Claims the next train id of a batch, `<batch>-1`, `<batch>-2`, ..., by creating its log file
+   * exclusively: every train has a log (a cached verdict says so in it), and two drainers can
+   * never claim the same id.
+   */
+  claimTrainId(batchId: string): string {
+    ensureDir(this.paths.logsDir);
+    for (let n = 1; ; n += 1) {
+      const id = `${batchId}-${n}`;
+      try {
+        closeSync(openSync(this.paths.log(id), 'wx'));
+        return id;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
   }
 
   trainDir(id: string): string {
