@@ -9,10 +9,17 @@ export const DEFAULT_TARGET = 'main';
 
 /** The target branch: `--target`, else `LAND_TARGET`, else git config `land.target`, else `main`. */
 export async function resolveTargetName(cwd: string, explicit?: string): Promise<string> {
+  // Asked once per train by a drainer; the answer cannot change while this process runs.
+  const key = `${cwd}\0${explicit ?? ''}`;
+  const known = TARGETS.get(key);
+  if (known) return known;
   const name = explicit ?? process.env.LAND_TARGET ?? (await configGet(cwd, 'land.target')) ?? DEFAULT_TARGET;
   if (!(await isValidBranchName(cwd, name))) throw new LandError('usage', `invalid target branch name ${JSON.stringify(name)}`);
+  TARGETS.set(key, name);
   return name;
 }
+
+const TARGETS = new Map<string, string>();
 
 export interface LoadedPolicy {
   policy: Policy;

@@ -9,6 +9,24 @@ export type MergeTreeResult =
  * Exit 1 is a conflict, which is an outcome, not an error.
  */
 export async function mergeTree(cwd: string, ours: string, theirs: string): Promise<MergeTreeResult> {
+  // The merge of two commit ids is a pure function of them: remember it for this process (the
+  // fast-path check and the train build ask for the same merge).
+  const full = /^[0-9a-f]{40,64}$/;
+  const key = full.test(ours) && full.test(theirs) ? `${cwd}\0${ours}\0${theirs}` : null;
+  const known = key === null ? undefined : MEMO.get(key);
+  if (known) return known;
+  const merged = await mergeTreeUncached(cwd, ours, theirs);
+  if (key !== null) {
+    if (MEMO.size >= MEMO_LIMIT) MEMO.delete(MEMO.keys().next().value as string);
+    MEMO.set(key, merged);
+  }
+  return merged;
+}
+
+const MEMO = new Map<string, MergeTreeResult>();
+const MEMO_LIMIT = 1_000;
+
+async function mergeTreeUncached(cwd: string, ours: string, theirs: string): Promise<MergeTreeResult> {
   const result = await runGit(
     cwd,
     ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', ours, theirs],

@@ -1,14 +1,15 @@
 // Worktrees: the detached checkout a train's gates run in, and the lookup of a worktree that has
 // the target branch checked out (it must follow the landing, or refuse when it is dirty).
-import { git } from './run.js';
+import { git, runGit } from './run.js';
 
 export async function addDetachedWorktree(cwd: string, dir: string, commit: string): Promise<void> {
   await git(cwd, ['worktree', 'add', '--detach', '--force', dir, commit]);
 }
 
 export async function removeWorktree(cwd: string, dir: string): Promise<void> {
-  await git(cwd, ['worktree', 'remove', '--force', '--force', dir], { okCodes: [128] });
-  await git(cwd, ['worktree', 'prune']);
+  const removed = await runGit(cwd, ['worktree', 'remove', '--force', '--force', dir], { okCodes: [128] });
+  // Only when git could not remove it (its folder already gone): forget the worktree's record.
+  if (removed.code !== 0) await git(cwd, ['worktree', 'prune']);
 }
 
 export interface WorktreeInfo {

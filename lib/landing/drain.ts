@@ -58,10 +58,8 @@ async function waitForCompany(store: FileStore, seconds: number, head: JobRecord
  * tree has a cached PASS) on the current target rides alone. The refusal, when there is one, is
  * kept on the job so `land show` can say why it was gated.
  */
-async function headLandsAlone(cwd: string, store: FileStore, policy: Policy, target: string, head: JobRecord): Promise<boolean> {
+async function headLandsAlone(cwd: string, store: FileStore, policy: Policy, base: string, head: JobRecord): Promise<boolean> {
   if (head.requeued && head.batch) return false; // the rest of an admitted batch rides together
-  const base = await branchTip(cwd, target);
-  if (base === null) return false;
   const decision = await fastPathDecision({ cwd, store, policy, base, baseTree: await treeOf(cwd, base), job: head });
   const summary = decision.alone
     ? { alone: true, source: decision.source, proofSource: decision.proofSource ?? null, tree: decision.tree, base, checkedAt: nowIso() }
@@ -115,7 +113,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         window = currentWindow(store, loaded.policy.batch.max);
       }
       const head = runnable[0] as JobRecord;
-      const alone = await headLandsAlone(cwd, store, loaded.policy, loaded.target, head);
+      const alone = await headLandsAlone(cwd, store, loaded.policy, loaded.tip, head);
       const members = alone ? [head] : planTrain(runnable, window);
       if (!members.length) break;
       const outcome = await runBatch(ctx, members);

@@ -3,7 +3,7 @@
 // half of a failed train is the next train at once; the second half goes back to the head of the
 // queue and rides with the rest of its batch afterwards.
 import { loadPolicy } from '../config/index.js';
-import { branchTip, treeOf } from '../git/index.js';
+import { treeOf } from '../git/index.js';
 import { applyChanges, newBatchId, nowIso, type JobChange } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { buildTrain } from './buildTrain.js';
@@ -64,8 +64,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
 
   for (;;) {
     const loaded = await loadPolicy(ctx.cwd);
-    const base = await branchTip(ctx.cwd, loaded.target);
-    if (base === null) throw new Error(`target ${loaded.target} disappeared`);
+    const base = loaded.tip; // the train is built on the very commit the policy was read from
     const baseTree = await treeOf(ctx.cwd, base);
 
     const stopped = await dropStopped(ctx, current);
