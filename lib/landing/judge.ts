@@ -7,7 +7,7 @@ import { gatesHash, type LoadedPolicy } from '../config/index.js';
 import { addDetachedWorktree, removeWorktree } from '../git/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
 import { nowIso } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { FileStore, JobRecord, VerdictRecord } from '../store/index.js';
 import type { BuiltTrain } from './buildTrain.js';
 import type { Emit } from './events.js';
 import { fastPathDecision } from './fastPath.js';
@@ -74,6 +74,12 @@ function observeLedgerLine(ledgerDir: string | null, job: string, since: string)
   }
 }
 
+/** The failure a cached FAIL stands for, in the words of the run that judged it. */
+function cachedFailure(record: VerdictRecord): GateFailure | null {
+  if (record.verdict !== 'FAIL') return null;
+  return { kind: 'fail', reason: record.failReason ?? 'gate', gate: record.reason ?? '(cached)', status: `${record.status ?? 'FAIL'} (cached verdict of train ${record.train})` };
+}
+
 export async function judgeTrain(
   ctx: JudgeContext,
   loaded: LoadedPolicy,
@@ -117,9 +123,7 @@ async function judgeLogged(
   }
   const cached = cachedVerdict(ctx.store, built.tree, hash, members);
   if (cached) {
-    const failure: GateFailure | null = cached.verdict === 'FAIL'
-      ? { kind: 'fail', reason: cached.failReason ?? 'gate', gate: cached.reason ?? '(cached)', status: `${cached.status ?? 'FAIL'} (cached verdict of train ${cached.train})` }
-      : null;
+    const failure = cachedFailure(cached);
     log.line(`== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`);
     return skipped({ mode: 'cached', source: 'cache', cachedFrom: cached.train, planBase: built.base, executed: [], gatesHash: hash }, cached.verdict, failure, cached.log);
   }
@@ -157,7 +161,7 @@ async function judgeLogged(
       // A refreshed tree may already be judged.
       const again = refreshed ? cachedVerdict(ctx.store, tree, hash, members) : null;
       if (again) {
-        const failure: GateFailure | null = again.verdict === 'FAIL' ? { kind: 'fail', reason: again.failReason ?? 'gate', gate: again.reason ?? '(cached)', status: `${again.status ?? 'FAIL'} (cached verdict of train ${again.train})` } : null;
+        const failure = cachedFailure(again);
         return { ...skipped({ mode: 'cached', source: 'cache', cachedFrom: again.train, planBase: built.base, executed: [], gatesHash: hash }, again.verdict, failure, again.log), refreshed };
       }
     }
