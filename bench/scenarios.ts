@@ -26,12 +26,13 @@ function copyRepo(from: string, root: string, name: string): string {
   return dir;
 }
 
-/** Submits every branch in order; returns job id -> branch name. */
+/** Submits every branch in order with one `land submit`; returns job id -> branch name. */
 function submitAll(dir: string, branches: readonly BranchSpec[]): Map<string, string> {
   const ids = new Map<string, string>();
-  for (const branch of branches) {
-    const out = JSON.parse(land(dir, ['submit', branch.name, '--json']).stdout) as { job: { id: string } };
-    ids.set(out.job.id, branch.name);
+  const lines = land(dir, ['submit', ...branches.map((b) => b.name), '--json']).stdout.split('\n').filter((l) => l.trim() !== '');
+  for (const line of lines) {
+    const out = JSON.parse(line) as { job: { id: string; branch: string } };
+    ids.set(out.job.id, out.job.branch);
   }
   return ids;
 }
