@@ -5,7 +5,7 @@ import { isAncestor, removeWorktree } from '../git/index.js';
 import { applyChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
-import { landChanges, requeueChanges } from './settle.js';
+import { cancelChanges, landChanges, requeueChanges } from './settle.js';
 
 export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit }): Promise<void> {
   const { jobs } = opts.store.listJobs();
@@ -25,6 +25,11 @@ export async function recoverInProgress(opts: { cwd: string; store: FileStore; t
           verdict: 'PASS',
         }, 'recovered_landed'),
       );
+    } else if (job.stopRequest?.kind === 'cancel') {
+      // Canceled while its drainer was gone: the request is honoured, not dropped by the requeue.
+      await applyChanges(opts.store, cancelChanges([job]));
+      opts.emit({ type: 'canceled', job: job.id });
+      continue;
     } else {
       const batch: { id: string; members: JobRecord[]; attempt: number } | undefined = job.batch
         ? { id: job.batch.id, members: stuck.filter((other) => other.batch?.id === job.batch?.id), attempt: job.batch.attempt }

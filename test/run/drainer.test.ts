@@ -96,13 +96,17 @@ describe('the drainer', () => {
     drainer.child.kill('SIGKILL');
     await drainer.done;
     expect([...(await jobsById(repo)).values()].filter((j) => j.state === 'in_progress')).toHaveLength(3);
+    // A cancel asked while nobody drains is kept and honoured by the recovery.
+    expect((await land(repo.dir, ['cancel', ids[1] as string, '--json'])).json().outcome).toBe('stop_requested');
     writeFileSync(go, '');
     const again = await land(repo.dir, ['run', '--json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.lines().filter((e) => e.type === 'recovered')).toHaveLength(3);
+    expect(again.lines().filter((e) => e.type === 'recovered')).toHaveLength(2);
+    expect(again.lines().find((e) => e.type === 'canceled')).toMatchObject({ job: ids[1] });
     const jobs = await jobsById(repo);
-    for (const id of ids) expect(jobs.get(id).state).toBe('landed');
-    expect(landedOrder(repo)).toEqual(ids);
+    expect(jobs.get(ids[1] as string).state).toBe('canceled');
+    for (const id of [ids[0], ids[2]] as string[]) expect(jobs.get(id).state).toBe('landed');
+    expect(landedOrder(repo)).toEqual([ids[0], ids[2]]);
   });
 
   it('refuses to land over a dirty checked-out target (target_dirty), then lands once it is clean', async () => {
