@@ -1,5 +1,6 @@
 // Worktrees: the detached checkout a train's gates run in, and the lookup of a worktree that has
 // the target branch checked out (it must follow the landing, or refuse when it is dirty).
+import { existsSync } from 'node:fs';
 import { git, runGit } from './run.js';
 
 export async function addDetachedWorktree(cwd: string, dir: string, commit: string): Promise<void> {
@@ -17,6 +18,8 @@ export interface WorktreeInfo {
   head: string | null;
   branch: string | null;
   bare: boolean;
+  /** git reports the worktree's folder gone (it would be pruned). */
+  prunable: boolean;
 }
 
 export async function listWorktrees(cwd: string): Promise<WorktreeInfo[]> {
@@ -25,11 +28,12 @@ export async function listWorktrees(cwd: string): Promise<WorktreeInfo[]> {
   let current: WorktreeInfo | null = null;
   for (const line of out.split('\0')) {
     if (line.startsWith('worktree ')) {
-      current = { path: line.slice('worktree '.length), head: null, branch: null, bare: false };
+      current = { path: line.slice('worktree '.length), head: null, branch: null, bare: false, prunable: false };
       list.push(current);
     } else if (current && line.startsWith('HEAD ')) current.head = line.slice(5);
     else if (current && line.startsWith('branch ')) current.branch = line.slice(7);
     else if (current && line === 'bare') current.bare = true;
+    else if (current && line.startsWith('prunable')) current.prunable = true;
   }
   return list;
 }
@@ -37,7 +41,8 @@ export async function listWorktrees(cwd: string): Promise<WorktreeInfo[]> {
 /** The worktree that has `refs/heads/<branch>` checked out, if any. */
 export async function worktreeOfBranch(cwd: string, branch: string): Promise<WorktreeInfo | null> {
   const list = await listWorktrees(cwd);
-  return list.find((entry) => entry.branch === `refs/heads/${branch}` && !entry.bare) ?? null;
+  // A worktree whose folder is gone holds no one's work: it neither follows nor blocks a landing.
+  return list.find((entry) => entry.branch === `refs/heads/${branch}` && !entry.bare && !entry.prunable && existsSync(entry.path)) ?? null;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface DrainOptions {
   stopAfterTrain: () => boolean;
   /** Second signal: kill the running gate; members are requeued. */
   abort: AbortSignal;
+  /** The target named on the command line (`--target`), if any. */
+  target?: string;
 }
 
 export interface DrainSummary {
@@ -66,19 +68,20 @@ async function headLandsAlone(cwd: string, store: FileStore, policy: Policy, bas
     : { alone: false, refusal: decision.refusal, tree: decision.tree, base, checkedAt: nowIso() };
   const previous = (head as Record<string, unknown>).fastPath as { refusal?: string; alone?: boolean; base?: string } | undefined;
   if (!previous || previous.alone !== summary.alone || previous.refusal !== (summary as { refusal?: string }).refusal || previous.base !== base) {
-    await applyChanges(store, [{ id: head.id, from: ['queued'], event: 'fast_path_checked', detail: { ...summary }, patch: { fastPath: summary } }]);
+    await applyChanges(store, [{ id: head.id, from: ['queued'], lenient: true, event: 'fast_path_checked', detail: { ...summary }, patch: { fastPath: summary } }]);
   }
   return decision.alone;
 }
 
 export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
-  const initial = await loadPolicy(cwd); // a bad policy stops the drain before anything is taken
+  const initial = await loadPolicy(cwd, opts.target); // a bad policy stops the drain before anything is taken
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
+    shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,
     onWaiting: (holder) => emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
   });
   const startedAt = new Date().toISOString();
-  const ctx: DrainContext = { cwd, store, emit, token: lease.holder.token, abort: opts.abort, counters: { trains: 0, gateRuns: 0 } };
+  const ctx: DrainContext = { cwd, store, emit, token: lease.holder.token, abort: opts.abort, target: opts.target, counters: { trains: 0, gateRuns: 0 } };
   let stopped: DrainSummary['stopped'] = null;
   const reported = new Set<string>();
   let onceBatch: string | null = null;
@@ -97,7 +100,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         stopped = { why: 'lock_lost', message: `the drain lock was lost: ${compromised.message}` };
         break;
       }
-      const loaded = await loadPolicy(cwd);
+      const loaded = await loadPolicy(cwd, opts.target);
       const listing = store.listJobs();
       for (const bad of listing.corrupt) {
         if (reported.has(bad.file)) continue;
@@ -111,12 +114,22 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         await waitForCompany(store, loaded.policy.batch.waitSeconds, runnable[0] as JobRecord, emit, opts.stopAfterTrain);
         runnable = runnableJobs(store.listJobs().jobs);
         window = currentWindow(store, loaded.policy.batch.max);
+        if (!runnable.length) continue; // the lone job was canceled while it waited
       }
       const head = runnable[0] as JobRecord;
       const alone = await headLandsAlone(cwd, store, loaded.policy, loaded.tip, head);
       const members = alone ? [head] : planTrain(runnable, window);
       if (!members.length) break;
-      const outcome = await runBatch(ctx, members);
+      let outcome: Awaited<ReturnType<typeof runBatch>>;
+      try {
+        outcome = await runBatch(ctx, members);
+      } catch (error) {
+        // Whatever went wrong, no job stays in_progress behind this drainer: each is decided
+        // against git now (landed if its train is in the target, else back to the queue).
+        const tipNow = await branchTip(cwd, loaded.target).catch(() => null);
+        if (tipNow) await recoverInProgress({ cwd, store, targetTip: tipNow, emit }).catch(() => undefined);
+        throw error;
+      }
       if (outcome.kind === 'stop') {
         stopped = { why: outcome.why, message: outcome.message };
         break;
@@ -142,7 +155,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     failed: jobs.filter((j) => j.state === 'failed' && since(j, j.timestamps.failed)).map((j) => j.id),
     canceled: jobs.filter((j) => j.state === 'canceled' && since(j, j.timestamps.canceled)).map((j) => j.id),
     queued: isEveryoneDone(jobs) ? [] : runnableJobs(jobs).map((j) => j.id),
-    window: currentWindow(store, (await loadPolicy(cwd).catch(() => initial)).policy.batch.max),
+    window: currentWindow(store, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max),
     stopped,
   };
 }

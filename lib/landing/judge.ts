@@ -170,7 +170,8 @@ async function judgeLogged(
     const telemetry: Record<string, unknown> = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
     if (!plan.gates.length) {
       recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
-      return { verdict: 'PASS', failure: null, cached: false, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
+      log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
+      return { verdict: 'PASS', failure: null, cached: true, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
     }
     ctx.counters.gateRuns += 1;
     const startedAt = nowIso();

@@ -23,10 +23,12 @@ export interface DrainContext {
   token: string;
   /** Aborted by a second signal: running gates are killed and members requeued. */
   abort: AbortSignal;
+  /** The target named on the command line, if any (else git config / main). */
+  target?: string;
   counters: { trains: number; gateRuns: number };
 }
 
-export type BatchOutcome = { kind: 'done' } | { kind: 'stop'; why: 'target_dirty' | 'interrupted'; message: string };
+export type BatchOutcome = { kind: 'done' } | { kind: 'stop'; why: 'target_dirty' | 'interrupted' | 'lock_lost'; message: string };
 
 function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
   const head = members[0];
@@ -63,7 +65,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
   let current: JobRecord[] = [...admitted];
 
   for (;;) {
-    const loaded = await loadPolicy(ctx.cwd);
+    const loaded = await loadPolicy(ctx.cwd, ctx.target);
     const base = loaded.tip; // the train is built on the very commit the policy was read from
     const baseTree = await treeOf(ctx.cwd, base);
 
@@ -71,7 +73,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
     if (!stopped.live.length) return { kind: 'done' };
     current = await startMembers(ctx.store, stopped.live, batchId, attempt);
     const trainId = ctx.store.claimTrainId(batchId);
-    const built = await buildTrain(ctx.cwd, base, baseTree, current, batchId);
+    const built = await buildTrain(ctx.cwd, base, baseTree, current, trainId);
 
     // Settle what the build found: contained tips are landed already; conflicts with the target
     // fail (the author must rebase); conflicts with members ahead go back to the queue.
@@ -100,6 +102,11 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       // Refresh entries committed on top of the train: that commit is what was judged and lands.
       built.train = judgement.refreshed.commit;
       built.tree = judgement.refreshed.tree;
+    }
+    const regated = members.filter((job) => (job as Record<string, unknown>).regate === true);
+    if (regated.length && !judgement.cached) {
+      // `land retry` asked for one fresh judgement; the bisection that follows may use the cache.
+      await applyChanges(ctx.store, regated.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event: 'regated', patch: { regate: false } })));
     }
     if (judgement.ledger) {
       const observed = judgement.ledger;
@@ -150,7 +157,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
         if (members.length === 1 || failure.kind === 'refused') {
           // The culprit is found: the rest of its batch, waiting in halves, rides together next.
           const waiting = ctx.store.listJobs().jobs.filter((job) => job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
-          const rejoin: JobChange[] = waiting.map((job) => ({ id: job.id, from: ['queued'] as const, event: 'culprit_found', detail: { batch: batchId }, patch: { reason: 'culprit_found' } }));
+          const rejoin: JobChange[] = waiting.map((job) => ({ id: job.id, from: ['queued'] as const, lenient: true, event: 'culprit_found', detail: { batch: batchId }, patch: { reason: 'culprit_found' } }));
           await applyChanges(ctx.store, [...failChanges(members, { reason: failure.reason, code: failure.reason, message, gateLog: judgement.log, verdict: 'FAIL', tree: built.tree, base, gate: judgement.telemetry }), ...rejoin], () => ctx.store.appendMetric(row));
           for (const job of members) ctx.emit({ type: 'failed', job: job.id, reason: failure.reason, message });
           return { kind: 'done' };
@@ -168,6 +175,12 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
         const never: never = judgement.verdict;
         throw new Error(`unknown verdict ${String(never)}`);
       }
+    }
+
+    // The lease: a drainer that lost its lock (another took over and recovered these jobs) must
+    // not land. The token file names the drainer that holds the queue now.
+    if (ctx.store.readToken() !== ctx.token) {
+      return { kind: 'stop', why: 'lock_lost', message: 'another drainer took over the queue; this one stops without landing' };
     }
 
     // PASS: journal the train commit on every member before the CAS, so a drainer killed right

@@ -14,6 +14,7 @@ export function startMembers(store: FileStore, members: readonly JobRecord[], ba
       id: job.id,
       to: 'in_progress' as const,
       from: ['queued', 'in_progress'] as const,
+      lenient: true, // canceled since the train was planned: left out, not an error
       event: 'train_started',
       detail: { batch: batchId, attempt },
       patch: (current: JobRecord) => ({
@@ -50,7 +51,8 @@ export function requeueChanges(jobs: readonly JobRecord[], opts: RequeueOptions)
       reason: opts.reason,
       batch: opts.batch ? batchRef(opts.batch.id, opts.batch.members, opts.batch.attempt, current) : null,
       conflictPreview: opts.conflict ?? current.conflictPreview,
-      stopRequest: null,
+      // A cancel asked meanwhile survives the requeue: the next train boundary honours it.
+      stopRequest: current.stopRequest?.kind === 'cancel' ? current.stopRequest : null,
       requeues: opts.countAs ? { ...current.requeues, [opts.countAs]: (current.requeues[opts.countAs] ?? 0) + 1 } : current.requeues,
     }),
   }));

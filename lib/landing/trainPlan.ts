@@ -26,7 +26,8 @@ export function planTrain(runnable: readonly JobRecord[], window: number): JobRe
     }
     return group.filter((job) => job.reason !== 'bisected');
   }
-  return runnable.slice(0, Math.max(1, window));
+  // A fresh train never takes in the halves of another batch's bisection: they ride with their own.
+  return runnable.filter((job) => !(job.requeued && job.batch && job.priority === 'normal')).slice(0, Math.max(1, window));
 }
 
 /** A failed train of two or more: the first half is gated next, the second goes back to the head. */

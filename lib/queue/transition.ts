@@ -25,6 +25,11 @@ export interface JobChange {
   to?: JobState;
   /** Only apply when the record is in one of these states; otherwise a `state` error. */
   from?: readonly JobState[];
+  /**
+   * The drainer's changes planned from a listing read before the lock: when `from` no longer
+   * holds (a user canceled the job meanwhile), skip the change instead of failing.
+   */
+  lenient?: boolean;
   patch?: Partial<JobRecord> | ((job: JobRecord) => Partial<JobRecord>);
   event: string;
   detail?: Record<string, unknown>;
@@ -37,6 +42,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
     const job = store.readJob(change.id);
     if (!job) throw new LandError('not_found', `no job ${change.id}`);
     if (change.from && !change.from.includes(job.state)) {
+      if (change.lenient) continue;
       throw new LandError('state', `job ${job.id} is ${job.state}; expected ${change.from.join(' or ')}`);
     }
     if (change.to && change.to !== job.state && !canTransition(job.state, change.to)) {

@@ -155,7 +155,7 @@ export class FileStore {
     });
   }
 
-  acquireDrainLock(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void }): Promise<DrainLease> {
+  acquireDrainLock(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<DrainLease> {
     return acquireDrainLock(this.paths, opts);
   }
 

@@ -77,7 +77,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function acquireDrainLock(
   paths: StatePaths,
-  opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void },
+  opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean },
 ): Promise<DrainLease> {
   ensureDir(paths.locksDir);
   let compromised: Error | null = null;
@@ -116,7 +116,10 @@ export async function acquireDrainLock(
         // The holder died without releasing (kill -9). Its lock directory is removed; recovery
         // of its in_progress jobs is the caller's next step, checked against git.
         // proper-lockfile's unlock() only releases a lock this process owns, so the dead
-        // holder's lock directory is removed by hand.
+        // holder's lock directory is removed by hand, and only while the holder is still the dead
+        // one (another newcomer may have taken over meanwhile). What is left of that race is
+        // caught before the landing: a drainer checks its token right before the CAS.
+        if (readDrainHolder(paths)?.token !== holder.token) continue;
         rmSync(`${paths.drainLock}.lock`, { recursive: true, force: true });
         rmSync(paths.drainHolder, { force: true });
         continue;
@@ -126,6 +129,7 @@ export async function acquireDrainLock(
           hint: 'wait for it to finish, or run without --no-wait to wait for the lock',
         });
       }
+      if (opts.shouldStop?.()) throw new LandError('interrupted', 'stopped by a signal while waiting for the drain lock');
       if (!announced) {
         opts.onWaiting?.(holder);
         announced = true;

@@ -17,6 +17,37 @@ function slowRepo() {
 }
 
 describe('the drainer', () => {
+  it('lands on the target named with --target, under that branch\'s policy', async () => {
+    const repo = makeQueueRepo();
+    const policy = JSON.parse(repo.git('show', 'main:.ctm.json'));
+    repo.git('checkout', '-q', '-b', 'release');
+    repo.policy({ ...policy, target: 'release' });
+    repo.git('checkout', '-q', 'main');
+    const mainBefore = repo.tip('main');
+    repo.branch('fix', { 'fix.txt': 'fix\n' }, 'release');
+    expect((await land(repo.dir, ['--target', 'release', 'submit', 'fix'])).code).toBe(0);
+    const run = await land(repo.dir, ['--target', 'release', 'run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines()[0]).toMatchObject({ type: 'drain_started', target: 'release' });
+    expect(repo.tip('main')).toBe(mainBefore);
+    expect(repo.git('ls-tree', '--name-only', 'release')).toContain('fix.txt');
+  });
+
+  it('stops waiting for the drain lock on a signal', async () => {
+    const { repo, started, go } = slowRepo();
+    await submitBranches(repo, 1);
+    const first = startLand(repo.dir, ['run']);
+    await waitForFile(started);
+    const second = startLand(repo.dir, ['run']);
+    await waitUntil('the second drainer to wait', () => second.output().stderr.includes('waiting for the drain lock'));
+    second.child.kill('SIGINT');
+    const stopped = await second.done;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toMatch(/while waiting for the drain lock/);
+    writeFileSync(go, '');
+    expect((await first.done).code).toBe(0);
+  });
+
   it('lets one drainer run at a time: --no-wait exits 6 naming the holder', async () => {
     const { repo, started, go } = slowRepo();
     await submitBranches(repo, 1);
@@ -51,19 +82,25 @@ describe('the drainer', () => {
     const ids = await submitBranches(repo, 2);
     const drainer = startLand(repo.dir, ['run', '--json']);
     await waitForFile(started);
+    // A cancel asked during the gate must survive the interrupted run's requeue.
+    expect((await land(repo.dir, ['cancel', ids[0] as string])).code).toBe(0);
     drainer.child.kill('SIGINT');
     await waitUntil('the stopping event', () => drainer.output().stdout.includes('"stopping"'));
     drainer.child.kill('SIGINT');
     const result = await drainer.done;
     expect(result.code).toBe(130);
-    void go;
     const jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('queued');
-    // The state is written: a later drain lands them.
+    expect(jobs.get(ids[0] as string).stopRequest).toMatchObject({ kind: 'cancel' });
+    // The state is written: a later drain cancels the one and lands the other.
     writeFileSync(go, '');
     expect((await land(repo.dir, ['run'])).code).toBe(0);
     const after = await jobsById(repo);
-    for (const id of ids) expect(after.get(id).state).toBe('landed');
+    expect(after.get(ids[0] as string).state).toBe('canceled');
+    expect(after.get(ids[1] as string).state).toBe('landed');
+    // A lone member lands as a fast-forward: its tip is main's tip, and the canceled tip is not in main.
+    expect(repo.tip('main')).toBe(after.get(ids[1] as string).tip);
+    expect(() => repo.git('merge-base', '--is-ancestor', after.get(ids[0] as string).tip, 'main')).toThrow();
   });
 
   it('an urgent submit preempts a running train of normal jobs at the boundary and lands first', async () => {

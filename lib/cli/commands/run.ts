@@ -50,7 +50,7 @@ export function registerRun(program: Command): void {
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         try {
-          const summary = await drain(ctx.cwd, store, { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal }, emit);
+          const summary = await drain(ctx.cwd, store, { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal, target: ctx.options.target }, emit);
           if (ctx.out.json) ctx.out.emit(summary);
           else ctx.out.say(describeSummary(summary));
           if (!summary.stopped) return 0;
