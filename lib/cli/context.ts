@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { LandError } from '../errors.js';
 import { loadPolicy, resolveTargetName, type LoadedPolicy } from '../config/index.js';
 import { openStore, type FileStore } from '../store/index.js';
 import { makeOutput, type Output } from './output.js';
@@ -11,6 +13,14 @@ export interface GlobalOptions {
 }
 
 /** What every command needs: where it runs, its output, the store and the policy (lazily). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export class CommandContext {
   readonly cwd: string;
   readonly out: Output;
@@ -18,6 +28,7 @@ export class CommandContext {
 
   constructor(readonly options: GlobalOptions) {
     this.cwd = resolve(options.cwd ?? process.cwd());
+    if (!isDirectory(this.cwd)) throw new LandError('usage', `-C: no such directory: ${this.cwd}`);
     this.out = makeOutput(Boolean(options.json));
   }
 

@@ -21,9 +21,10 @@ export function buildProgram(): Command {
     .description('A landing queue for git: merge trains, one gate run per train, one compare-and-swap per landing.')
     .version(VERSION)
     .option('-C, --cwd <dir>', 'run as if started in <dir>')
-    .option('--target <branch>', 'the target branch (default: git config land.target, else main)')
+    .option('--target <branch>', 'the target branch (default: LAND_TARGET, else git config land.target, else main)')
     .option('--debug', 'print stack traces of internal errors')
     .showHelpAfterError('(run land --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       'after',
       `

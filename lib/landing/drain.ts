@@ -3,7 +3,7 @@
 // runnable. Every decision is written to disk before the next step starts.
 import { loadPolicy } from '../config/index.js';
 import { branchTip, treeOf } from '../git/index.js';
-import { applyChanges, nowIso } from '../queue/index.js';
+import { applyChanges, jobTarget, nowIso } from '../queue/index.js';
 import { runnableJobs } from '../queue/index.js';
 import type { Policy } from '../config/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
@@ -43,6 +43,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isEveryoneDone(jobs: readonly JobRecord[]): boolean {
   return runnableJobs(jobs).length === 0;
+}
+
+/** Sleeps up to `ms`, returning early once `stop()` holds. */
+async function pause(ms: number, stop: () => boolean): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && !stop()) await sleep(Math.min(100, deadline - Date.now()));
 }
 
 /** With batch.waitSeconds, a lone job waits for company before gating alone. */
@@ -85,6 +91,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   let stopped: DrainSummary['stopped'] = null;
   const reported = new Set<string>();
   let onceBatch: string | null = null;
+  let infraInARow = 0;
   store.writeToken(lease.holder.token);
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
@@ -107,12 +114,14 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         reported.add(bad.file);
         emit({ type: 'corrupt_record', file: bad.file, problem: bad.problem });
       }
-      let runnable = runnableJobs(listing.jobs);
+      // Only the jobs submitted for this drain's target ride its trains.
+      const mine = (jobs: readonly JobRecord[]) => jobs.filter((job) => jobTarget(job, loaded.target) === loaded.target);
+      let runnable = runnableJobs(mine(listing.jobs));
       if (!runnable.length) break;
       let window = currentWindow(store, loaded.policy.batch.max);
       if (loaded.policy.batch.waitSeconds > 0 && window > 1 && runnable.length === 1 && !runnable[0]?.requeued) {
         await waitForCompany(store, loaded.policy.batch.waitSeconds, runnable[0] as JobRecord, emit, opts.stopAfterTrain);
-        runnable = runnableJobs(store.listJobs().jobs);
+        runnable = runnableJobs(mine(store.listJobs().jobs));
         window = currentWindow(store, loaded.policy.batch.max);
         if (!runnable.length) continue; // the lone job was canceled while it waited
       }
@@ -120,6 +129,10 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
       const alone = await headLandsAlone(cwd, store, loaded.policy, loaded.tip, head);
       const members = alone ? [head] : planTrain(runnable, window);
       if (!members.length) break;
+      if (opts.stopAfterTrain() || opts.abort.aborted) {
+        stopped = { why: 'interrupted', message: 'stopped by a signal at a train boundary' };
+        break;
+      }
       let outcome: Awaited<ReturnType<typeof runBatch>>;
       try {
         outcome = await runBatch(ctx, members);
@@ -130,6 +143,10 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         if (tipNow) await recoverInProgress({ cwd, store, targetTip: tipNow, emit }).catch(() => undefined);
         throw error;
       }
+      // Nothing was tested: wait before trying again (1 s, 2 s, 4 s ... at most 30 s), so a lane
+      // or store that is briefly away does not use up every job's retries.infra at once.
+      infraInARow = outcome.kind === 'done' && outcome.infra ? infraInARow + 1 : 0;
+      if (infraInARow > 0 && runnableJobs(mine(store.listJobs().jobs)).length > 0) await pause(Math.min(30, 2 ** (infraInARow - 1)) * 1000, () => opts.stopAfterTrain() || opts.abort.aborted);
       if (outcome.kind === 'stop') {
         stopped = { why: outcome.why, message: outcome.message };
         break;

@@ -28,7 +28,7 @@ export interface DrainContext {
   counters: { trains: number; gateRuns: number };
 }
 
-export type BatchOutcome = { kind: 'done' } | { kind: 'stop'; why: 'target_dirty' | 'interrupted' | 'lock_lost'; message: string };
+export type BatchOutcome = { kind: 'done'; infra?: boolean } | { kind: 'stop'; why: 'target_dirty' | 'interrupted' | 'lock_lost'; message: string };
 
 function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
   const head = members[0];
@@ -103,6 +103,12 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       built.train = judgement.refreshed.commit;
       built.tree = judgement.refreshed.tree;
     }
+    const via = judgement.telemetry as { mode?: string; source?: string; proofSource?: string | null };
+    if (members.length === 1 && via.mode === 'cached' && (via.source === 'proof' || via.source === 'cache')) {
+      // The decision that let this job skip its gate, kept where `land show` reads it.
+      const fastPath = { alone: true, source: via.source, proofSource: via.proofSource ?? null, tree: built.tree, base, checkedAt: nowIso() };
+      await applyChanges(ctx.store, members.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event: 'fast_path_taken', detail: fastPath, patch: { fastPath } })));
+    }
     const regated = members.filter((job) => (job as Record<string, unknown>).regate === true);
     if (regated.length && !judgement.cached) {
       // `land retry` asked for one fresh judgement; the bisection that follows may use the cache.
@@ -146,7 +152,7 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
         ], () => ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'INFRA', reason: failure.reason, windowBefore, windowAfter: windowBefore, landed: false })));
         if (again.length) ctx.emit({ type: 'requeued', train: trainId, jobs: again.map((m) => m.id), reason: message });
         for (const job of over) ctx.emit({ type: 'failed', job: job.id, reason: 'infra', message });
-        return { kind: 'done' };
+        return { kind: 'done', infra: true };
       }
       case 'FAIL': {
         const failure = judgement.failure as GateFailure & { kind: 'fail' | 'refused' };

@@ -17,7 +17,8 @@ export async function policyBatchMax(cwd: string, target?: string): Promise<numb
   try {
     return (await loadPolicy(cwd, target)).policy.batch.max;
   } catch (error) {
-    if (!isLandError(error)) throw error;
+    // An unreadable policy must not hide the queue; a bad --target is still the user's error.
+    if (!isLandError(error) || error.code === 'usage') throw error;
     return null;
   }
 }

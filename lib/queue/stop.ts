@@ -75,6 +75,7 @@ export async function retryJob(store: FileStore, id: string, by: string): Promis
           verdict: null,
           requeued: false,
           requeues: {},
+          attempts: 0,
           conflictPreview: null,
           stopRequest: null,
           // A retry asks for a fresh judgement: a cached FAIL of a train holding this job is not reused.

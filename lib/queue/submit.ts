@@ -30,10 +30,11 @@ async function submitterName(cwd: string): Promise<string> {
   return (await configGet(cwd, 'user.email')) ?? (await configGet(cwd, 'user.name')) ?? process.env.USER ?? 'unknown';
 }
 
-export function newJobRecord(fields: { id: string; branch: string; tip: string; title: string; submitter: string; urgent: boolean }): JobRecord {
+export function newJobRecord(fields: { id: string; branch: string; tip: string; title: string; submitter: string; urgent: boolean; target?: string }): JobRecord {
   return {
     version: 1,
     id: fields.id,
+    ...(fields.target ? { target: fields.target } : {}),
     branch: fields.branch,
     tip: fields.tip,
     title: fields.title,
@@ -60,6 +61,12 @@ export function newJobRecord(fields: { id: string; branch: string; tip: string; 
   };
 }
 
+/** The target a job lands on; records written before jobs named one belong to the default target. */
+export function jobTarget(job: JobRecord, fallback: string): string {
+  const target = (job as Record<string, unknown>).target;
+  return typeof target === 'string' ? target : fallback;
+}
+
 export async function submitJob(store: FileStore, req: SubmitRequest): Promise<SubmitOutcome> {
   await assertBranchName(req.cwd, req.branch);
   if (req.branch === req.target) {
@@ -78,7 +85,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
 
   return store.withQueueLock((): SubmitOutcome => {
     const { jobs } = store.listJobs();
-    const sameBranch = jobs.filter((job) => job.branch === req.branch);
+    const sameBranch = jobs.filter((job) => job.branch === req.branch && jobTarget(job, req.target) === req.target);
     const same = sameBranch.find((job) => job.tip === tip && (job.state === 'queued' || job.state === 'in_progress' || job.state === 'failed'));
     if (same) return { kind: 'existing', job: same };
 
@@ -109,6 +116,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
       title: req.title ?? req.branch,
       submitter,
       urgent: req.urgent ?? false,
+      target: req.target,
     });
     createJobLocked(store, job, { branch: req.branch, tip });
     // An urgent job asks the running train's normal members to step aside at the next boundary.

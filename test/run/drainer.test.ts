@@ -31,6 +31,12 @@ describe('the drainer', () => {
     expect(run.lines()[0]).toMatchObject({ type: 'drain_started', target: 'release' });
     expect(repo.tip('main')).toBe(mainBefore);
     expect(repo.git('ls-tree', '--name-only', 'release')).toContain('fix.txt');
+    // A job queued for release never rides a train of main's drainer.
+    repo.branch('fix2', { 'fix2.txt': 'fix2\n' }, 'release');
+    const [id] = (await land(repo.dir, ['--target', 'release', 'submit', 'fix2', '--json'])).lines().map((l) => l.job.id);
+    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    expect((await jobsById(repo)).get(id as string)).toMatchObject({ state: 'queued', target: 'release' });
+    expect(repo.tip('main')).toBe(mainBefore);
   });
 
   it('stops waiting for the drain lock on a signal', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { POLICY_FILE, type PolicyInput } from '../../config/index.js';
 import { LandError } from '../../errors.js';
-import { topLevel } from '../../git/index.js';
+import { commonDir, topLevel } from '../../git/index.js';
 import { action } from '../action.js';
 
 interface InitOptions {
@@ -34,6 +34,7 @@ export function registerInit(program: Command): void {
     .option('--json', 'print the written policy as JSON')
     .action(
       action<InitOptions>(async (ctx, opts) => {
+        await commonDir(ctx.cwd); // outside a repository: a usage error that says so
         const top = await topLevel(ctx.cwd);
         if (top === null) throw new LandError('usage', 'land init needs a worktree (this repository is bare)');
         const file = join(top, POLICY_FILE);

@@ -8,7 +8,7 @@ import { age, showName, short, table } from '../output.js';
 function stateText(job: JobRecord): string {
   const parts: string[] = [job.state];
   if (job.stopRequest) parts.push(`stop:${job.stopRequest.kind}`);
-  if (job.reason && job.state !== 'landed') parts.push(job.reason);
+  if (job.reason && job.state !== 'landed' && job.reason !== job.state) parts.push(job.reason);
   return parts.join(' ');
 }
 

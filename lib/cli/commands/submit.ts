@@ -48,6 +48,7 @@ export function registerSubmit(program: Command): void {
         const branches = args.length ? args : current ? [current] : [];
         if (!branches.length) throw new LandError('usage', 'HEAD is detached; name the branch to submit');
         if (opts.title !== undefined && branches.length > 1) throw new LandError('usage', '--title names one job; submit one branch with it');
+        if (opts.timeout !== undefined && !opts.wait) throw new LandError('usage', '--timeout only goes with --wait');
         const timeout = opts.timeout === undefined ? undefined : Number(opts.timeout);
         if (timeout !== undefined && !(timeout > 0)) throw new LandError('usage', `--timeout: expected a positive number of seconds, got ${JSON.stringify(opts.timeout)}`);
         const { target } = await ctx.policy();

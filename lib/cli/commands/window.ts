@@ -17,7 +17,7 @@ export function registerWindow(program: Command): void {
         if (opts.set !== undefined && opts.reset) throw new LandError('usage', 'use either --set or --reset, not both');
         // --set and --reset replace window.json, so they work even when it is corrupt.
         if (opts.set !== undefined) {
-          const n = Number(opts.set);
+          const n = /^[0-9]+$/.test(opts.set) ? Number(opts.set) : Number.NaN;
           if (!Number.isInteger(n) || n < 1) throw new LandError('usage', `--set: expected a whole number >= 1, got ${JSON.stringify(opts.set)}`);
           const max = await policyBatchMax(ctx.cwd, ctx.options.target);
           await store.withQueueLock(() => setWindow(store, n, max));
