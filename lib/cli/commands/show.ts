@@ -12,6 +12,7 @@ function lines(job: JobRecord): string[] {
     out.push(`${key.padEnd(14)} ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   };
   add('id', job.id);
+  add('target', (job as Record<string, unknown>).target);
   add('branch', showName(job.branch));
   add('tip', job.tip);
   add('title', job.title);
