@@ -41,10 +41,6 @@ export interface DrainSummary {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function isEveryoneDone(jobs: readonly JobRecord[]): boolean {
-  return runnableJobs(jobs).length === 0;
-}
-
 /** Sleeps up to `ms`, returning early once `stop()` holds. */
 async function pause(ms: number, stop: () => boolean): Promise<void> {
   const deadline = Date.now() + ms;
@@ -52,12 +48,12 @@ async function pause(ms: number, stop: () => boolean): Promise<void> {
 }
 
 /** With batch.waitSeconds, a lone job waits for company before gating alone. */
-async function waitForCompany(store: FileStore, seconds: number, head: JobRecord, emit: Emit, stop: () => boolean): Promise<void> {
+async function waitForCompany(store: FileStore, seconds: number, head: JobRecord, emit: Emit, stop: () => boolean, mine: (jobs: readonly JobRecord[]) => JobRecord[]): Promise<void> {
   emit({ type: 'waiting_for_company', job: head.id, seconds });
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline && !stop()) {
     await sleep(Math.min(500, Math.max(10, deadline - Date.now())));
-    if (runnableJobs(store.listJobs().jobs).length > 1) return;
+    if (runnableJobs(mine(store.listJobs().jobs)).length > 1) return;
   }
 }
 
@@ -91,6 +87,8 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   let stopped: DrainSummary['stopped'] = null;
   const reported = new Set<string>();
   let onceBatch: string | null = null;
+  // Only the jobs submitted for this drain's target ride its trains.
+  const mine = (jobs: readonly JobRecord[]) => jobs.filter((job) => jobTarget(job, initial.target) === initial.target);
   let infraInARow = 0;
   store.writeToken(lease.holder.token);
   try {
@@ -114,13 +112,11 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         reported.add(bad.file);
         emit({ type: 'corrupt_record', file: bad.file, problem: bad.problem });
       }
-      // Only the jobs submitted for this drain's target ride its trains.
-      const mine = (jobs: readonly JobRecord[]) => jobs.filter((job) => jobTarget(job, loaded.target) === loaded.target);
       let runnable = runnableJobs(mine(listing.jobs));
       if (!runnable.length) break;
       let window = currentWindow(store, loaded.policy.batch.max);
       if (loaded.policy.batch.waitSeconds > 0 && window > 1 && runnable.length === 1 && !runnable[0]?.requeued) {
-        await waitForCompany(store, loaded.policy.batch.waitSeconds, runnable[0] as JobRecord, emit, opts.stopAfterTrain);
+        await waitForCompany(store, loaded.policy.batch.waitSeconds, runnable[0] as JobRecord, emit, opts.stopAfterTrain, mine);
         runnable = runnableJobs(mine(store.listJobs().jobs));
         window = currentWindow(store, loaded.policy.batch.max);
         if (!runnable.length) continue; // the lone job was canceled while it waited
@@ -154,7 +150,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
       // --once: one admitted batch, to the end of its bisection (its halves come back first).
       if (opts.once) {
         onceBatch ??= members[0]?.batch?.id ?? store.readJob((members[0] as JobRecord).id)?.batch?.id ?? null;
-        const next = runnableJobs(store.listJobs().jobs)[0];
+        const next = runnableJobs(mine(store.listJobs().jobs))[0];
         if (!next || !onceBatch || !next.requeued || next.batch?.id !== onceBatch || next.reason === 'cas_lost') break;
       }
     }
@@ -163,15 +159,15 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     await lease.release();
   }
   const { jobs } = store.listJobs();
-  const since = (job: JobRecord, stamp: string | undefined) => stamp !== undefined && stamp >= startedAt && job !== null;
+  const since = (stamp: string | undefined) => stamp !== undefined && stamp >= startedAt;
   return {
     type: 'summary',
     trains: ctx.counters.trains,
     gateRuns: ctx.counters.gateRuns,
-    landed: jobs.filter((j) => j.state === 'landed' && since(j, j.timestamps.landed)).map((j) => j.id),
-    failed: jobs.filter((j) => j.state === 'failed' && since(j, j.timestamps.failed)).map((j) => j.id),
-    canceled: jobs.filter((j) => j.state === 'canceled' && since(j, j.timestamps.canceled)).map((j) => j.id),
-    queued: isEveryoneDone(jobs) ? [] : runnableJobs(jobs).map((j) => j.id),
+    landed: jobs.filter((j) => j.state === 'landed' && since(j.timestamps.landed)).map((j) => j.id),
+    failed: jobs.filter((j) => j.state === 'failed' && since(j.timestamps.failed)).map((j) => j.id),
+    canceled: jobs.filter((j) => j.state === 'canceled' && since(j.timestamps.canceled)).map((j) => j.id),
+    queued: runnableJobs(mine(jobs)).map((j) => j.id),
     window: currentWindow(store, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max),
     stopped,
   };
