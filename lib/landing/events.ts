@@ -9,7 +9,7 @@ export type DrainEvent =
   | { type: 'fast_path'; job: string; source: string; tree: string }
   | { type: 'train_built'; train: string; attempt: number; kind: string; base: string; commit: string; tree: string; members: string[] }
   | { type: 'member_skipped'; train: string; job: string; against: 'target' | 'train'; paths: string[] }
-  | { type: 'gate_started'; train: string; gate: string }
+  | { type: 'gate_started'; train: string; gate: string; log: string }
   | { type: 'gate_finished'; train: string; gate: string; status: string; seconds: number }
   | { type: 'verdict'; train: string; verdict: string; cached: boolean; reason: string | null; seconds: number; log: string | null }
   | { type: 'landed'; train: string; commit: string; via: string; members: string[] }
