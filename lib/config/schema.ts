@@ -1,5 +1,5 @@
 // The landing policy, `.ctm.json`, committed on the target branch. Strict objects: an unknown key
-// is an error (a typo must not silently change nothing). Defaults are documented in the README.
+// is an error (a typo must not silently change nothing). Defaults are documented in docs/policy.md.
 import { z } from 'zod';
 
 const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'expected letters, digits, ".", "_" or "-"');
