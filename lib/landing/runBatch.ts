@@ -103,11 +103,15 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       built.train = judgement.refreshed.commit;
       built.tree = judgement.refreshed.tree;
     }
-    const via = judgement.telemetry as { mode?: string; source?: string; proofSource?: string | null };
+    const via = judgement.telemetry as { mode?: string; source?: string; proofSource?: string | null; cachedFrom?: string };
     if (members.length === 1 && via.mode === 'cached' && (via.source === 'proof' || via.source === 'cache')) {
-      // The decision that let this job skip its gate, kept where `land show` reads it.
-      const fastPath = { alone: true, source: via.source, proofSource: via.proofSource ?? null, tree: built.tree, base, checkedAt: nowIso() };
-      await applyChanges(ctx.store, members.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event: 'fast_path_taken', detail: fastPath, patch: { fastPath } })));
+      // What the cache decided for this lone job, kept where `land show` reads it. Only a PASS
+      // is a fast path taken (the job skips its gate); a cached FAIL is a verdict, said as such.
+      const fastPath = judgement.verdict === 'PASS'
+        ? { alone: true, source: via.source, proofSource: via.proofSource ?? null, tree: built.tree, base, checkedAt: nowIso() }
+        : { alone: false, refusal: 'cached_fail', cachedFrom: via.cachedFrom ?? null, cachedLog: judgement.log, tree: built.tree, base, checkedAt: nowIso() };
+      const event = judgement.verdict === 'PASS' ? 'fast_path_taken' : 'judged_from_cache';
+      await applyChanges(ctx.store, members.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event, detail: fastPath, patch: { fastPath } })));
     }
     const regated = members.filter((job) => (job as Record<string, unknown>).regate === true);
     if (regated.length && !judgement.cached) {
