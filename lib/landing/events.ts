@@ -21,7 +21,9 @@ export type DrainEvent =
   | { type: 'published'; remote: string; commit: string }
   | { type: 'publish_rejected'; remote: string; message: string }
   | { type: 'stopping'; why: string }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** After a train that tested nothing: the drainer waits before the next one. */
+  | { type: 'backing_off'; seconds: number; reason: string };
 
 export type Emit = (event: DrainEvent) => void;
 
@@ -50,6 +52,7 @@ export function describeEvent(event: DrainEvent): string {
     case 'publish_rejected': return `  push to ${event.remote} rejected: ${event.message} (retried after the next landing)`;
     case 'stopping': return `stopping: ${event.why}`;
     case 'warning': return `warning: ${event.message}`;
+    case 'backing_off': return `infrastructure failure (${event.reason}); waiting ${event.seconds}s before the next train`;
     default: {
       const never: never = event;
       return JSON.stringify(never);

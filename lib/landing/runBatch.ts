@@ -28,7 +28,10 @@ export interface DrainContext {
   counters: { trains: number; gateRuns: number };
 }
 
-export type BatchOutcome = { kind: 'done'; infra?: boolean } | { kind: 'stop'; why: 'target_dirty' | 'interrupted' | 'lock_lost'; message: string };
+/** `infra`: the reason of a train that tested nothing (the drain backs off before the next). */
+export type BatchOutcome =
+  | { kind: 'done'; infra?: string }
+  | { kind: 'stop'; why: 'target_dirty' | 'interrupted' | 'lock_lost' | 'target_red'; message: string };
 
 function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
   const head = members[0];
@@ -151,14 +154,14 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
         const failure = judgement.failure as GateFailure & { kind: 'infra' };
         const over = members.filter((job) => (job.requeues.infra ?? 0) + 1 > policy.retries.infra);
         const again = members.filter((job) => !over.includes(job));
-        const message = `gate ${failure.gate}: ${failure.status} (${failure.reason}); nothing was tested`;
+        const message = `gate ${failure.gate}: ${failure.status} (${failure.reason})${failure.stderr ? `: ${failure.stderr}` : ''}; nothing was tested`;
         await applyChanges(ctx.store, [
           ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: { id: batchId, members: again, attempt }, countAs: 'infra' }),
           ...failChanges(over, { reason: 'infra', code: failure.reason, message: `${message}; gave up after ${policy.retries.infra} retries`, gateLog: judgement.log }),
         ], () => ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'INFRA', reason: failure.reason, windowBefore, windowAfter: windowBefore, landed: false })));
         if (again.length) ctx.emit({ type: 'requeued', train: trainId, jobs: again.map((m) => m.id), reason: message });
         for (const job of over) ctx.emit({ type: 'failed', job: job.id, reason: 'infra', message });
-        return { kind: 'done', infra: true };
+        return { kind: 'done', infra: failure.reason };
       }
       case 'FAIL': {
         const failure = judgement.failure as GateFailure & { kind: 'fail' | 'refused' };
