@@ -23,11 +23,29 @@ export type DrainEvent =
   | { type: 'stopping'; why: string }
   | { type: 'warning'; message: string }
   /** After a train that tested nothing: the drainer waits before the next one. */
-  | { type: 'backing_off'; seconds: number; reason: string };
+  | { type: 'backing_off'; seconds: number; reason: string }
+  /** A job failed alone on a target tree with no PASS on record: the target tip is gated first. */
+  | { type: 'checking_target'; target: string; base: string; train: string; job: string }
+  /** What the target tip's own gates say (PASS, FAIL, or UNKNOWN when they could not run). */
+  | { type: 'target_checked'; target: string; base: string; verdict: 'PASS' | 'FAIL' | 'UNKNOWN'; cached: boolean; gate: string | null; status: string | null; log: string | null };
 
 export type Emit = (event: DrainEvent) => void;
 
 const short = (sha: string) => sha.slice(0, 12);
+
+function describeTargetCheck(event: DrainEvent & { type: 'target_checked' }): string {
+  const at = `${event.target} at ${short(event.base)}`;
+  const cached = event.cached ? ' (verdict cache)' : '';
+  switch (event.verdict) {
+    case 'PASS': return `  ${at} passes its own gates${cached}: the job's change is the cause`;
+    case 'FAIL': return `  ${at} fails gate ${event.gate ?? '?'} (${event.status ?? 'FAIL'}) on its own${cached}${event.log ? `; log ${event.log}` : ''}`;
+    case 'UNKNOWN': return `  ${at} could not be gated (${event.status ?? 'unknown'}); the job's own verdict stands`;
+    default: {
+      const never: never = event.verdict;
+      return String(never);
+    }
+  }
+}
 
 /** One human sentence per event. */
 export function describeEvent(event: DrainEvent): string {
@@ -53,6 +71,8 @@ export function describeEvent(event: DrainEvent): string {
     case 'stopping': return `stopping: ${event.why}`;
     case 'warning': return `warning: ${event.message}`;
     case 'backing_off': return `infrastructure failure (${event.reason}); waiting ${event.seconds}s before the next train`;
+    case 'checking_target': return `  ${event.job} failed alone; gating ${event.target} itself at ${short(event.base)} (train ${event.train}) to tell a red target from a culprit`;
+    case 'target_checked': return describeTargetCheck(event);
     default: {
       const never: never = event;
       return JSON.stringify(never);
