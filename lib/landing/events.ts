@@ -21,6 +21,9 @@ export type DrainEvent =
   | { type: 'published'; remote: string; commit: string }
   | { type: 'publish_rejected'; remote: string; message: string }
   | { type: 'stopping'; why: string }
+  | { type: 'idle'; target: string; idleExitSeconds: number | null; polling: boolean }
+  | { type: 'resumed'; jobs: number; idleSeconds: number }
+  | { type: 'watch_ended'; why: 'idle_exit' | 'signal'; idleSeconds: number }
   | { type: 'warning'; message: string };
 
 export type Emit = (event: DrainEvent) => void;
@@ -72,6 +75,9 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'publish_rejected': return `  push to ${event.remote} rejected: ${event.message} (retried after the next landing)`;
     case 'stopping': return `stopping: ${event.why}`;
     case 'warning': return `warning: ${event.message}`;
+    case 'idle': return `queue empty; waiting for submissions (${event.idleExitSeconds === null ? 'until stopped' : `idle-exit in ${event.idleExitSeconds}s`}${event.polling ? '; polling' : ''})`;
+    case 'resumed': return `resuming after ${event.idleSeconds}s idle: ${event.jobs} runnable job(s)`;
+    case 'watch_ended': return event.why === 'idle_exit' ? `queue empty for ${event.idleSeconds}s; exiting (--idle-exit)` : `stopped while idle (no train was running)`;
     default: {
       const never: never = event;
       return JSON.stringify(never);
