@@ -99,6 +99,17 @@ describe('the live reporter (fake terminal and clock)', () => {
     expect(writes.at(-1)).toBe(`\r${UP_AND_CLEAR.repeat(2)}`); // "looking for the next train" and the window line
   });
 
+  it('shows an idle watch drainer in the block, not as a permanent line', () => {
+    const writes: string[] = [];
+    const reporter = liveReporter({ terminal: { write: (text) => writes.push(text), columns: () => 100 }, source: source(), colors: makeColors(false), now: () => 0, window: 1 });
+    reporter.event({ type: 'drain_started', pid: 1, target: 'main' });
+    reporter.event({ type: 'idle', target: 'main', idleExitSeconds: 300, polling: false });
+    reporter.tick(1000);
+    const screen = writes.join('');
+    expect(screen).toContain('queue empty; waiting for submissions (idle-exit after 300s)\n');
+    expect(screen.split('queue empty').length).toBe(2); // drawn once (the text did not change), never printed as a line
+  });
+
   it('cuts lines to the terminal width so that the block never wraps', () => {
     const writes: string[] = [];
     const reporter = liveReporter({ terminal: { write: (text) => writes.push(text), columns: () => 30 }, source: source(), colors: makeColors(false), now: () => 0, window: 1 });

@@ -17,7 +17,7 @@ export interface LiveState {
 export const initialLiveState = (window: number | null = null): LiveState => ({ target: null, train: null, gate: null, activity: null, window, queued: null });
 
 /** Events shown in the live block only; every other event (landed, failed, bisected, requeued, warnings...) is a permanent line. */
-const LIVE_ONLY: ReadonlySet<DrainEvent['type']> = new Set(['drain_started', 'train_built', 'gate_started', 'gate_finished', 'verdict', 'window', 'waiting_for_company']);
+const LIVE_ONLY: ReadonlySet<DrainEvent['type']> = new Set(['drain_started', 'train_built', 'gate_started', 'gate_finished', 'verdict', 'window', 'waiting_for_company', 'idle']);
 
 export function isPermanent(event: DrainEvent): boolean {
   if (event.type === 'verdict') return event.verdict !== 'PASS'; // a failure and its log stay on screen
@@ -41,6 +41,10 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
       return { ...state, gate: null, activity: `verdict ${event.verdict}${event.cached ? ' (cached)' : ''}` };
     case 'window':
       return { ...state, window: event.after };
+    case 'idle':
+      return { ...state, train: null, gate: null, activity: `queue empty; waiting for submissions${event.idleExitSeconds === null ? '' : ` (idle-exit after ${event.idleExitSeconds}s)`}` };
+    case 'resumed':
+      return { ...state, activity: null };
     case 'landed':
     case 'bisected':
       return { ...state, train: null, gate: null, activity: null };
