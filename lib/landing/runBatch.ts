@@ -204,21 +204,23 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       }
       case 'FAIL': {
         const failure = judgement.failure as GateFailure & { kind: 'fail' | 'refused' };
-        const window = verdictMovesWindow(attempt, judgement.cached) ? bumpWindow(ctx.store, 'FAIL', policy.batch.max, trainId) : { before: windowBefore, after: windowBefore };
-        if (window.before !== window.after) ctx.emit({ type: 'window', before: window.before, after: window.after, event: 'FAIL' });
         const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}`;
-        const row = metricRow({ ...baseRow, verdict: 'FAIL', reason: failure.reason, windowBefore: window.before, windowAfter: window.after, landed: false });
         let note = '';
         if (members.length === 1 && failure.kind === 'fail') {
-          // Before a job is failed on its own: is the target itself red? Then no job is at fault.
+          // Before a job is failed on its own: is the target itself red? Then no job is at fault,
+          // and the verdict moves nothing (the window included): the job goes back unjudged.
           const job = members[0] as JobRecord;
           const health = await checkTarget(ctx, { loaded, base, baseTree, batchId, job: job.id });
           ctx.emit(targetChecked(loaded.target, base, health));
           if (health.kind === 'red' || health.kind === 'stopped') {
-            return await sendBackUnjudged(ctx, { job, batchId, attempt, trainId, target: loaded.target, base, health, row: { ...row, ...(health.kind === 'red' ? { reason: 'target_red' } : {}) } });
+            const row = metricRow({ ...baseRow, verdict: 'FAIL', reason: health.kind === 'red' ? 'target_red' : failure.reason, windowBefore, windowAfter: windowBefore, landed: false });
+            return await sendBackUnjudged(ctx, { job, batchId, attempt, trainId, target: loaded.target, base, health, row });
           }
           if (health.kind === 'unknown') note = `; ${loaded.target} itself could not be gated (${health.status})`;
         }
+        const window = verdictMovesWindow(attempt, judgement.cached) ? bumpWindow(ctx.store, 'FAIL', policy.batch.max, trainId) : { before: windowBefore, after: windowBefore };
+        if (window.before !== window.after) ctx.emit({ type: 'window', before: window.before, after: window.after, event: 'FAIL' });
+        const row = metricRow({ ...baseRow, verdict: 'FAIL', reason: failure.reason, windowBefore: window.before, windowAfter: window.after, landed: false });
         if (members.length === 1 || failure.kind === 'refused') {
           // The culprit is found: the rest of its batch, waiting in halves, rides together next.
           const waiting = ctx.store.listJobs().jobs.filter((job) => job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');

@@ -56,6 +56,25 @@ describe('a red target', () => {
     expect(landedOrder(repo)).toEqual(ids);
   });
 
+  it('a lone job on a red target moves nothing: the window stays, no retry is counted, and it lands once main is fixed', async () => {
+    const repo = makeQueueRepo();
+    repo.commit('break main', { 'culprit-main': 'broken\n' });
+    repo.branch('fix-elsewhere', { 'other.txt': 'x\n' });
+    const [id] = (await land(repo.dir, ['submit', 'fix-elsewhere', '--json'])).lines().map((l) => l.job.id as string);
+    expect((await land(repo.dir, ['window', '--set', '4'])).code).toBe(0);
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(10);
+    const events = run.lines();
+    expect(events.some((e) => e.type === 'window')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ window: 4, failed: [], queued: [id], stopped: { why: 'target_red' } });
+    expect((await jobsById(repo)).get(id as string)).toMatchObject({ state: 'queued', reason: 'target_red', requeues: {} });
+    repo.git('rm', '-q', 'culprit-main');
+    repo.commit('fix main');
+    const fixed = await land(repo.dir, ['run', '--json']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect((await jobsById(repo)).get(id as string).state).toBe('landed');
+  });
+
   it('a real culprit on a green target still fails alone; the target is gated at most once, then cached', async () => {
     const repo = makeQueueRepo();
     const [first] = await submitBranches(repo, 1, [1], 'c');
