@@ -11,6 +11,9 @@ import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
 import { registerSubmit } from './commands/submit.js';
 import { registerWindow } from './commands/window.js';
+import { registerWhy } from './commands/why.js';
+import { registerLog } from './commands/log.js';
+import { registerRepro } from './commands/repro.js';
 
 export const VERSION = '0.1.0';
 
@@ -45,5 +48,8 @@ land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no led
   registerHooks(program);
   registerBatch(program);
   registerLedger(program);
+  registerWhy(program);
+  registerLog(program);
+  registerRepro(program);
   return program;
 }
