@@ -74,7 +74,7 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
       for (const step of event.steps) {
         const verdict = `${step.verdict}${step.cached ? ' cached' : ''}${step.landed ? ' landed' : ''}`.padEnd(18);
         const isolated = step.verdict === 'FAIL' && step.members.length === 1 && step.rode ? '  <- isolated' : '';
-        lines.push(`${INDENT}${step.train.padEnd(width)}  attempt ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`);
+        lines.push(`${INDENT}  ${step.train.padEnd(width)}  attempt ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`);
       }
       return lines;
     }
