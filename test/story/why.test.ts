@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { cleanupTempDirs, tempDir, tempDirs } from '../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
 import { journal, readJobFile, stateDir } from '../helpers/state.js';
 
@@ -124,6 +124,7 @@ describe('the story of a batch of four with one culprit', () => {
     const repro = await land(repo.dir, ['repro', culprit, '--json']);
     expect(repro.code, repro.stderr).toBe(0);
     const out = repro.json();
+    tempDirs.push(out.dir); // removed after the tests even when an expectation fails first
     expect(out).toMatchObject({ job: culprit, train: failedRow.train, base: failedRow.base, treeMatchesTrain: true, treeMatchesRecord: true, run: null });
     expect(out.tree).toBe(failedRow.tree);
     expect(out.tree).toBe(record.tree);
@@ -155,12 +156,13 @@ describe('the story of a batch of four with one culprit', () => {
   });
 
   it('repro --run runs the gates there: exit 5 when the failure reproduces, 0 when it does not', async () => {
-    const run = await land(repo.dir, ['repro', culprit, '--run']);
+    // In folders the test removes afterwards (the default is a new folder in the temp folder).
+    const run = await land(repo.dir, ['repro', culprit, '--run', '--dir', join(tempDir('land-repro-run-'), 'fails')]);
     expect(run.code).toBe(5);
     expect(run.stdout).toContain('CHATTY FAILS ON culprit-3');
     expect(run.stderr).toContain('the failure reproduced: gate test: exit 3');
     writeFileSync(forgive, '');
-    const passing = await land(repo.dir, ['repro', culprit, '--run', '--json']);
+    const passing = await land(repo.dir, ['repro', culprit, '--run', '--json', '--dir', join(tempDir('land-repro-run-'), 'passes')]);
     expect(passing.code, passing.stderr).toBe(0);
     expect(passing.json().run).toMatchObject({ verdict: 'PASS' });
     expect(passing.stderr).toContain('chatty: no culprit');
