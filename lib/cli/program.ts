@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerBatch } from './commands/batch.js';
 import { registerCancel } from './commands/cancel.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerHooks } from './commands/hooks.js';
 import { registerInit } from './commands/init.js';
@@ -45,5 +46,6 @@ land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no led
   registerHooks(program);
   registerBatch(program);
   registerLedger(program);
+  registerCompletion(program);
   return program;
 }
