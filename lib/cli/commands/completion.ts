@@ -19,14 +19,6 @@ export function registerCompletion(program: Command): void {
     .description('print a completion script for bash, zsh or fish (commands, options, job ids)')
     .option('--ids [command]', 'print job ids one per line, those the command acts on (used by the scripts)')
     .option('--json', 'print { shell, script }; with --ids { ids }; with neither, the commands and options the scripts know')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  source <(land completion bash)                      # bash, in ~/.bashrc
-  land completion zsh > "\${fpath[1]}/_land"           # zsh (then restart it)
-  land completion fish > ~/.config/fish/completions/land.fish`,
-    )
     .action(
       action<{ ids?: string | boolean; json?: boolean }>(async (ctx, opts, args) => {
         const shell = args[0];
