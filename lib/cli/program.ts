@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { applyHelpExamples } from './helpExamples.js';
 import { registerBatch } from './commands/batch.js';
 import { registerCancel } from './commands/cancel.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerHooks } from './commands/hooks.js';
 import { registerInit } from './commands/init.js';
@@ -52,5 +53,6 @@ function registerCommands(): Command {
   registerHooks(program);
   registerBatch(program);
   registerLedger(program);
+  registerCompletion(program);
   return program;
 }
