@@ -45,3 +45,8 @@ export async function configGet(cwd: string, key: string): Promise<string | null
   const value = await git(cwd, ['config', '--get', key], { okCodes: [1] });
   return value === '' ? null : value;
 }
+
+/** Who is running land, for records of who changed something: git user.email, else user.name, else $USER. */
+export async function userIdentity(cwd: string): Promise<string> {
+  return (await configGet(cwd, 'user.email')) ?? (await configGet(cwd, 'user.name')) ?? process.env.USER ?? 'unknown';
+}
