@@ -1,5 +1,5 @@
 // One error type for everything a user can cause or fix. The entry point (bin/land.ts) is the only
-// place that turns an error code into an exit status; the table is in the README.
+// place that turns an error code into an exit status; the table is in docs/exit-codes.md.
 
 export const EXIT_CODES = {
   ok: 0,

@@ -9,7 +9,7 @@ export type DrainEvent =
   | { type: 'fast_path'; job: string; source: string; tree: string }
   | { type: 'train_built'; train: string; attempt: number; kind: string; base: string; commit: string; tree: string; members: string[] }
   | { type: 'member_skipped'; train: string; job: string; against: 'target' | 'train'; paths: string[] }
-  | { type: 'gate_started'; train: string; gate: string }
+  | { type: 'gate_started'; train: string; gate: string; log: string }
   | { type: 'gate_finished'; train: string; gate: string; status: string; seconds: number }
   | { type: 'verdict'; train: string; verdict: string; cached: boolean; reason: string | null; seconds: number; log: string | null }
   | { type: 'landed'; train: string; commit: string; via: string; members: string[] }
@@ -21,6 +21,9 @@ export type DrainEvent =
   | { type: 'published'; remote: string; commit: string }
   | { type: 'publish_rejected'; remote: string; message: string }
   | { type: 'stopping'; why: string }
+  | { type: 'idle'; target: string; idleExitSeconds: number | null; polling: boolean }
+  | { type: 'resumed'; jobs: number; idleSeconds: number }
+  | { type: 'watch_ended'; why: 'idle_exit' | 'signal'; idleSeconds: number }
   | { type: 'warning'; message: string };
 
 export type Emit = (event: DrainEvent) => void;
@@ -50,6 +53,9 @@ export function describeEvent(event: DrainEvent): string {
     case 'publish_rejected': return `  push to ${event.remote} rejected: ${event.message} (retried after the next landing)`;
     case 'stopping': return `stopping: ${event.why}`;
     case 'warning': return `warning: ${event.message}`;
+    case 'idle': return `queue empty; waiting for submissions (${event.idleExitSeconds === null ? 'until stopped' : `idle-exit in ${event.idleExitSeconds}s`}${event.polling ? '; polling' : ''})`;
+    case 'resumed': return `resuming after ${event.idleSeconds}s idle: ${event.jobs} runnable job(s)`;
+    case 'watch_ended': return event.why === 'idle_exit' ? `queue empty for ${event.idleSeconds}s; exiting (--idle-exit)` : `stopped while idle (no train was running)`;
     default: {
       const never: never = event;
       return JSON.stringify(never);

@@ -183,7 +183,7 @@ async function judgeLogged(
       train: { ...trainEnv, LAND_TIP: train },
       onGate: (e) =>
         e.phase === 'started'
-          ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate })
+          ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate, log: logPath })
           : ctx.emit({ type: 'gate_finished', train: ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
     });
     const executed = run.results.map((r) => r.name);

@@ -71,8 +71,8 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
 
     const stopped = await dropStopped(ctx, current);
     if (!stopped.live.length) return { kind: 'done' };
-    current = await startMembers(ctx.store, stopped.live, batchId, attempt);
     const trainId = ctx.store.claimTrainId(batchId);
+    current = await startMembers(ctx.store, stopped.live, batchId, attempt, trainId);
     const built = await buildTrain(ctx.cwd, base, baseTree, current, trainId);
 
     // Settle what the build found: contained tips are landed already; conflicts with the target
@@ -138,7 +138,9 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
 
     const policy = loaded.policy;
     const windowBefore = currentWindow(ctx.store, policy.batch.max);
-    const baseRow = { train: trainId, batch: batchId, attempt, members: members.map((m) => m.id), base, commit: built.train, tree: built.tree, gateSeconds: judgement.seconds, cached: judgement.cached, gate: judgement.telemetry };
+    // Enough to tell the train's story (`land why`) and rebuild it (`land repro`): members in merge
+    // order with the tips that were merged, the kind of chain, and the log the verdict is in.
+    const baseRow = { train: trainId, batch: batchId, attempt, kind: built.kind, members: members.map((m) => m.id), branches: members.map((m) => m.branch), tips: members.map((m) => m.tip), base, commit: built.train, tree: built.tree, gateSeconds: judgement.seconds, cached: judgement.cached, log: judgement.log, gate: judgement.telemetry };
 
     switch (judgement.verdict) {
       case 'INFRA': {

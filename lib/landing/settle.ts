@@ -2,12 +2,12 @@
 import { applyChanges, nowIso, type JobChange } from '../queue/index.js';
 import type { BatchRef, FileStore, JobRecord } from '../store/index.js';
 
-function batchRef(id: string, members: readonly JobRecord[], attempt: number, job: JobRecord): BatchRef {
-  return { id, members: members.map((m) => m.id), attempt, index: Math.max(0, members.findIndex((m) => m.id === job.id)) };
+function batchRef(id: string, members: readonly JobRecord[], attempt: number, job: JobRecord, train?: string): BatchRef {
+  return { id, members: members.map((m) => m.id), attempt, index: Math.max(0, members.findIndex((m) => m.id === job.id)), ...(train ? { train } : {}) };
 }
 
 /** Members ride a train: queued (or still in_progress for a bisection half) → in_progress. */
-export function startMembers(store: FileStore, members: readonly JobRecord[], batchId: string, attempt: number): Promise<JobRecord[]> {
+export function startMembers(store: FileStore, members: readonly JobRecord[], batchId: string, attempt: number, trainId: string): Promise<JobRecord[]> {
   return applyChanges(
     store,
     members.map((job) => ({
@@ -16,9 +16,9 @@ export function startMembers(store: FileStore, members: readonly JobRecord[], ba
       from: ['queued', 'in_progress'] as const,
       lenient: true, // canceled since the train was planned: left out, not an error
       event: 'train_started',
-      detail: { batch: batchId, attempt },
+      detail: { batch: batchId, attempt, train: trainId },
       patch: (current: JobRecord) => ({
-        batch: batchRef(batchId, members, attempt, current),
+        batch: batchRef(batchId, members, attempt, current, trainId),
         requeued: false,
         train: null,
         conflictPreview: null,

@@ -16,6 +16,8 @@ export const batchRefSchema = z.object({
   members: z.array(jobIdSchema),
   attempt: z.number().int().positive(),
   index: z.number().int().nonnegative(),
+  /** The train the job rides now (its log is logs/<train>.log); absent once it is back in the queue. */
+  train: z.string().optional(),
 });
 export type BatchRef = z.infer<typeof batchRefSchema>;
 

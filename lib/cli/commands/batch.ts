@@ -16,7 +16,7 @@ export function registerBatch(program: Command): void {
   program
     .command('batch')
     .usage('--job <name> --measure-dir <dir> -- <command...>')
-    .description('run a costly batch so that it leaves a ledger line or fails (see the README: the batch wrapper)')
+    .description('run a costly batch so that it leaves a ledger line or fails (see docs/batch.md)')
     .requiredOption('--job <name>', 'the job name: its ledger file is <ledger dir>/<name>.jsonl')
     .requiredOption('--measure-dir <dir>', 'where batch.log and samples.jsonl are written')
     .argument('<command...>', 'the batch, after --')
