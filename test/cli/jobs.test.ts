@@ -77,7 +77,8 @@ describe('land status (human output)', () => {
     const lines = result.stdout.split('\n').filter((line) => line !== '');
     expect(lines[0]).toMatch(/^window \d+ \(max 8\); 3 queued, 0 running$/);
     expect(lines[1]).toMatch(/^#\s+id\s+state\s+branch\s+tip/);
-    const rows = lines.slice(2).map((line) => line.split(/\s+/));
+    expect(lines.at(-1)).toMatch(/^eta: /); // what the estimates rest on, under the table
+    const rows = lines.slice(2, -1).map((line) => line.split(/\s+/));
     expect(rows.map((cells) => cells[0])).toEqual(['1', '2', '3']);
     expect(rows.map((cells) => cells[1])).toEqual([delta, alpha, charlie]);
     // A name with shell characters is shown quoted, never raw.

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { EXIT_CODES, LandError } from '../../errors.js';
 import { drain, type DrainSummary } from '../../landing/drain.js';
-import { describeEvent, type DrainEvent } from '../../landing/events.js';
+import type { DrainEvent } from '../../landing/events.js';
 import type { WatchOptions } from '../../landing/watch.js';
 import { action } from '../action.js';
+import { startReporter } from '../progress/index.js';
 
 interface RunOptions {
   once?: boolean;
@@ -62,14 +63,14 @@ export function registerRun(program: Command): void {
             abort.abort();
           }
         };
-        const emit = (event: DrainEvent) => {
-          if (ctx.out.json) ctx.out.emit(event);
-          else ctx.out.note(describeEvent(event));
-        };
+        // JSON events, a live block on a terminal, or plain lines: see lib/cli/progress.
+        const reporter = await startReporter({ out: ctx.out, store, cwd: ctx.cwd, target: ctx.options.target, stream: process.stderr, env: process.env });
+        const emit = (event: DrainEvent) => reporter.event(event);
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         try {
           const summary = await drain(ctx.cwd, store, { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal, target: ctx.options.target, watch }, emit);
+          reporter.close();
           if (ctx.out.json) ctx.out.emit(summary);
           else ctx.out.say(describeSummary(summary));
           if (!summary.stopped) return 0;
@@ -77,6 +78,7 @@ export function registerRun(program: Command): void {
           if (summary.stopped.why === 'lock_lost') return EXIT_CODES.busy;
           return EXIT_CODES.state;
         } finally {
+          reporter.close();
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
         }
