@@ -47,3 +47,20 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 export function showName(name: string): string {
   return /^[A-Za-z0-9._/@+-]+$/.test(name) ? name : JSON.stringify(name);
 }
+
+/** "0s", "45s", "1m30s", "1h02m": a duration for a person (whole seconds, rounded down). */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** "~40s", "~3m", "~1h20m": an estimate, rounded to what it is worth. */
+export function approximately(seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  if (s < 60) return `~${s}s`;
+  if (s < 3600) return `~${Math.round(s / 60)}m`;
+  const minutes = Math.round(s / 60);
+  return `~${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
+import { applyHelpExamples } from './helpExamples.js';
 import { registerBatch } from './commands/batch.js';
 import { registerCancel } from './commands/cancel.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerHooks } from './commands/hooks.js';
 import { registerInit } from './commands/init.js';
@@ -17,7 +19,21 @@ import { registerRepro } from './commands/repro.js';
 
 export const VERSION = '0.1.0';
 
+/** The end of `land --help`, before the docs pointer (the full table: docs/exit-codes.md). */
+const EXIT_CODE_SUMMARY = `Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy (.ctm.json) or missing target,
+4 not found, 5 refused by the job's state, 6 busy (another drainer), 7 git failed,
+8 corrupt state file, 9 job did not land (submit --wait),
+10 target red: the target itself fails its gates, 130 interrupted.
+land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`;
+
+/** The program, every command registered, each help ending with examples and its docs page. */
 export function buildProgram(): Command {
+  const program = registerCommands();
+  applyHelpExamples(program, EXIT_CODE_SUMMARY);
+  return program;
+}
+
+function registerCommands(): Command {
   const program = new Command();
   program
     .name('land')
@@ -27,15 +43,7 @@ export function buildProgram(): Command {
     .option('--target <branch>', 'the target branch (default: LAND_TARGET, else git config land.target, else main)')
     .option('--debug', 'print stack traces of internal errors')
     .showHelpAfterError('(run land --help for usage)')
-    .configureHelp({ showGlobalOptions: true })
-    .addHelpText(
-      'after',
-      `
-Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy (.ctm.json) or missing target,
-4 not found, 5 refused by the job's state, 6 busy (another drainer), 7 git failed,
-8 corrupt state file, 9 job did not land (submit --wait), 130 interrupted.
-land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`,
-    );
+    .configureHelp({ showGlobalOptions: true });
   registerInit(program);
   registerConfig(program);
   registerSubmit(program);
@@ -51,5 +59,6 @@ land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no led
   registerWhy(program);
   registerLog(program);
   registerRepro(program);
+  registerCompletion(program);
   return program;
 }

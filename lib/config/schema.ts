@@ -1,72 +1,101 @@
 // The landing policy, `.ctm.json`, committed on the target branch. Strict objects: an unknown key
-// is an error (a typo must not silently change nothing). Defaults are documented in docs/policy.md.
+// is an error (a typo must not silently change nothing). Every key carries its description (the
+// wording of docs/policy.md), which the JSON Schema of `land config schema` carries to editors.
 import { z } from 'zod';
 
 const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'expected letters, digits, ".", "_" or "-"');
 const command = z.union([z.string().min(1), z.array(z.string()).min(1)]);
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name');
 const glob = z.string().min(1);
+const timeoutSeconds = z.number().positive().max(86_400).default(600);
 
-export const batchStageSchema = z.strictObject({
-  job: name,
-  measureDir: z.string().min(1),
-});
+export const batchStageSchema = z
+  .strictObject({
+    job: name.describe('The ledger job name (letters, digits, ".", "_", "-"): its ledger file is <ledger dir>/<job>.jsonl.'),
+    measureDir: z.string().min(1).describe('The measure dir passed to `land batch --measure-dir`.'),
+  })
+  .describe('Run this gate through `land batch` (a ledger-enforcing batch stage): the stage fails unless the batch leaves a ledger line.');
 
 export const gateSchema = z.strictObject({
-  name,
-  run: command,
-  timeoutSeconds: z.number().positive().max(86_400).default(600),
-  env: z.record(envName, z.string()).default({}),
-  passEnv: z.array(envName).default([]),
-  paths: z.array(glob).min(1).optional(),
+  name: name.describe('The gate name: letters, digits, ".", "_", "-" (at most 100); unique within the policy.'),
+  run: command.describe('The command: a string runs with `sh -c`; an array is the argv, run without a shell.'),
+  timeoutSeconds: timeoutSeconds.describe(
+    "Above 0, at most 86400. On timeout the gate's whole process group is killed and the train fails (reason timeout).",
+  ),
+  env: z
+    .record(envName, z.string())
+    .default({})
+    .describe("Fixed variables (name → value) added to the gate's environment."),
+  passEnv: z
+    .array(envName)
+    .default([])
+    .describe("Names of the drainer's variables to pass to the gate (for example tokens); their values are redacted from stored logs."),
+  paths: z
+    .array(glob)
+    .min(1)
+    .optional()
+    .describe('Globs: the gate runs only when the train changes a matching file (docs/proofs.md#selective-gates). Absent: the gate always runs.'),
   batch: batchStageSchema.optional(),
 });
 
 export const refreshSchema = z.strictObject({
-  paths: z.array(glob).min(1),
-  run: command,
-  message: z.string().min(1),
-  timeoutSeconds: z.number().positive().max(86_400).default(600),
+  paths: z.array(glob).min(1).describe('Globs: the entry runs when the train changes a matching file.'),
+  run: command.describe('The command that updates the generated files: a string runs with `sh -c`; an array is the argv, run without a shell.'),
+  message: z.string().min(1).describe('The commit message of the refresh commit added to the train.'),
+  timeoutSeconds: timeoutSeconds.describe("Above 0, at most 86400. On timeout the command's whole process group is killed and the train fails (reason refresh)."),
 });
 
-export const policySchema = z.strictObject({
-  $schema: z.string().optional(),
-  target: z.string().min(1),
-  remote: z.string().min(1).default('origin'),
-  gates: z.array(gateSchema).default([]),
-  batch: z
-    .strictObject({
-      max: z.number().int().min(1).max(256).default(8),
-      waitSeconds: z.number().min(0).max(3_600).default(0),
-    })
-    .prefault({}),
-  publish: z
-    .strictObject({
-      auto: z.boolean().default(false),
-      remote: z.string().min(1).optional(),
-    })
-    .prefault({}),
-  refresh: z.array(refreshSchema).default([]),
-  retries: z
-    .strictObject({
-      infra: z.number().int().min(0).max(100).default(3),
-      casLost: z.number().int().min(0).max(1_000).default(20),
-    })
-    .prefault({}),
-  proof: z
-    .strictObject({
-      enabled: z.boolean().default(true),
-      trustLocal: z.boolean().default(true),
-    })
-    .prefault({}),
-  ledger: z
-    .strictObject({
-      providers: z.array(z.string().min(1)).default(['claude-code']),
-      lane: z.string().min(1).optional(),
-      dir: z.string().min(1).optional(),
-    })
-    .prefault({}),
-});
+export const policySchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('The JSON Schema of this file, for editor completion (save `land config schema`, for example as ./ctm.schema.json); ignored by land.'),
+    target: z.string().min(1).describe('The branch this policy governs; must equal the branch it is read from.'),
+    remote: z.string().min(1).default('origin').describe('The remote `publish` pushes to, unless publish.remote is set.'),
+    gates: z
+      .array(gateSchema)
+      .default([])
+      .describe('The gates, run in order on each train; the first that does not pass decides the verdict. No gates: every train passes.'),
+    batch: z
+      .strictObject({
+        max: z.number().int().min(1).max(256).default(8).describe("1 to 256: the most jobs one train takes, and the window's starting size."),
+        waitSeconds: z.number().min(0).max(3_600).default(0).describe('0 to 3600: how long a lone job waits for company before it is gated alone.'),
+      })
+      .prefault({})
+      .describe('Merge trains: how many jobs ride one train.'),
+    publish: z
+      .strictObject({
+        auto: z.boolean().default(false).describe('Push the target to the remote after each landing (once per train, with a lease on the old tip).'),
+        remote: z.string().min(1).optional().describe('The remote to push to; absent: the top-level remote.'),
+      })
+      .prefault({})
+      .describe('Pushing landings to a remote.'),
+    refresh: z
+      .array(refreshSchema)
+      .default([])
+      .describe('Commands that update generated files (for example a lock file) on the train before the gates (docs/proofs.md#refresh-entries).'),
+    retries: z
+      .strictObject({
+        infra: z.number().int().min(0).max(100).default(3).describe('0 to 100: infrastructure requeues per job before it fails with reason infra.'),
+        casLost: z.number().int().min(0).max(1_000).default(20).describe('0 to 1000: lost compare-and-swaps per job before it fails with reason cas_lost.'),
+      })
+      .prefault({})
+      .describe('How often a job is requeued for causes that are not its own before it fails.'),
+    proof: z
+      .strictObject({
+        enabled: z.boolean().default(true).describe('Accept proofs for the fast path (the verdict cache counts either way).'),
+        trustLocal: z.boolean().default(true).describe("Accept proofs made by `land prove`; false: only the drainer's own trains' proofs count."),
+      })
+      .prefault({})
+      .describe('Proofs: a tip already proven on the current target lands alone without a gate (docs/proofs.md).'),
+    ledger: z
+      .strictObject({
+        providers: z.array(z.string().min(1)).default(['claude-code']).describe('The model providers `land batch` allows.'),
+        lane: z.string().min(1).optional().describe('Where batches run: "local" (this machine is a lane) or an ssh host.'),
+        dir: z.string().min(1).optional().describe('The ledger dir, relative to the repository root.'),
+      })
+      .prefault({})
+      .describe('The ledger-enforcing batch wrapper `land batch` (docs/batch.md).'),
+  })
+  .describe("land's landing policy, read from the target branch's tip (reference: docs/policy.md).");
 
 export type Policy = z.infer<typeof policySchema>;
 export type PolicyInput = z.input<typeof policySchema>;

@@ -1,27 +1,51 @@
 // Turns a .ctm.json text into a policy or into every problem at once, each with its key path.
 import type { z } from 'zod';
 import { LandError } from '../errors.js';
+import { knownKeysAt } from './knownKeys.js';
 import { POLICY_FILE, policySchema, type Policy } from './schema.js';
+import { nearestKey } from './suggest.js';
 
 export type PolicyParse = { ok: true; policy: Policy } | { ok: false; problems: string[] };
 
+/** `gates[1].timeoutSeconds`; a key that is not a plain word is quoted (`env["A B"]`), so a problem stays one line. */
 function pathOf(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    else if (typeof key === 'string' && /^[A-Za-z0-9_$-]+$/.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
   }
   return out === '' ? '(root)' : out;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** The value at `path` inside `raw`, or undefined. */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let current = raw;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** `gate: unknown key; did you mean gates?`: the nearest known key at that level not already set. */
+function describeUnknownKey(raw: unknown, path: readonly PropertyKey[], key: string): string {
+  const here = valueAt(raw, path);
+  const present = new Set(here && typeof here === 'object' ? Object.keys(here) : []);
+  const suggestion = nearestKey(key, knownKeysAt(policySchema, path).filter((known) => !present.has(known)));
+  const line = `${pathOf([...path, key])}: unknown key`;
+  return suggestion === null ? line : `${line}; did you mean ${pathOf([...path, suggestion])}?`;
+}
+
+/** One line per problem: an issue about unknown keys names each key. */
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => `${pathOf([...issue.path, key])}: unknown key`).join('\n');
+    return issue.keys.map((key) => describeUnknownKey(raw, issue.path, key));
   }
   if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
-    return `${pathOf(issue.path)}: required (expected ${issue.expected})`;
+    return [`${pathOf(issue.path)}: required (expected ${issue.expected})`];
   }
-  return `${pathOf(issue.path)}: ${issue.message}`;
+  return [`${pathOf(issue.path)}: ${issue.message}`];
 }
 
 export function parsePolicy(text: string): PolicyParse {
@@ -34,7 +58,7 @@ export function parsePolicy(text: string): PolicyParse {
   const result = policySchema.safeParse(raw);
   // Duplicate gate names are checked on the raw value so they are reported with the schema's own
   // problems, not only once those are fixed.
-  const problems = result.success ? [] : result.error.issues.flatMap((issue) => describeIssue(issue).split('\n'));
+  const problems = result.success ? [] : result.error.issues.flatMap((issue) => describeIssue(issue, raw));
   problems.push(...duplicateGateNames(raw));
   if (!result.success || problems.length) return { ok: false, problems };
   return { ok: true, policy: result.data };

@@ -12,6 +12,7 @@ import { fastPathDecision } from './fastPath.js';
 import { recoverInProgress } from './recovery.js';
 import { runBatch, type DrainContext } from './runBatch.js';
 import { planTrain } from './trainPlan.js';
+import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
 
 export interface DrainOptions {
@@ -25,6 +26,8 @@ export interface DrainOptions {
   abort: AbortSignal;
   /** The target named on the command line (`--target`), if any. */
   target?: string;
+  /** `--watch`: wait for submissions instead of stopping when nothing is runnable. */
+  watch?: WatchOptions | null;
 }
 
 export interface DrainSummary {
@@ -90,6 +93,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   // Only the jobs submitted for this drain's target ride its trains.
   const mine = (jobs: readonly JobRecord[]) => jobs.filter((job) => jobTarget(job, initial.target) === initial.target);
   let infraInARow = 0;
+  const idle = opts.watch ? new IdleWatch(store, opts.watch, emit, initial.target) : null;
   store.writeToken(lease.holder.token);
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
@@ -97,6 +101,10 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit });
     for (;;) {
       if (opts.stopAfterTrain() || opts.abort.aborted) {
+        if (idle?.idle) {
+          idle.end('signal'); // nothing was running and nothing is runnable: a clean stop
+          break;
+        }
         stopped = { why: 'interrupted', message: 'stopped by a signal at a train boundary' };
         break;
       }
@@ -105,6 +113,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         stopped = { why: 'lock_lost', message: `the drain lock was lost: ${compromised.message}` };
         break;
       }
+      const version = idle ? store.jobsVersion() : ''; // before the listing: a later change wakes the wait
       const loaded = await loadPolicy(cwd, opts.target);
       const listing = store.listJobs();
       for (const bad of listing.corrupt) {
@@ -113,7 +122,13 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
         emit({ type: 'corrupt_record', file: bad.file, problem: bad.problem });
       }
       let runnable = runnableJobs(mine(listing.jobs));
-      if (!runnable.length) break;
+      if (!runnable.length) {
+        if (!idle) break;
+        const wake = await idle.waitForWork(version, () => opts.stopAfterTrain() || opts.abort.aborted || lease.compromised() !== null);
+        if (wake === 'idle_exit') break;
+        continue; // a change or a stop: the loop's top decides
+      }
+      idle?.resume(runnable.length);
       let window = currentWindow(store, loaded.policy.batch.max);
       if (loaded.policy.batch.waitSeconds > 0 && window > 1 && runnable.length === 1 && !runnable[0]?.requeued) {
         await waitForCompany(store, loaded.policy.batch.waitSeconds, runnable[0] as JobRecord, emit, opts.stopAfterTrain, mine);

@@ -21,35 +21,63 @@ export type DrainEvent =
   | { type: 'published'; remote: string; commit: string }
   | { type: 'publish_rejected'; remote: string; message: string }
   | { type: 'stopping'; why: string }
+  | { type: 'idle'; target: string; idleExitSeconds: number | null; polling: boolean }
+  | { type: 'resumed'; jobs: number; idleSeconds: number }
+  | { type: 'watch_ended'; why: 'idle_exit' | 'signal'; idleSeconds: number }
   | { type: 'warning'; message: string };
 
 export type Emit = (event: DrainEvent) => void;
 
 const short = (sha: string) => sha.slice(0, 12);
 
-/** One human sentence per event. */
-export function describeEvent(event: DrainEvent): string {
+/** The branch a job id stands for, or null when it is not known (a missing or corrupt record). */
+export type JobNames = (job: string) => string | null;
+
+const noNames: JobNames = () => null;
+
+/** `feature/login (j-20261130-0001)`, or the bare id when its branch is not known. */
+export function jobLabel(job: string, names: JobNames): string {
+  const branch = names(job);
+  return branch === null || branch === job ? job : `${branch} (${job})`;
+}
+
+/** Branch names only (ids where unknown): for train lines, where the ids would drown the names. */
+const branches = (jobs: readonly string[], names: JobNames) => jobs.map((job) => names(job) ?? job).join(' ');
+const labels = (jobs: readonly string[], names: JobNames) => jobs.map((job) => jobLabel(job, names)).join(', ');
+
+/** A failure message already names its gate ("gate test: exit 1"); other reasons are said first. */
+const failure = (reason: string, message: string) => (message.startsWith('gate ') || message.startsWith(`${reason}:`) ? message : `${reason}: ${message}`);
+
+/**
+ * One human sentence per event (several lines for a landing of several jobs, one per job).
+ * Pure: branch names come from `names`, which the caller backs with the job records.
+ */
+export function describeEvent(event: DrainEvent, names: JobNames = noNames): string {
+  const who = (job: string) => jobLabel(job, names);
   switch (event.type) {
     case 'drain_started': return `draining the queue onto ${event.target} (pid ${event.pid})`;
-    case 'recovered': return `recovered ${event.job} from a stopped drainer: ${event.to}`;
+    case 'recovered': return `recovered ${who(event.job)} from a stopped drainer: ${event.to}`;
     case 'corrupt_record': return `skipped corrupt job record ${event.file}: ${event.problem}`;
-    case 'waiting_for_company': return `${event.job} waits up to ${event.seconds}s for company`;
-    case 'fast_path': return `${event.job} is already proven (${event.source}); it lands alone without a gate`;
-    case 'train_built': return `train ${event.train} attempt ${event.attempt}: ${event.members.length} member(s) [${event.members.join(' ')}] ${event.kind} on ${short(event.base)}`;
-    case 'member_skipped': return `  ${event.job} conflicts with the ${event.against} (${event.paths.join(', ')})`;
-    case 'gate_started': return `  gate ${event.gate} ...`;
+    case 'waiting_for_company': return `${who(event.job)} waits up to ${event.seconds}s for company`;
+    case 'fast_path': return `${who(event.job)} is already proven (${event.source}); it lands alone without a gate`;
+    case 'train_built': return `train ${event.train} attempt ${event.attempt}: ${event.members.length} member(s) [${branches(event.members, names)}] ${event.kind} on ${short(event.base)}`;
+    case 'member_skipped': return `  ${who(event.job)} conflicts with the ${event.against} (${event.paths.join(', ')})`;
+    case 'gate_started': return `  gate ${event.gate} started; log ${event.log}`;
     case 'gate_finished': return `  gate ${event.gate}: ${event.status} (${event.seconds}s)`;
     case 'verdict': return `  verdict ${event.verdict}${event.cached ? ' (cached)' : ''}${event.reason ? ` (${event.reason})` : ''}${event.log ? `  log ${event.log}` : ''}`;
-    case 'landed': return `  landed ${event.members.join(' ')} as ${short(event.commit)} (${event.via})`;
-    case 'bisected': return `  bisecting: [${event.first.join(' ')}] next, [${event.second.join(' ')}] back to the head of the queue`;
-    case 'requeued': return `  requeued ${event.jobs.join(' ')} (${event.reason})`;
-    case 'failed': return `  failed ${event.job}: ${event.reason}: ${event.message}`;
-    case 'canceled': return `  canceled ${event.job}`;
+    case 'landed': return event.members.map((job) => `  landed ${who(job)} as ${short(event.commit)} (${event.via})`).join('\n');
+    case 'bisected': return `  bisecting: [${branches(event.first, names)}] next, [${branches(event.second, names)}] back to the head of the queue`;
+    case 'requeued': return `  requeued ${labels(event.jobs, names)}: ${event.reason}`;
+    case 'failed': return `  failed ${who(event.job)}: ${failure(event.reason, event.message)}`;
+    case 'canceled': return `  canceled ${who(event.job)}`;
     case 'window': return `  window ${event.before} -> ${event.after}`;
     case 'published': return `  pushed ${short(event.commit)} to ${event.remote}`;
     case 'publish_rejected': return `  push to ${event.remote} rejected: ${event.message} (retried after the next landing)`;
     case 'stopping': return `stopping: ${event.why}`;
     case 'warning': return `warning: ${event.message}`;
+    case 'idle': return `queue empty; waiting for submissions (${event.idleExitSeconds === null ? 'until stopped' : `idle-exit in ${event.idleExitSeconds}s`}${event.polling ? '; polling' : ''})`;
+    case 'resumed': return `resuming after ${event.idleSeconds}s idle: ${event.jobs} runnable job(s)`;
+    case 'watch_ended': return event.why === 'idle_exit' ? `queue empty for ${event.idleSeconds}s; exiting (--idle-exit)` : `stopped while idle (no train was running)`;
     default: {
       const never: never = event;
       return JSON.stringify(never);

@@ -11,6 +11,7 @@ import { appendJsonLine, readJsonLines, type JsonLines } from './jsonl.js';
 import { readFrom, scanLines, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { StatePaths, assertSafeId } from './paths.js';
+import { jobsFolderVersion, waitForJobsChange, type WaitForChangeOptions, type WaitOutcome } from './watch.js';
 import {
   gatePassesSchema,
   jobRecordSchema,
@@ -136,6 +137,19 @@ export class FileStore {
     } catch {
       return [];
     }
+  }
+
+  /** A token that changes whenever a job record is added, rewritten or removed. */
+  jobsVersion(): string {
+    return jobsFolderVersion(this.paths.jobsDir);
+  }
+
+  /**
+   * Waits until the job records differ from `since` (fs.watch on the jobs folder, with a poll
+   * every 2 s as the fallback), the timeout passes or the signal aborts.
+   */
+  waitForChange(opts: WaitForChangeOptions): Promise<WaitOutcome> {
+    return waitForJobsChange(this.paths.jobsDir, opts);
   }
 
   /** Writes a record. Only lib/queue's transition functions call this, after journaling. */

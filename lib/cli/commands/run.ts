@@ -1,13 +1,30 @@
 import type { Command } from 'commander';
-import { EXIT_CODES } from '../../errors.js';
+import { EXIT_CODES, LandError } from '../../errors.js';
 import { drain, type DrainSummary } from '../../landing/drain.js';
-import { describeEvent, type DrainEvent } from '../../landing/events.js';
+import type { DrainEvent } from '../../landing/events.js';
+import type { WatchOptions } from '../../landing/watch.js';
 import { action } from '../action.js';
+import { startReporter } from '../progress/index.js';
 
 interface RunOptions {
   once?: boolean;
   wait?: boolean; // commander's --no-wait sets wait=false
   json?: boolean;
+  watch?: boolean;
+  idleExit?: string;
+}
+
+/** `--watch [--idle-exit <seconds>]` as drain options; LAND_WATCH_POLL=1 forces polling. */
+function watchOptions(opts: RunOptions, env: NodeJS.ProcessEnv): WatchOptions | null {
+  if (opts.watch && opts.once) throw new LandError('usage', '--watch and --once do not go together', { hint: '--once runs one batch and stops; --watch keeps draining' });
+  if (opts.idleExit !== undefined && !opts.watch) throw new LandError('usage', '--idle-exit only goes with --watch');
+  if (!opts.watch) return null;
+  const idleExit = opts.idleExit === undefined ? null : Number(opts.idleExit);
+  if (idleExit !== null && !(Number.isFinite(idleExit) && idleExit > 0)) {
+    throw new LandError('usage', `--idle-exit: expected a positive number of seconds, got ${JSON.stringify(opts.idleExit)}`);
+  }
+  const poll = env.LAND_WATCH_POLL;
+  return { idleExitSeconds: idleExit, poll: poll !== undefined && poll !== '' && poll !== '0' };
 }
 
 function describeSummary(summary: DrainSummary): string {
@@ -28,9 +45,12 @@ export function registerRun(program: Command): void {
     .description('drain the queue: build trains, gate each once, land with one CAS, bisect failures')
     .option('--once', 'run one admitted batch (with its bisection) and stop')
     .option('--no-wait', 'exit at once (exit 6) when another drainer holds the queue')
+    .option('--watch', 'keep running: when the queue is empty, wait for new submissions (stop with SIGTERM/SIGINT)')
+    .option('--idle-exit <seconds>', 'with --watch, exit 0 once the queue has been empty this long')
     .option('--json', 'print one JSON event per line, then a summary object')
     .action(
       action<RunOptions>(async (ctx, opts) => {
+        const watch = watchOptions(opts, process.env);
         const store = await ctx.store();
         const abort = new AbortController();
         let signals = 0;
@@ -43,14 +63,14 @@ export function registerRun(program: Command): void {
             abort.abort();
           }
         };
-        const emit = (event: DrainEvent) => {
-          if (ctx.out.json) ctx.out.emit(event);
-          else ctx.out.note(describeEvent(event));
-        };
+        // JSON events, a live block on a terminal, or plain lines: see lib/cli/progress.
+        const reporter = await startReporter({ out: ctx.out, store, cwd: ctx.cwd, target: ctx.options.target, stream: process.stderr, env: process.env });
+        const emit = (event: DrainEvent) => reporter.event(event);
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         try {
-          const summary = await drain(ctx.cwd, store, { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal, target: ctx.options.target }, emit);
+          const summary = await drain(ctx.cwd, store, { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal, target: ctx.options.target, watch }, emit);
+          reporter.close();
           if (ctx.out.json) ctx.out.emit(summary);
           else ctx.out.say(describeSummary(summary));
           if (!summary.stopped) return 0;
@@ -58,6 +78,7 @@ export function registerRun(program: Command): void {
           if (summary.stopped.why === 'lock_lost') return EXIT_CODES.busy;
           return EXIT_CODES.state;
         } finally {
+          reporter.close();
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
         }

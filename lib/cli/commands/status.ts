@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { displayOrder } from '../../queue/index.js';
 import type { JobRecord } from '../../store/index.js';
-import { readWindowView } from '../../landing/windowView.js';
+import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../../landing/eta.js';
+import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
-import { age, showName, short, table } from '../output.js';
+import { age, approximately, showName, short, table } from '../output.js';
 
 function stateText(job: JobRecord): string {
   const parts: string[] = [job.state];
@@ -18,12 +19,18 @@ function note(job: JobRecord): string {
   return job.title === job.branch ? '' : job.title;
 }
 
+/** The line under the table that says what the estimates rest on. */
+function etaNote(basis: EtaBasis): string {
+  if (basis.medianTrainSeconds === null) return `eta: ${basis.reason ?? 'no history yet'}`;
+  return `eta: ${approximately(basis.medianTrainSeconds)} per train (the median gate time of the last ${basis.trainsMeasured} gated train(s)), window ${basis.window}${basis.runningTrain ? ', after the running train' : ''}`;
+}
+
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description('the queue in landing order: position, state, branch, tip, age')
+    .description('the queue in landing order: position, state, branch, tip, age, estimated time to land')
     .option('--all', 'include landed, failed and canceled jobs')
-    .option('--json', 'print { window, jobs, corrupt } as JSON')
+    .option('--json', 'print { window, jobs, corrupt, estimate } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const store = await ctx.store();
@@ -33,29 +40,37 @@ export function registerStatus(program: Command): void {
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${bad.file}: ${bad.problem}`);
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
+        // When each queued job may land: trains ahead × the median gated train (see lib/landing/eta.ts).
+        const basis = etaBasis(gateHistoryFromMetrics(store.readMetrics().rows), Math.max(1, window.size ?? 1), jobs.some((job) => job.state === 'in_progress'));
+        const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
         if (ctx.out.json) {
-          ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job })), corrupt });
+          ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })), corrupt, estimate: basis });
           return;
         }
-        ctx.out.say(`window ${window.size}${window.max === null ? '' : ` (max ${window.max})`}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`);
+        ctx.out.say(`${windowSummary(window)}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`);
         if (!rows.length) {
           ctx.out.say('the queue is empty');
           return;
         }
         ctx.out.say(
           table(
-            ['#', 'id', 'state', 'branch', 'tip', 'age', 'note'],
-            rows.map(({ position: pos, job }) => [
-              pos === null ? (job.state === 'in_progress' ? 'run' : '') : String(pos),
-              job.id,
-              stateText(job),
-              showName(job.branch),
-              short(job.tip),
-              age(job.timestamps.queued),
-              note(job),
-            ]),
+            ['#', 'id', 'state', 'branch', 'tip', 'age', 'eta', 'note'],
+            rows.map(({ position: pos, job }) => {
+              const eta = etaOf(pos);
+              return [
+                pos === null ? (job.state === 'in_progress' ? 'run' : '') : String(pos),
+                job.id,
+                stateText(job),
+                showName(job.branch),
+                short(job.tip),
+                age(job.timestamps.queued),
+                eta === null ? (pos === null ? '' : '?') : approximately(eta),
+                note(job),
+              ];
+            }),
           ),
         );
+        if (position > 0) ctx.out.say(etaNote(basis));
       }),
     );
 }

@@ -1,0 +1,194 @@
+// The end of every `land ... --help`: an example or two, then where the command is documented.
+// Kept in one map so a command cannot be added without one (test/cli/help.test.ts walks the
+// built program); an entry for a command this build does not register is simply unused.
+import type { Command } from 'commander';
+
+export interface HelpExamples {
+  /** `[command line, what it does]`; the command line starts with `land <command path>`. */
+  examples: ReadonlyArray<readonly [string, string]>;
+  /** The docs page (and heading) that documents the command, relative to the repository. */
+  docs: string;
+}
+
+/** Keyed by the command's path below `land`: `submit`, `config schema`, `hooks install`. */
+export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
+  init: {
+    examples: [
+      ['land init', 'a .ctm.json gating with "npm test"'],
+      ['land init --gate "npm run lint" --gate "npm test"', 'two gates, run in this order'],
+    ],
+    docs: 'docs/commands.md#land-init',
+  },
+  config: {
+    examples: [
+      ['land config', "the policy in force on the target's tip, and its gates hash"],
+      ['land config --json | jq .policy.gates', 'the gates, defaults filled in'],
+    ],
+    docs: 'docs/commands.md#land-config-and-land-config-schema',
+  },
+  'config schema': {
+    examples: [['land config schema > ctm.schema.json', 'save it for your editor; name it in .ctm.json: "$schema": "./ctm.schema.json"']],
+    docs: 'docs/policy.md',
+  },
+  submit: {
+    examples: [
+      ['land submit', 'queue the current branch'],
+      ['land submit feature/login --wait --timeout 1800', 'queue it and wait until it lands (exit 9 if it does not)'],
+    ],
+    docs: 'docs/commands.md#land-submit-branches',
+  },
+  status: {
+    examples: [
+      ['land status', 'the queue in landing order'],
+      ['land status --all --json', 'every job, finished ones too, as JSON'],
+    ],
+    docs: 'docs/commands.md#land-status',
+  },
+  show: {
+    examples: [['land show j-20261130-0004', 'everything the job record holds']],
+    docs: 'docs/commands.md#land-show-id',
+  },
+  cancel: {
+    examples: [['land cancel j-20261130-0004', 'at once if queued, at the next train boundary if running']],
+    docs: 'docs/commands.md#land-cancel-id-and-land-retry-ids',
+  },
+  retry: {
+    examples: [
+      ['land retry j-20261130-0004 j-20261130-0007', 'put failed (or canceled) jobs back in the queue; all or nothing'],
+      ['land retry --all-failed', "every failed job of this target's queue"],
+    ],
+    docs: 'docs/commands.md#land-cancel-id-and-land-retry-ids',
+  },
+  run: {
+    examples: [
+      ['land run', 'drain the queue, then exit'],
+      ['land run --watch --idle-exit 300', 'keep draining and wait for new submissions; exit after 300 s with nothing to do'],
+    ],
+    docs: 'docs/commands.md#land-run',
+  },
+  window: {
+    examples: [
+      ['land window', 'the window and its recent history'],
+      ['land window --set 2', 'smaller trains for a while'],
+    ],
+    docs: 'docs/commands.md#land-window',
+  },
+  prove: {
+    examples: [['land prove', 'gate HEAD merged onto the target; on PASS it can land without a gate']],
+    docs: 'docs/proofs.md#land-prove',
+  },
+  hooks: {
+    examples: [['land hooks install --pre-push', 'only the drainer may move the target; pushes are proven first']],
+    docs: 'docs/protect.md',
+  },
+  'hooks install': {
+    examples: [
+      ['land hooks install', 'refuse updates of the target not made by the drainer'],
+      ['land hooks install --pre-push', 'and run land prove before every push'],
+    ],
+    docs: 'docs/protect.md',
+  },
+  'hooks uninstall': {
+    examples: [['land hooks uninstall', "remove land's hooks, leave the others"]],
+    docs: 'docs/protect.md',
+  },
+  'hooks pre-receive': {
+    examples: [['land hooks pre-receive > /srv/git/app.git/hooks/pre-receive', 'the same rule on a server (make it executable)']],
+    docs: 'docs/protect.md',
+  },
+  batch: {
+    examples: [['land batch --job nightly-eval --measure-dir out/eval -- ./eval.sh', 'run it; fail unless it leaves a ledger line']],
+    docs: 'docs/batch.md#the-batch-wrapper-land-batch-and-the-ledger',
+  },
+  ledger: {
+    examples: [['land ledger show --job nightly-eval', "the job's ledger lines, oldest first"]],
+    docs: 'docs/batch.md#reading-the-ledger-land-ledger',
+  },
+  'ledger show': {
+    examples: [
+      ['land ledger show --job nightly-eval', "the job's ledger lines, oldest first"],
+      ['land ledger show --job nightly-eval --json | tail -1', 'the latest line, as JSON'],
+    ],
+    docs: 'docs/batch.md#reading-the-ledger-land-ledger',
+  },
+  'ledger verify': {
+    examples: [['land ledger verify --job nightly-eval --since 2026-11-30T08:00:00Z', 'exit 0 if a batch since then left a line']],
+    docs: 'docs/batch.md#reading-the-ledger-land-ledger',
+  },
+  why: {
+    examples: [['land why j-20261130-0004', "the job's whole story: trains, verdicts, bisection, how it ended"]],
+    docs: 'docs/failures.md',
+  },
+  log: {
+    examples: [
+      ['land log j-20261130-0004', "the gate log of the job's latest train"],
+      ['land log j-20261130-0004 -f', 'follow it while the gate runs'],
+    ],
+    docs: 'docs/failures.md',
+  },
+  repro: {
+    examples: [['land repro j-20261130-0004 --run', 'rebuild the train the job failed in, and run its gates']],
+    docs: 'docs/failures.md',
+  },
+  completion: {
+    examples: [
+      ['land completion bash > ~/.local/share/bash-completion/completions/land', 'bash completion of commands, options and job ids'],
+      ['land completion zsh > "${fpath[1]}/_land"', 'zsh (before compinit runs)'],
+      ['land completion fish > ~/.config/fish/completions/land.fish', 'fish'],
+    ],
+    docs: 'docs/commands.md#land-completion-bashzshfish',
+  },
+};
+
+/** The top-level `land --help`. */
+export const PROGRAM_EXAMPLES: HelpExamples = {
+  examples: [
+    ['land submit feature/login', 'queue a branch'],
+    ['land run', 'drain the queue: gate trains, land them'],
+    ['land status', 'the queue'],
+  ],
+  docs: 'docs/README.md',
+};
+
+/** `submit`, `config schema`: the command's names below the program. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}
+
+/** Every command below `program`, depth first (commander's implicit `help` is not one). */
+export function allCommands(program: Command): Command[] {
+  return program.commands.flatMap((command) => [command, ...allCommands(command)]);
+}
+
+/** The map's entry for a command path, if any (own keys only: `constructor` is not a command's). */
+export function helpExamplesFor(path: string): HelpExamples | undefined {
+  return Object.hasOwn(HELP_EXAMPLES, path) ? HELP_EXAMPLES[path] : undefined;
+}
+
+/** Each example as a shell comment saying what it does, then the line to copy. */
+function examplesText(entry: HelpExamples): string {
+  return `Examples:\n${entry.examples.map(([line, says]) => `  # ${says}\n  ${line}`).join('\n')}`;
+}
+
+/** The paths of the commands below `program` that have no examples (test/cli/help.test.ts wants none). */
+export function commandsWithoutExamples(program: Command): string[] {
+  return allCommands(program)
+    .map(commandPath)
+    .filter((path) => helpExamplesFor(path) === undefined);
+}
+
+/** The text after the help: examples, any notes (the exit codes of `land`), the docs page. */
+export function helpTail(entry: HelpExamples, notes?: string): string {
+  return `\n${examplesText(entry)}\n${notes ? `\n${notes}\n` : ''}\nDocs: ${entry.docs}`;
+}
+
+/** Ends each command's help with its examples and docs page; call once every command is registered. */
+export function applyHelpExamples(program: Command, programNotes: string): void {
+  program.addHelpText('after', helpTail(PROGRAM_EXAMPLES, programNotes));
+  for (const command of allCommands(program)) {
+    const entry = helpExamplesFor(commandPath(command));
+    if (entry) command.addHelpText('after', helpTail(entry));
+  }
+}

@@ -1,0 +1,52 @@
+// What the reporters look up besides the events: branch names of job ids, the queue's length and
+// the gate history. Backed by the store (read-only); cached where the answer cannot change.
+import { gateHistoryFromMetrics, type GateHistory } from '../../landing/eta.js';
+import { jobTarget } from '../../queue/index.js';
+import type { FileStore } from '../../store/index.js';
+
+export interface ProgressSource {
+  /** The branch of a job, or null when its record cannot be read. */
+  branchOf(job: string): string | null;
+  /** Queued jobs of `target` (all targets when null); null when the records cannot be listed. */
+  queuedCount(target: string | null): number | null;
+  /** Recorded gate durations (metrics.jsonl), read once. */
+  gateHistory(): GateHistory;
+}
+
+export function storeSource(store: FileStore): ProgressSource {
+  const branches = new Map<string, string>(); // a job's branch never changes: cache it
+  let history: GateHistory | null = null;
+  return {
+    branchOf(job) {
+      const known = branches.get(job);
+      if (known !== undefined) return known;
+      try {
+        const record = store.readJob(job);
+        if (!record) return null;
+        branches.set(job, record.branch);
+        return record.branch;
+      } catch {
+        return null; // a corrupt record is reported by the drainer; the sentence shows the id
+      }
+    },
+    queuedCount(target) {
+      try {
+        const { jobs } = store.listJobs();
+        for (const job of jobs) branches.set(job.id, job.branch);
+        return jobs.filter((job) => job.state === 'queued' && (target === null || jobTarget(job, target) === target)).length;
+      } catch {
+        return null;
+      }
+    },
+    gateHistory() {
+      if (!history) {
+        try {
+          history = gateHistoryFromMetrics(store.readMetrics().rows);
+        } catch {
+          history = { trainSeconds: [], gateSeconds: {} };
+        }
+      }
+      return history;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// Estimates from history: how long a gate usually takes (for `land run`'s progress) and when a
+// queued job may land (for `land status`). Pure: the rows come from metrics.jsonl, read by the
+// caller through the store; nothing here reads a file or a clock.
+
+/** How many of the latest measurements an estimate looks at: old runs stop counting. */
+export const HISTORY_KEPT = 50;
+
+/** Gate durations recorded in metrics.jsonl: per gated train, and per gate name. */
+export interface GateHistory {
+  /** Total gate seconds of each train that ran its gates (not judged from the cache), oldest first. */
+  trainSeconds: number[];
+  /** Seconds of each recorded run of a gate, by gate name, oldest first. */
+  gateSeconds: Record<string, number[]>;
+}
+
+/** What a queue estimate rests on, shown beside it so a reader can judge it. */
+export interface EtaBasis {
+  /** Median total gate time of the latest gated trains; null when no train has run its gates. */
+  medianTrainSeconds: number | null;
+  /** How many trains the median was taken over. */
+  trainsMeasured: number;
+  window: number;
+  /** A train is running now: it goes first. */
+  runningTrain: boolean;
+  /** Why there is no estimate (null when there is one). */
+  reason: string | null;
+}
+
+export const NO_HISTORY = 'no history yet (no train has run its gates)';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSeconds = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** Outcomes whose duration says nothing about the gate (it never ran, or a signal cut it short). */
+const NOT_MEASURED = new Set(['spawn_failed', 'stopped']);
+
+/**
+ * Reads gate durations out of metrics rows (`{ cached, verdict, gateSeconds, gate: { results:
+ * [{ name, outcome, status, seconds }] } }`). Rows judged from the cache, rows of trains whose
+ * gates could not run (INFRA) and rows that do not have the expected shape are left out.
+ */
+export function gateHistoryFromMetrics(rows: readonly unknown[]): GateHistory {
+  const trainSeconds: number[] = [];
+  const gateSeconds: Record<string, number[]> = {};
+  for (const row of rows) {
+    if (!isRecord(row) || row.cached === true || row.verdict === 'INFRA') continue;
+    const results = isRecord(row.gate) && Array.isArray(row.gate.results) ? row.gate.results.filter(isRecord) : [];
+    let total = 0;
+    let measured = 0;
+    for (const result of results) {
+      if (typeof result.name !== 'string' || !isSeconds(result.seconds)) continue;
+      total += result.seconds;
+      measured += 1;
+      if (typeof result.outcome === 'string' && NOT_MEASURED.has(result.outcome)) continue;
+      (gateSeconds[result.name] ??= []).push(result.seconds);
+    }
+    if (measured) trainSeconds.push(isSeconds(row.gateSeconds) ? row.gateSeconds : total);
+  }
+  return { trainSeconds, gateSeconds };
+}
+
+/** The median of the latest HISTORY_KEPT values; null for none. */
+export function recentMedian(values: readonly number[]): number | null {
+  const recent = [...values.slice(-HISTORY_KEPT)].sort((a, b) => a - b);
+  if (!recent.length) return null;
+  const mid = Math.floor(recent.length / 2);
+  const value = recent.length % 2 ? (recent[mid] as number) : ((recent[mid - 1] as number) + (recent[mid] as number)) / 2;
+  return Math.round(value * 100) / 100;
+}
+
+/** How long gate `name` usually runs: the median of its recorded runs; null with no history. */
+export function expectedGateSeconds(history: GateHistory, name: string): number | null {
+  return recentMedian(history.gateSeconds[name] ?? []);
+}
+
+export function etaBasis(history: GateHistory, window: number, runningTrain: boolean): EtaBasis {
+  const medianTrainSeconds = recentMedian(history.trainSeconds);
+  return {
+    medianTrainSeconds,
+    trainsMeasured: Math.min(history.trainSeconds.length, HISTORY_KEPT),
+    window: Math.max(1, Math.floor(window)),
+    runningTrain,
+    reason: medianTrainSeconds === null ? NO_HISTORY : null,
+  };
+}
+
+/**
+ * Trains that run before the job at queue position `position` (1-based) has landed, its own
+ * included: it rides train ⌈position / window⌉, after the running train if there is one.
+ */
+export function trainsUntilLanded(position: number, window: number, runningTrain: boolean): number {
+  return Math.ceil(position / Math.max(1, window)) + (runningTrain ? 1 : 0);
+}
+
+/**
+ * Seconds until the job at queue position `position` may land: trains ahead × the median train.
+ * A rough figure: bisections, conflicts and a window that moves all change it. Null without history.
+ */
+export function etaSeconds(position: number, basis: EtaBasis): number | null {
+  if (basis.medianTrainSeconds === null || !Number.isInteger(position) || position < 1) return null;
+  return Math.round(trainsUntilLanded(position, basis.window, basis.runningTrain) * basis.medianTrainSeconds);
+}

@@ -1,0 +1,139 @@
+// Every `land ... --help` ends with an example and its docs page. The program's tree is walked, so a
+// command registered later without an entry in lib/cli/helpExamples.ts fails here.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import {
+  HELP_EXAMPLES,
+  PROGRAM_EXAMPLES,
+  allCommands,
+  applyHelpExamples,
+  commandPath,
+  commandsWithoutExamples,
+  helpExamplesFor,
+} from '../../lib/cli/helpExamples.js';
+import { buildProgram } from '../../lib/cli/program.js';
+import { ROOT, land } from '../helpers/cli.js';
+
+/** The help a command prints for --help, with the text added after it. */
+function helpOf(command: Command): string {
+  let out = '';
+  command.configureOutput({ writeOut: (text) => (out += text), writeErr: (text) => (out += text) });
+  command.outputHelp();
+  return out;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** Why a docs link does not resolve (null when it does): the file exists, the anchor is a heading. */
+function brokenLink(link: string): string | null {
+  const [file, anchor] = link.split('#');
+  const path = join(ROOT, file!);
+  if (!file!.startsWith('docs/') || !existsSync(path)) return `${link}: no such docs page`;
+  if (anchor === undefined) return null;
+  const anchors = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => /^#{1,6} /.test(line))
+    .map((line) => slug(line.replace(/^#+ /, '')));
+  return anchors.includes(anchor) ? null : `${link}: no heading with that anchor in ${file}`;
+}
+
+describe('help examples', () => {
+  const program = buildProgram();
+  const commands = allCommands(program);
+
+  it('walks every registered command, subcommands included', () => {
+    const paths = commands.map(commandPath);
+    for (const path of ['submit', 'run', 'config schema', 'hooks install', 'hooks pre-receive', 'ledger show']) expect(paths).toContain(path);
+    expect(paths).not.toContain('help');
+  });
+
+  it('has examples for every registered command', () => {
+    expect(commandsWithoutExamples(program)).toEqual([]);
+  });
+
+  it('notices a command registered without examples', () => {
+    const extended = buildProgram();
+    extended.command('brand-new').description('a command nobody wrote examples for');
+    extended.commands.find((command) => command.name() === 'hooks')!.command('brand-new-too');
+    expect(commandsWithoutExamples(extended)).toEqual(['hooks brand-new-too', 'brand-new']);
+  });
+
+  it("writes each example as `land <the command's path> ...` with what it does", () => {
+    for (const command of commands) {
+      const path = commandPath(command);
+      for (const [line, says] of helpExamplesFor(path)!.examples) {
+        expect(line === `land ${path}` || line.startsWith(`land ${path} `), `${path}: ${line}`).toBe(true);
+        expect(says.trim(), `${path}: ${line}`).not.toBe('');
+      }
+    }
+    for (const [line] of PROGRAM_EXAMPLES.examples) expect(line.startsWith('land ')).toBe(true);
+  });
+
+  it("points every registered command to a docs page and heading that exist", () => {
+    const broken = commands.map((command) => brokenLink(helpExamplesFor(commandPath(command))!.docs)).filter((problem) => problem !== null);
+    expect(broken).toEqual([]);
+    expect(brokenLink(PROGRAM_EXAMPLES.docs)).toBeNull();
+    // The check itself: a wrong anchor and a missing page are caught.
+    expect(brokenLink('docs/commands.md#land-submit-branch')).toMatch(/no heading/);
+    expect(brokenLink('docs/nowhere.md')).toMatch(/no such docs page/);
+  });
+
+  it("ends each command's --help with its examples, then its docs page", () => {
+    for (const command of commands) {
+      const path = commandPath(command);
+      const entry = helpExamplesFor(path)!;
+      const help = helpOf(command);
+      const lines = help.trimEnd().split('\n');
+      expect(lines.at(-1), path).toBe(`Docs: ${entry.docs}`);
+      const examples = help.slice(help.lastIndexOf('Examples:'));
+      for (const [line] of entry.examples) expect(examples, path).toContain(`\n  ${line}\n`);
+    }
+  });
+
+  it('leaves alone map entries for commands this build does not have, and commands without an entry', () => {
+    const small = new Command('land');
+    small.command('submit').description('queue');
+    small.command('unlisted').description('no entry');
+    expect(() => applyHelpExamples(small, 'notes')).not.toThrow();
+    expect(helpOf(small.commands[0]!).trimEnd().endsWith(`Docs: ${HELP_EXAMPLES.submit!.docs}`)).toBe(true);
+    expect(helpOf(small.commands[1]!)).not.toContain('Examples:');
+    // A command named like an Object property is not mistaken for an entry.
+    expect(helpExamplesFor('constructor')).toBeUndefined();
+  });
+});
+
+describe('land --help (the built CLI)', () => {
+  it('ends with the examples, the exit codes (10: target red) and the docs', async () => {
+    const result = await land(ROOT, ['--help']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('Docs: docs/README.md');
+    expect(result.stdout).toContain('Examples:\n');
+    expect(result.stdout).toMatch(/Exit codes: 0 ok/);
+    expect(result.stdout).toMatch(/10 target red: the target itself fails its gates/);
+    expect(result.stdout).toMatch(/130 interrupted/);
+    expect(result.stdout.indexOf('Examples:')).toBeLessThan(result.stdout.indexOf('Exit codes:'));
+  });
+
+  it('ends `land submit --help` and `land hooks install --help` with an example and the docs page', async () => {
+    const submit = await land(ROOT, ['submit', '--help']);
+    expect(submit.code).toBe(0);
+    expect(submit.stdout).toContain('\n  land submit feature/login --wait');
+    expect(submit.stdout.trimEnd().split('\n').at(-1)).toBe('Docs: docs/commands.md#land-submit-branches');
+    expect(submit.stdout).not.toContain('Exit codes:');
+
+    const install = await land(ROOT, ['hooks', 'install', '--help']);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain('\n  land hooks install --pre-push\n');
+    expect(install.stdout.trimEnd().split('\n').at(-1)).toBe('Docs: docs/protect.md');
+  });
+});
