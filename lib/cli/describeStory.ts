@@ -87,8 +87,12 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
       return [`${head}${event.stop === 'preempt' ? `asked to step aside${event.forJob ? ` for urgent job ${event.forJob}` : ''}` : `${event.stop} requested`}${event.by ? ` by ${event.by}` : ''}`];
     case 'requeued':
       return [`${head}requeued (${event.reason}): ${REQUEUE_WORDS[event.reason] ?? 'back in the queue'}`];
-    case 'retried':
-      return [`${head}retried${event.by ? ` by ${event.by}` : ''}${event.previousReason ? ` (it had failed: ${event.previousReason})` : ''}`];
+    case 'retried': {
+      const was = event.previousState ?? 'failed';
+      const before = event.previousReason && event.previousReason !== was ? `${was}: ${event.previousReason}` : was;
+      const how = event.how === 'resubmitted' ? 'submitted again at the same tip' : 'retried';
+      return [`${head}${how}${event.by ? ` by ${event.by}` : ''} (it had ${before === 'canceled' ? 'been canceled' : before}); back in the queue`];
+    }
     case 'landed': {
       if (event.how === 'already_contained') return [`${head}landed: its tip was already in the target`];
       const how = event.how === 'recovered_landed' ? ' (found in the target after its drainer stopped)' : '';

@@ -220,7 +220,8 @@ export function buildStory(input: StoryInput): Story {
         events.push({ kind: 'stop_requested', at, stop: str(d.kind) ?? 'stop', by: str(d.by), forJob: str(d.forJob) });
         break;
       case 'retried':
-        events.push({ kind: 'retried', at, by: str(d.by), previousReason: str(d.previousReason) });
+      case 'resubmitted':
+        events.push({ kind: 'retried', at, how: entry.event, by: str(d.by), previousState: str(d.previousState), previousReason: str(d.previousReason) });
         break;
       default: {
         if (QUIET.has(entry.event)) break;

@@ -70,7 +70,8 @@ export type StoryEvent =
   | (At & { kind: 'conflict'; train: string | null; against: string | null; paths: string[]; outcome: 'requeued' | 'failed' })
   | (At & { kind: 'stop_requested'; stop: string; by: string | null; forJob: string | null })
   | (At & { kind: 'requeued'; reason: string; train: string | null })
-  | (At & { kind: 'retried'; by: string | null; previousReason: string | null })
+  /** Reopened by a person: `land retry`, or a submit of the same branch at the same tip. */
+  | (At & { kind: 'retried'; how: 'retried' | 'resubmitted'; by: string | null; previousState: string | null; previousReason: string | null })
   | (At & { kind: 'landed'; train: string | null; commit: string | null; via: string | null; how: string })
   | (At & { kind: 'failed'; train: string | null; reason: string | null; code: string | null; message: string | null })
   | (At & { kind: 'canceled'; by: string | null })

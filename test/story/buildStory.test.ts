@@ -130,7 +130,7 @@ describe('buildStory', () => {
       line('requeued', { reason: 'preempted' }),
       line('something_new', { count: 2, nested: { ignored: true } }),
       line('failed', { reason: 'infra', code: 'gate_not_started', message: 'gate test: exit 127' }),
-      line('retried', { by: 'bob@example.com', previousReason: 'infra' }),
+      line('retried', { by: 'bob@example.com', previousState: 'failed', previousReason: 'infra' }),
       line('stop_requested', { kind: 'cancel', by: 'carol@example.com' }),
       line('canceled', { by: 'carol@example.com' }),
     ];
@@ -139,8 +139,16 @@ describe('buildStory', () => {
     expect(story.events[2]).toMatchObject({ stop: 'preempt', forJob: 'j-7', by: null });
     expect(story.events[3]).toMatchObject({ reason: 'preempted', train: 'b-1-1' });
     expect(story.events[4]).toMatchObject({ event: 'something_new', text: 'something new (count 2)' });
-    expect(story.events[6]).toMatchObject({ by: 'bob@example.com', previousReason: 'infra' });
+    expect(story.events[6]).toMatchObject({ how: 'retried', by: 'bob@example.com', previousState: 'failed', previousReason: 'infra' });
     expect(story.events.at(-1)).toMatchObject({ state: 'canceled', by: 'carol@example.com' });
+  });
+
+  it('a job submitted again at the same tip after a cancel tells both, and waits in the queue again', () => {
+    const journal = [line('submitted', {}), line('canceled', { by: 'ann@example.com' }), line('resubmitted', { by: 'ann@example.com', previousState: 'canceled', previousReason: 'canceled', tip: TIP })];
+    const story = buildStory({ job: job(), journal, rows: [], position: 2, runningLog: null });
+    expect(kinds(story.events)).toEqual(['submitted', 'canceled', 'retried', 'now']);
+    expect(story.events[2]).toMatchObject({ how: 'resubmitted', previousState: 'canceled', by: 'ann@example.com' });
+    expect(story.events[3]).toMatchObject({ state: 'queued', position: 2 });
   });
 
   it('a running job: riding its train, with the log being written; a PASS then landed names the train', () => {
