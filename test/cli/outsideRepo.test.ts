@@ -66,3 +66,15 @@ describe('outside a git repository', () => {
     expect(result.stderr).not.toContain('not inside a git repository');
   });
 });
+
+describe('land completion outside a repository', () => {
+  it('prints its script (installed once, used everywhere) and offers no job ids', async () => {
+    const { dir, env } = notARepository();
+    const script = await land(dir, ['completion', 'bash'], { env });
+    expect(script.code, script.stderr).toBe(0);
+    expect(script.stdout).toContain('complete');
+    const ids = await land(dir, ['completion', '--ids', 'retry'], { env });
+    expect(ids.code, ids.stderr).toBe(0);
+    expect(ids.stdout).toBe('');
+  });
+});

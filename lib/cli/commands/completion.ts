@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { LandError } from '../../errors.js';
+import { LandError, isLandError } from '../../errors.js';
 import { action } from '../action.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
@@ -24,7 +24,12 @@ export function registerCompletion(program: Command): void {
         const shell = args[0];
         if (opts.ids !== undefined) {
           if (shell !== undefined) throw new LandError('usage', '--ids prints job ids; it takes no shell');
-          const { jobs } = (await ctx.store()).listJobs();
+          // Outside a repository there are no jobs to offer: an empty list, not an error at Tab time.
+          const store = await ctx.store().catch((error: unknown) => {
+            if (isLandError(error, 'usage')) return null;
+            throw error;
+          });
+          const jobs = store ? store.listJobs().jobs : [];
           const ids = completionIds(jobs, typeof opts.ids === 'string' ? opts.ids : '');
           if (ctx.out.json) ctx.out.emit({ ids });
           else if (ids.length) process.stdout.write(`${ids.join('\n')}\n`);
@@ -39,6 +44,6 @@ export function registerCompletion(program: Command): void {
         const script = RENDER[shell](buildCompletionSpec(program));
         if (ctx.out.json) ctx.out.emit({ shell, script });
         else process.stdout.write(script);
-      }),
+      }, { outsideRepository: true }), // the script is the same everywhere; it is installed once
     );
 }
