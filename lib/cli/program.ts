@@ -13,6 +13,9 @@ import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
 import { registerSubmit } from './commands/submit.js';
 import { registerWindow } from './commands/window.js';
+import { registerWhy } from './commands/why.js';
+import { registerLog } from './commands/log.js';
+import { registerRepro } from './commands/repro.js';
 
 export const VERSION = '0.1.0';
 
@@ -53,6 +56,9 @@ function registerCommands(): Command {
   registerHooks(program);
   registerBatch(program);
   registerLedger(program);
+  registerWhy(program);
+  registerLog(program);
+  registerRepro(program);
   registerCompletion(program);
   return program;
 }
