@@ -31,6 +31,9 @@ const COMMANDS: string[][] = [
   ['hooks', 'install'],
   ['hooks', 'pre-receive'],
   ['ledger', 'show', '--job', 'gen'],
+  ['why', 'j-20261130-0001'],
+  ['log', 'j-20261130-0001'],
+  ['repro', 'j-20261130-0001'],
 ];
 
 describe('outside a git repository', () => {
