@@ -1,9 +1,10 @@
 // `npm run demo`: the landing queue end to end on a throwaway repository, with the real CLI.
 // Six branches (four good, one that breaks the gate, one that conflicts with a good one) ride one
 // train that fails, is bisected, lands the good ones and fails the other two; then a seventh
-// branch proven with `land prove` lands alone without a gate. Every command is printed with its
-// output as it runs. `--keep` leaves the temporary folder in place.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+// branch proven with `land prove` lands alone without a gate. It ends with the culprit's story
+// (`land why`) and its failed train rebuilt and gated again (`land repro --run`). Every command is
+// printed with its output as it runs. `--keep` leaves the temporary folder in place.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { act, commitFiles, DemoError, git, initRepo, land, makeBranch, say, shownGit, writeFiles } from './demoSupport.js';
@@ -43,7 +44,6 @@ interface JobView {
   branch: string;
   state: string;
   reason?: string | null;
-  gateLog?: string | null;
 }
 
 async function jobs(repo: string): Promise<{ window: { size: number }; jobs: JobView[] }> {
@@ -63,17 +63,16 @@ function runCounts(stdout: string): { trains: number; gateRuns: number } | null 
   return match ? { trains: Number(match[1]), gateRuns: Number(match[2]) } : null;
 }
 
-function showLogTail(path: string | null | undefined, lines = 8): void {
-  if (!path) return;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    say(`(the gate log ${path} could not be read)`);
-    return;
-  }
-  say(`\n--- the last lines of its gate log (${path}) ---`);
-  say(text.trimEnd().split('\n').slice(-lines).join('\n'));
+/**
+ * `land repro --run` of the culprit: the train it failed in, rebuilt outside the state folder; its
+ * gate must fail there as it did (exit 5). The worktree is removed afterwards, as the command says.
+ */
+async function reproduce(repo: string, id: string): Promise<void> {
+  const repro = await land(repo, ['repro', id, '--run'], { allowFail: true });
+  if (repro.code !== 5) throw new DemoError(`land repro ${id} --run exited ${repro.code}; expected 5 (the failure reproduced)`);
+  const dir = /^remove it: git worktree remove --force (.+)$/m.exec(repro.stdout)?.[1];
+  if (!dir) throw new DemoError('land repro printed no worktree to remove');
+  await shownGit(repo, ['worktree', 'remove', '--force', dir]);
 }
 
 async function story(root: string): Promise<void> {
@@ -104,7 +103,6 @@ async function story(root: string): Promise<void> {
   await shownGit(repo, ['log', '--graph', '--oneline', 'main']);
   const broken = await jobOf(repo, 'feature/broken');
   await land(repo, ['show', broken.id]);
-  showLogTail(broken.gateLog);
   const conflicted = await jobOf(repo, 'feature/greeting');
   await land(repo, ['show', conflicted.id]);
 
@@ -149,6 +147,10 @@ async function story(root: string): Promise<void> {
       `The window ended at ${final.window.size} of max ${POLICY.batch.max}.`,
     ].join(' '),
   );
+
+  act('why was feature/broken removed, and how to reproduce it');
+  await land(repo, ['why', broken.id]);
+  await reproduce(repo, broken.id);
 }
 
 async function main(): Promise<number> {

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LandError } from '../errors.js';
 import { loadPolicy, resolveTargetName, type LoadedPolicy } from '../config/index.js';
+import { commonDir } from '../git/index.js';
 import { openStore, type FileStore } from '../store/index.js';
 import { makeOutput, type Output } from './output.js';
 
@@ -25,6 +26,16 @@ export class CommandContext {
   readonly cwd: string;
   readonly out: Output;
   private storePromise: Promise<FileStore> | null = null;
+
+  /**
+   * The context of a command. Every command but `land batch` (which also runs outside a
+   * repository) needs one: outside it, the command stops here with "not inside a git repository".
+   */
+  static async open(options: GlobalOptions, where: { outsideRepository?: boolean } = {}): Promise<CommandContext> {
+    const ctx = new CommandContext(options);
+    if (!where.outsideRepository) await commonDir(ctx.cwd);
+    return ctx;
+  }
 
   constructor(readonly options: GlobalOptions) {
     this.cwd = resolve(options.cwd ?? process.cwd());

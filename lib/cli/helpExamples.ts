@@ -50,14 +50,14 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
   },
   cancel: {
     examples: [['land cancel j-20261130-0004', 'at once if queued, at the next train boundary if running']],
-    docs: 'docs/commands.md#land-cancel-id-and-land-retry-id',
+    docs: 'docs/commands.md#land-cancel-id-and-land-retry-ids',
   },
   retry: {
     examples: [
-      ['land retry j-20261130-0004', 'put a failed job back in the queue'],
+      ['land retry j-20261130-0004 j-20261130-0007', 'put failed (or canceled) jobs back in the queue; all or nothing'],
       ['land retry --all-failed', "every failed job of this target's queue"],
     ],
-    docs: 'docs/commands.md#land-cancel-id-and-land-retry-id',
+    docs: 'docs/commands.md#land-cancel-id-and-land-retry-ids',
   },
   run: {
     examples: [
@@ -131,8 +131,12 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     docs: 'docs/failures.md',
   },
   completion: {
-    examples: [['land completion bash > ~/.local/share/bash-completion/completions/land', 'bash completion of commands, options and job ids']],
-    docs: 'docs/commands.md',
+    examples: [
+      ['land completion bash > ~/.local/share/bash-completion/completions/land', 'bash completion of commands, options and job ids'],
+      ['land completion zsh > "${fpath[1]}/_land"', 'zsh (before compinit runs)'],
+      ['land completion fish > ~/.config/fish/completions/land.fish', 'fish'],
+    ],
+    docs: 'docs/commands.md#land-completion-bashzshfish',
   },
 };
 

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { applyHelpExamples } from './helpExamples.js';
 import { registerBatch } from './commands/batch.js';
 import { registerCancel } from './commands/cancel.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerHooks } from './commands/hooks.js';
 import { registerInit } from './commands/init.js';
@@ -12,6 +13,9 @@ import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
 import { registerSubmit } from './commands/submit.js';
 import { registerWindow } from './commands/window.js';
+import { registerWhy } from './commands/why.js';
+import { registerLog } from './commands/log.js';
+import { registerRepro } from './commands/repro.js';
 
 export const VERSION = '0.1.0';
 
@@ -52,5 +56,9 @@ function registerCommands(): Command {
   registerHooks(program);
   registerBatch(program);
   registerLedger(program);
+  registerWhy(program);
+  registerLog(program);
+  registerRepro(program);
+  registerCompletion(program);
   return program;
 }

@@ -1,6 +1,6 @@
 export { runGit, git, GitError } from './run.js';
 export type { GitResult, GitOptions } from './run.js';
-export { commonDir, topLevel, currentBranch, configGet } from './repo.js';
+export { commonDir, topLevel, currentBranch, configGet, userIdentity } from './repo.js';
 export { revParse, revParseOrThrow, treeOf, branchRef, branchTip } from './revParse.js';
 export { isAncestor } from './isAncestor.js';
 export { mergeTree } from './mergeTree.js';

@@ -2,15 +2,26 @@ import { isAbsolute, resolve } from 'node:path';
 import { LandError } from '../errors.js';
 import { git, GitError } from './run.js';
 
-/** The folder shared by every worktree of the repository (`.git` of the main worktree). */
+/**
+ * The folder shared by every worktree of the repository (`.git` of the main worktree). Outside a
+ * repository this is the usage error every command gives: "not inside a git repository: <dir>".
+ */
 export async function commonDir(cwd: string): Promise<string> {
   try {
     const out = await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
     return isAbsolute(out) ? out : resolve(cwd, out);
   } catch (error) {
-    if (error instanceof GitError) throw new LandError('usage', `not inside a git repository: ${cwd}`);
+    if (error instanceof GitError) throw notARepository(cwd, error);
     throw error;
   }
+}
+
+function notARepository(cwd: string, error: GitError): LandError {
+  // git runs with LC_ALL=C, so its wording is stable; any other refusal (a repository owned by
+  // someone else, a broken .git) is named with git's own first line.
+  const said = error.stderr.trim().split('\n')[0] ?? '';
+  if (error.exitCode === 128 && /not a git repository/i.test(said)) return new LandError('usage', `not inside a git repository: ${cwd}`);
+  return new LandError('usage', `not a usable git repository: ${cwd} (${said.replace(/^fatal: /, '') || `git exited ${error.exitCode}`})`);
 }
 
 /** The top of the current worktree, or null in a bare repository. */
@@ -33,4 +44,9 @@ export async function currentBranch(cwd: string): Promise<string | null> {
 export async function configGet(cwd: string, key: string): Promise<string | null> {
   const value = await git(cwd, ['config', '--get', key], { okCodes: [1] });
   return value === '' ? null : value;
+}
+
+/** Who is running land, for records of who changed something: git user.email, else user.name, else $USER. */
+export async function userIdentity(cwd: string): Promise<string> {
+  return (await configGet(cwd, 'user.email')) ?? (await configGet(cwd, 'user.name')) ?? process.env.USER ?? 'unknown';
 }

@@ -40,7 +40,8 @@ function argvOf(run: string | readonly string[]): string[] {
   return typeof run === 'string' ? ['sh', '-c', run] : [...run];
 }
 
-function commandOf(gate: Gate): string[] {
+/** The argv a gate runs as (a batch stage runs through `land batch`). */
+export function commandOf(gate: Gate): string[] {
   if (!gate.batch) return argvOf(gate.run);
   return [process.execPath, LAND_ENTRY, 'batch', '--job', gate.batch.job, '--measure-dir', gate.batch.measureDir, '--', ...argvOf(gate.run)];
 }

@@ -39,13 +39,18 @@ export interface RequeueOptions {
   conflict?: JobRecord['conflictPreview'];
 }
 
+/** A conflict skip as the journal keeps it, so `land why` can name the paths long after. */
+function conflictDetail(conflict: JobRecord['conflictPreview'] | undefined): Record<string, unknown> {
+  return conflict ? { against: conflict.against, paths: conflict.paths, head: conflict.base } : {};
+}
+
 export function requeueChanges(jobs: readonly JobRecord[], opts: RequeueOptions): JobChange[] {
   return jobs.map((job) => ({
     id: job.id,
     to: 'queued' as const,
     from: ['in_progress'] as const,
     event: 'requeued',
-    detail: { reason: opts.reason },
+    detail: { reason: opts.reason, ...conflictDetail(opts.conflict) },
     patch: (current: JobRecord) => ({
       requeued: opts.toHead,
       reason: opts.reason,
@@ -76,7 +81,8 @@ export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChan
     to: 'failed' as const,
     from: ['in_progress'] as const,
     event: 'failed',
-    detail: { reason: info.reason, code: info.code },
+    // The message too: `land retry` clears the record's error, the journal keeps it.
+    detail: { reason: info.reason, code: info.code, message: info.message, ...conflictDetail(info.conflict) },
     patch: (current: JobRecord) => ({
       reason: info.reason,
       error: { code: info.code, message: info.message },

@@ -21,9 +21,9 @@ function readReplaceable(store: FileStore): WindowState | null {
   }
 }
 
-function record(store: FileStore, before: number, after: number, event: WindowHistoryEntry['event'], train: string | null): WindowState {
+function record(store: FileStore, before: number, after: number, event: WindowHistoryEntry['event'], train: string | null, by?: string): WindowState {
   const previous = readReplaceable(store);
-  const entry: WindowHistoryEntry = { at: nowIso(), event, before, after, train };
+  const entry: WindowHistoryEntry = { at: nowIso(), event, before, after, train, ...(by === undefined ? {} : { by }) };
   const state: WindowState = { size: after, history: [...(previous?.history ?? []), entry].slice(-HISTORY_KEPT) };
   store.writeWindow(state);
   return state;
@@ -37,15 +37,20 @@ export function bumpWindow(store: FileStore, event: WindowEvent, max: number, tr
   return { before, after };
 }
 
-export function setWindow(store: FileStore, size: number, max: number | null): WindowState {
+/**
+ * A maintainer's `land window --set`: the size asked, clamped to batch.max when the policy is
+ * known (`clamped` says whether it was). `by` is who asked, kept in the history.
+ */
+export function setWindow(store: FileStore, size: number, max: number | null, by: string): { state: WindowState; clamped: boolean } {
   const persisted = readReplaceable(store);
   const before = max === null ? (persisted?.size ?? size) : clampWindow(persisted?.size ?? initialWindow(max), max);
-  const after = max === null ? Math.max(1, Math.floor(size)) : clampWindow(size, max);
-  return record(store, before, after, 'set', null);
+  const asked = Math.max(1, Math.floor(size));
+  const after = max === null ? asked : clampWindow(size, max);
+  return { state: record(store, before, after, 'set', null, by), clamped: after !== asked };
 }
 
-export function resetWindow(store: FileStore, max: number | null): WindowState {
+export function resetWindow(store: FileStore, max: number | null, by: string): WindowState {
   const before = readReplaceable(store)?.size ?? 1;
   const after = max === null ? 1 : initialWindow(max);
-  return record(store, before, after, 'reset', null);
+  return record(store, before, after, 'reset', null, by);
 }

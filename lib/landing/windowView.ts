@@ -1,32 +1,54 @@
+// The window as `land status` and `land window` show it. An unreadable policy does not hide the
+// queue, but it does make the window unknown: the size depends on batch.max, so it is reported as
+// unknown with the reason rather than guessed.
 import { loadPolicy } from '../config/index.js';
 import type { FileStore, WindowHistoryEntry } from '../store/index.js';
 import { isLandError } from '../errors.js';
 import { initialWindow, clampWindow } from './windowPlan.js';
 
 export interface WindowView {
-  size: number;
+  /** The size the next train may take; null when the policy cannot be read. */
+  size: number | null;
   /** batch.max of the policy in force; null when the policy cannot be read. */
   max: number | null;
+  /** Why the size is unknown (one line), or null when it is known. */
+  reason: string | null;
   persisted: number | null;
   history: WindowHistoryEntry[];
 }
 
-/** The window as `land status` and `land window` show it. A bad policy does not hide the queue. */
-/** batch.max of the policy in force, or null when the policy cannot be read. */
-export async function policyBatchMax(cwd: string, target?: string): Promise<number | null> {
+export type PolicyMax = { kind: 'known'; max: number } | { kind: 'unknown'; reason: string };
+
+/** batch.max of the policy in force, or why the policy cannot be read. */
+export async function policyBatchMax(cwd: string, target?: string): Promise<PolicyMax> {
   try {
-    return (await loadPolicy(cwd, target)).policy.batch.max;
+    return { kind: 'known', max: (await loadPolicy(cwd, target)).policy.batch.max };
   } catch (error) {
     // An unreadable policy must not hide the queue; a bad --target is still the user's error.
     if (!isLandError(error) || error.code === 'usage') throw error;
-    return null;
+    const [first, ...more] = error.details;
+    const detail = first === undefined ? '' : `: ${first}${more.length ? ` (and ${more.length} more)` : ''}`;
+    return { kind: 'unknown', reason: `the policy cannot be read: ${error.message}${detail}` };
   }
 }
 
+/** batch.max, or null when the policy cannot be read (for the commands that change the window). */
+export function knownMax(policy: PolicyMax): number | null {
+  return policy.kind === 'known' ? policy.max : null;
+}
+
 export async function readWindowView(store: FileStore, cwd: string, target?: string): Promise<WindowView> {
-  const max = await policyBatchMax(cwd, target);
+  const policy = await policyBatchMax(cwd, target);
   const state = store.readWindow();
   const persisted = state?.size ?? null;
-  const size = max === null ? (persisted ?? 1) : persisted === null ? initialWindow(max) : clampWindow(persisted, max);
-  return { size, max, persisted, history: state?.history ?? [] };
+  const history = state?.history ?? [];
+  if (policy.kind === 'unknown') return { size: null, max: null, reason: policy.reason, persisted, history };
+  const size = persisted === null ? initialWindow(policy.max) : clampWindow(persisted, policy.max);
+  return { size, max: policy.max, reason: null, persisted, history };
+}
+
+/** "window 4 (max 8)", or "window unknown (the policy cannot be read: ...)". */
+export function windowSummary(view: WindowView): string {
+  if (view.size === null) return `window unknown (${view.reason ?? 'the policy cannot be read'})`;
+  return `window ${view.size}${view.max === null ? '' : ` (max ${view.max})`}`;
 }

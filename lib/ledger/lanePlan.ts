@@ -4,6 +4,7 @@
 //   .land/lane.local.json     ssh to the lane it names
 //   policy ledger.lane        "local": run here; any other value: ssh to that host, same dir
 //   nothing                   no lane: the batch does not fall back to this machine
+// Every ssh lane is reached with LAND_SSH (default `ssh`) and LAND_SSH_CONFIG (`ssh -F`).
 import { readVar, type Env } from './envNames.js';
 import type { LaneFileRead } from './laneFile.js';
 
@@ -15,6 +16,8 @@ export interface Lane {
   land: string;
   /** An ssh config file (`ssh -F`), from LAND_SSH_CONFIG. */
   sshConfig: string | undefined;
+  /** The ssh program: LAND_SSH (a path to an ssh-compatible program), else `ssh` from PATH. */
+  sshProgram: string;
 }
 
 export type LanePlan =
@@ -32,6 +35,8 @@ export interface LanePlanInput {
   self: { node: string; land: string };
 }
 
+export const DEFAULT_SSH = 'ssh';
+
 // A host name that ssh cannot mistake for an option.
 const SSH_NAME = /^[A-Za-z0-9_.@%:[\]][A-Za-z0-9_.@%:[\]-]*$/;
 
@@ -40,9 +45,10 @@ export function planLane(input: LanePlanInput): LanePlan {
   const onLane = readVar(env, 'onLane');
   if (onLane !== undefined && onLane !== '0') return { kind: 'here', why: 'on a lane' };
   const sshConfig = readVar(env, 'sshConfig');
+  const sshProgram = readVar(env, 'sshProgram') ?? DEFAULT_SSH;
   const ssh = (host: string, dir: string, from: string, node = self.node, land = self.land): LanePlan =>
     SSH_NAME.test(host)
-      ? { kind: 'ssh', lane: { ssh: host, dir, node, land, sshConfig }, from }
+      ? { kind: 'ssh', lane: { ssh: host, dir, node, land, sshConfig, sshProgram }, from }
       : { kind: 'none', reason: `invalid lane name ${JSON.stringify(host)} (from ${from})` };
 
   const envHost = readVar(env, 'laneSsh');

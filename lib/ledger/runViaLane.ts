@@ -1,11 +1,12 @@
 // The batch on an ssh lane: check the lane answers (else exit 3, nothing run), run the same
 // wrapper there, then copy the lane's measure dir back here whatever the batch's status.
+// Interrupted by a signal, it reports 128 + the signal's number, as a batch run here does.
 import { resolve } from 'node:path';
 import type { Env } from './envNames.js';
-import { BATCH_EXIT, finalStatus } from './exitCodes.js';
+import { BATCH_EXIT, finalStatus, statusOf } from './exitCodes.js';
 import type { Lane } from './lanePlan.js';
 import { remoteBatchCommand, remoteProbeCommand, remotePullCommand } from './remoteCommand.js';
-import { probeLane, pullMeasureDir, runOnLane } from './sshLane.js';
+import { SSH_FAILED, probeLane, pullMeasureDir, runOnLane } from './sshLane.js';
 
 export interface LaneRun {
   cwd: string;
@@ -29,5 +30,7 @@ export async function runViaLane(run: LaneRun): Promise<number> {
   const ran = await runOnLane(lane, remoteBatchCommand(lane, run));
   const pulled = await pullMeasureDir(lane, remotePullCommand(lane, run.measureDir), resolve(run.cwd, run.measureDir));
   if (!pulled.ok) note(`land batch: could not copy the measure dir back from ${lane.ssh}: ${pulled.detail}`);
-  return finalStatus(ran.status, ran.interruptedBy);
+  // ssh's 255 after a signal this side passed on is the signal's doing, not a lane failure.
+  const status = ran.interruptedBy !== null && ran.status === SSH_FAILED ? statusOf(null, ran.interruptedBy) : ran.status;
+  return finalStatus(status, ran.interruptedBy);
 }

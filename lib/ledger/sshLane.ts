@@ -1,26 +1,34 @@
 // Talking to an ssh lane: check it answers, run the batch there, copy its measure dir back.
 // ssh never prompts (BatchMode) and gives up on a lane that does not answer within 5 seconds.
-import { spawn } from 'node:child_process';
+// The program is the lane's sshProgram (LAND_SSH, default `ssh`): anything that takes ssh's
+// options, a host and a remote command, and exits with the remote command's status or 255.
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { statusOf } from './exitCodes.js';
 import type { Lane } from './lanePlan.js';
 
 // ssh's own status when it could not connect (or the connection failed).
-const SSH_FAILED = 255;
+export const SSH_FAILED = 255;
 
 export function sshArgs(lane: Lane, remoteCommand: string): string[] {
   const config = lane.sshConfig === undefined ? [] : ['-F', lane.sshConfig];
   return ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', ...config, lane.ssh, remoteCommand];
 }
 
+function startSsh(lane: Lane, remoteCommand: string, stdio: StdioOptions): ChildProcess {
+  return spawn(lane.sshProgram, sshArgs(lane, remoteCommand), { stdio });
+}
+
 export type ProbeResult = { kind: 'ok' } | { kind: 'unreachable'; detail: string } | { kind: 'unusable'; detail: string };
 
 export async function probeLane(lane: Lane, probeCommand: string): Promise<ProbeResult> {
-  const child = spawn('ssh', sshArgs(lane, probeCommand), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = startSsh(lane, probeCommand, ['ignore', 'ignore', 'pipe']);
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await exitOf(child);
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const ended = await endOf(child);
+  if (ended.startError !== null) return { kind: 'unreachable', detail: `cannot start ${lane.sshProgram}: ${ended.startError}` };
+  const code = ended.code;
   const detail = lastLine(stderr);
   if (code === 0) return { kind: 'ok' };
   if (code === SSH_FAILED || code === null) return { kind: 'unreachable', detail };
@@ -29,7 +37,7 @@ export async function probeLane(lane: Lane, probeCommand: string): Promise<Probe
 
 /** Runs the batch on the lane with this terminal's output; signals to the wrapper end the session. */
 export async function runOnLane(lane: Lane, remoteCommand: string): Promise<{ status: number; interruptedBy: NodeJS.Signals | null }> {
-  const child = spawn('ssh', sshArgs(lane, remoteCommand), { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = startSsh(lane, remoteCommand, ['ignore', 'inherit', 'inherit']);
   let interruptedBy: NodeJS.Signals | null = null;
   const forward = (signal: NodeJS.Signals) => {
     interruptedBy ??= signal;
@@ -50,17 +58,22 @@ export async function pullMeasureDir(lane: Lane, pullCommand: string, localDir: 
   mkdirSync(localDir, { recursive: true });
   const incoming = mkdtempSync(join(dirname(localDir), '.land-measure-'));
   try {
-    const ssh = spawn('ssh', sshArgs(lane, pullCommand), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const ssh = startSsh(lane, pullCommand, ['ignore', 'pipe', 'pipe']);
     const tar = spawn('tar', ['-C', incoming, '-xf', '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
-    ssh.stdout.pipe(tar.stdin);
+    ssh.stdout?.pipe(tar.stdin);
     tar.stdin.on('error', () => undefined);
     let sshErr = '';
     let tarErr = '';
-    ssh.stderr.on('data', (chunk: Buffer) => (sshErr += chunk.toString()));
+    ssh.stderr?.on('data', (chunk: Buffer) => (sshErr += chunk.toString()));
     tar.stderr.on('data', (chunk: Buffer) => (tarErr += chunk.toString()));
-    const [sshCode, tarCode] = await Promise.all([exitOf(ssh), exitOf(tar)]);
+    const tarEnded = exitOf(tar);
+    const sshEnded = await endOf(ssh);
+    // A program that never started never ends tar's input.
+    if (sshEnded.startError !== null) tar.stdin.end();
+    const tarCode = await tarEnded;
+    if (sshEnded.startError !== null) return { ok: false, detail: `cannot start ${lane.sshProgram}: ${sshEnded.startError}` };
     // When ssh failed, tar's complaint about an empty stream is only a consequence.
-    if (sshCode !== 0) return { ok: false, detail: lastLine(sshErr) || 'there is no measure dir on the lane' };
+    if (sshEnded.code !== 0) return { ok: false, detail: lastLine(sshErr) || 'there is no measure dir on the lane' };
     if (tarCode !== 0) return { ok: false, detail: lastLine(tarErr) || `tar exited ${tarCode}` };
     cpSync(incoming, localDir, { recursive: true, force: true });
     return { ok: true };
@@ -72,16 +85,18 @@ export async function pullMeasureDir(lane: Lane, pullCommand: string, localDir: 
 interface Ended {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Why the program could not be started (ENOENT, EACCES), or null when it ran. */
+  startError: string | null;
 }
 
-function endOf(child: ReturnType<typeof spawn>): Promise<Ended> {
+function endOf(child: ChildProcess): Promise<Ended> {
   return new Promise((resolve) => {
-    child.on('error', () => resolve({ code: null, signal: null }));
-    child.on('close', (code, signal) => resolve({ code, signal }));
+    child.on('error', (error: NodeJS.ErrnoException) => resolve({ code: null, signal: null, startError: error.code ?? error.message }));
+    child.on('close', (code, signal) => resolve({ code, signal, startError: null }));
   });
 }
 
-async function exitOf(child: ReturnType<typeof spawn>): Promise<number | null> {
+async function exitOf(child: ChildProcess): Promise<number | null> {
   return (await endOf(child)).code;
 }
 

@@ -1,9 +1,13 @@
 export { nowIso, dayStamp } from './clock.js';
-export { applyChanges, applyChangesLocked, transition, createJobLocked, canTransition } from './transition.js';
+export { applyChanges, applyChangesLocked, transition, createJobLocked, canTransition, REOPEN_EVENTS } from './transition.js';
 export type { JobChange } from './transition.js';
 export { runnableJobs, displayOrder, compareLandingOrder } from './order.js';
 export { nextJobId, newBatchId } from './ids.js';
 export { submitJob, assertBranchName, newJobRecord, jobTarget } from './submit.js';
 export type { SubmitRequest, SubmitOutcome } from './submit.js';
-export { cancelJob, retryJob, readJobOrThrow } from './stop.js';
-export type { CancelOutcome } from './stop.js';
+export { cancelJob, retryJobs, readJobOrThrow } from './stop.js';
+export type { CancelOutcome, RetryOutcome } from './stop.js';
+export { planRetry } from './retryPlan.js';
+export type { RetryRequest, RetryPlan } from './retryPlan.js';
+export { describeReopenedFrom } from './reopen.js';
+export type { ReopenedFrom } from './reopen.js';

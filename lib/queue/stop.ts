@@ -3,6 +3,8 @@ import { LandError } from '../errors.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { assertSafeId } from '../store/index.js';
 import { nowIso } from './clock.js';
+import { reopenChange, reopenedFrom, type ReopenedFrom } from './reopen.js';
+import { planRetry, type RetryProblem, type RetryRequest, type RetrySkip } from './retryPlan.js';
 import { applyChangesLocked } from './transition.js';
 
 export function readJobOrThrow(store: FileStore, id: string): JobRecord {
@@ -54,35 +56,43 @@ export async function cancelJob(store: FileStore, id: string, by: string): Promi
   });
 }
 
-export async function retryJob(store: FileStore, id: string, by: string): Promise<JobRecord> {
-  assertSafeId(id);
-  return store.withQueueLock(() => {
-    const job = readJobOrThrow(store, id);
-    if (job.state !== 'failed') {
-      throw new LandError('state', `job ${id} is ${job.state}; only a failed job can be retried`);
-    }
-    const [done] = applyChangesLocked(store, [
-      {
-        id,
-        to: 'queued',
-        from: ['failed'],
-        event: 'retried',
-        detail: { by, previousReason: job.reason },
-        patch: {
-          reason: null,
-          error: null,
-          batch: null,
-          verdict: null,
-          requeued: false,
-          requeues: {},
-          attempts: 0,
-          conflictPreview: null,
-          stopRequest: null,
-          // A retry asks for a fresh judgement: a cached FAIL of a train holding this job is not reused.
-          regate: true,
-        },
-      },
-    ]);
-    return done as JobRecord;
+/** One error for every problem found: exit 4 if an id is unknown, else 5; each id named. */
+function refusal(problems: readonly RetryProblem[], asked: number): LandError {
+  const code = problems.some((p) => p.code === 'not_found') ? 'not_found' : 'state';
+  const hint = code === 'not_found' ? 'see `land status --all` for job ids' : undefined;
+  const suffix = asked > 1 ? '; none of the jobs was requeued' : '';
+  if (problems.length === 1) return new LandError(code, `${problems[0]?.message ?? ''}${suffix}`, { hint });
+  const ids = problems.map((p) => p.id).join(', ');
+  return new LandError(code, `${problems.length} jobs cannot be retried (${ids})${suffix}`, { details: problems.map((p) => p.message), hint });
+}
+
+export interface RetryOutcome {
+  requeued: { job: JobRecord; previous: ReopenedFrom }[];
+  skipped: RetrySkip[];
+}
+
+/**
+ * `land retry`: reopens failed (or canceled) jobs under one hold of the queue lock. Every named id
+ * is checked first; if any cannot be retried, nothing changes and the error names each one.
+ */
+export async function retryJobs(store: FileStore, request: RetryRequest, target: string, by: string): Promise<RetryOutcome> {
+  if (request.kind === 'ids') {
+    if (!request.ids.length) throw new LandError('usage', 'name the jobs to retry, or use --all-failed');
+    for (const id of request.ids) assertSafeId(id);
+  }
+  return store.withQueueLock((): RetryOutcome => {
+    const { jobs } = store.listJobs();
+    // A named record that does not parse is reported as corrupt, not as missing.
+    if (request.kind === 'ids') for (const id of request.ids) if (!jobs.some((job) => job.id === id)) store.readJob(id);
+    const plan = planRetry(jobs, request, target);
+    if (plan.kind === 'refused') throw refusal(plan.problems, request.kind === 'ids' ? new Set(request.ids).size : 0);
+    const requeued = plan.jobs.map((job) => ({
+      job: applyChangesLocked(store, [reopenChange(job, 'retried', by)])[0] as JobRecord,
+      previous: reopenedFrom(job),
+    }));
+    return {
+      requeued,
+      skipped: plan.skipped,
+    };
   });
 }

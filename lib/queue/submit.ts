@@ -1,10 +1,12 @@
-// `land submit`: queue a branch at its current tip. Idempotent for the same branch and tip; a new
-// tip of a queued branch replaces the queued job's tip; refusals name what is wrong.
+// `land submit`: queue a branch at its current tip. Idempotent for the same branch and tip (a job
+// of that tip that failed or was canceled is queued again, as `land retry` does); a new tip of a
+// queued branch replaces the queued job's tip; refusals name what is wrong.
 import { LandError } from '../errors.js';
 import { branchTip, configGet, isAncestor, isValidBranchName } from '../git/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { nextJobId } from './ids.js';
+import { isReopenable, reopenChange, reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { applyChangesLocked, createJobLocked } from './transition.js';
 
 export interface SubmitRequest {
@@ -17,7 +19,10 @@ export interface SubmitRequest {
 
 export type SubmitOutcome =
   | { kind: 'created'; job: JobRecord; preempted: string[] }
+  /** Already queued, or already riding a train (`job.state` says which). */
   | { kind: 'existing'; job: JobRecord }
+  /** The same branch at the same tip had failed or was canceled: that job is queued again. */
+  | { kind: 'requeued'; job: JobRecord; previous: ReopenedFrom; preempted: string[] }
   | { kind: 'tip_updated'; job: JobRecord; previousTip: string };
 
 export async function assertBranchName(cwd: string, branch: string): Promise<void> {
@@ -86,10 +91,9 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
   return store.withQueueLock((): SubmitOutcome => {
     const { jobs } = store.listJobs();
     const sameBranch = jobs.filter((job) => job.branch === req.branch && jobTarget(job, req.target) === req.target);
-    const same = sameBranch.find((job) => job.tip === tip && (job.state === 'queued' || job.state === 'in_progress' || job.state === 'failed'));
-    if (same) return { kind: 'existing', job: same };
-
-    const live = sameBranch.find((job) => job.state === 'queued' || job.state === 'in_progress');
+    const isLive = (job: JobRecord) => job.state === 'queued' || job.state === 'in_progress';
+    const live = sameBranch.find((job) => isLive(job) && job.tip === tip) ?? sameBranch.find(isLive);
+    if (live?.tip === tip) return { kind: 'existing', job: live };
     if (live?.state === 'in_progress') {
       throw new LandError('state', `job ${live.id} for ${JSON.stringify(req.branch)} is riding a train at ${live.tip.slice(0, 12)}; the new tip was not queued`, {
         hint: 'submit again once that job has finished',
@@ -108,6 +112,19 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
       return { kind: 'tip_updated', job: job as JobRecord, previousTip: live.tip };
     }
 
+    // The same branch at the same tip ended failed or canceled: that job is queued again, as
+    // `land retry` would (one job per branch and tip; the newest one if older records repeat it).
+    const ended = sameBranch
+      .filter(isReopenable)
+      .filter((job) => job.tip === tip)
+      .sort((a, b) => (a.id < b.id ? 1 : -1))[0];
+    if (ended) {
+      const extra: Partial<JobRecord> = { ...(req.title ? { title: req.title } : {}), ...(req.urgent ? { priority: 'urgent' as const } : {}) };
+      const [job] = applyChangesLocked(store, [reopenChange(ended, 'resubmitted', submitter, extra)]);
+      const preempted = req.urgent ? preemptRunning(store, jobs, ended.id, submitter) : [];
+      return { kind: 'requeued', job: job as JobRecord, previous: reopenedFrom(ended), preempted };
+    }
+
     const id = nextJobId(store.jobFileIds());
     const job = newJobRecord({
       id,
@@ -119,22 +136,23 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
       target: req.target,
     });
     createJobLocked(store, job, { branch: req.branch, tip });
-    // An urgent job asks the running train's normal members to step aside at the next boundary.
-    const preempted: string[] = [];
-    if (req.urgent) {
-      const running = jobs.filter((other) => other.state === 'in_progress' && other.priority === 'normal' && !other.stopRequest);
-      applyChangesLocked(
-        store,
-        running.map((other) => ({
-          id: other.id,
-          from: ['in_progress'] as const,
-          event: 'stop_requested',
-          detail: { kind: 'preempt', forJob: id },
-          patch: { stopRequest: { kind: 'preempt' as const, by: submitter, forJob: id, at: nowIso() } },
-        })),
-      );
-      preempted.push(...running.map((other) => other.id));
-    }
+    const preempted = req.urgent ? preemptRunning(store, jobs, id, submitter) : [];
     return { kind: 'created', job, preempted };
   });
+}
+
+/** An urgent job asks the running train's normal members to step aside at the next boundary. */
+function preemptRunning(store: FileStore, jobs: readonly JobRecord[], forJob: string, by: string): string[] {
+  const running = jobs.filter((other) => other.state === 'in_progress' && other.priority === 'normal' && !other.stopRequest);
+  applyChangesLocked(
+    store,
+    running.map((other) => ({
+      id: other.id,
+      from: ['in_progress'] as const,
+      event: 'stop_requested',
+      detail: { kind: 'preempt', forJob },
+      patch: { stopRequest: { kind: 'preempt' as const, by, forJob, at: nowIso() } },
+    })),
+  );
+  return running.map((other) => other.id);
 }

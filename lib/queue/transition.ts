@@ -12,11 +12,19 @@ const ALLOWED: Record<JobState, readonly JobState[]> = {
   in_progress: ['queued', 'landed', 'failed', 'canceled'],
   failed: ['queued'],
   landed: [],
-  canceled: [],
+  canceled: ['queued'],
 };
 
-export function canTransition(from: JobState, to: JobState): boolean {
-  return ALLOWED[from].includes(to);
+/**
+ * Leaving `failed` or `canceled` is a person's decision, never the drainer's: only `land retry`
+ * (`retried`) and a resubmit of the same branch at the same tip (`resubmitted`) reopen a job.
+ */
+export const REOPEN_EVENTS: readonly string[] = ['retried', 'resubmitted'];
+
+export function canTransition(from: JobState, to: JobState, event?: string): boolean {
+  if (!ALLOWED[from].includes(to)) return false;
+  const reopens = (from === 'failed' || from === 'canceled') && to === 'queued';
+  return !reopens || event === undefined || REOPEN_EVENTS.includes(event);
 }
 
 export interface JobChange {
@@ -45,8 +53,8 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
       if (change.lenient) continue;
       throw new LandError('state', `job ${job.id} is ${job.state}; expected ${change.from.join(' or ')}`);
     }
-    if (change.to && change.to !== job.state && !canTransition(job.state, change.to)) {
-      throw new LandError('state', `job ${job.id} cannot go from ${job.state} to ${change.to}`);
+    if (change.to && change.to !== job.state && !canTransition(job.state, change.to, change.event)) {
+      throw new LandError('state', `job ${job.id} cannot go from ${job.state} to ${change.to} (${change.event})`);
     }
     const patch = typeof change.patch === 'function' ? change.patch(job) : (change.patch ?? {});
     const next: JobRecord = { ...job, ...patch, state: change.to ?? job.state, id: job.id, version: 1 };

@@ -2,11 +2,13 @@
 // and the queue call these methods and never build a path themselves, so a git-ref store can
 // later implement the same interface.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import type { z } from 'zod';
 import { LandError } from '../errors.js';
 import { ensureDir, removeTempFiles, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { appendJsonLine, readJsonLines, type JsonLines } from './jsonl.js';
+import { readFrom, scanLines, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { StatePaths, assertSafeId } from './paths.js';
 import { jobsFolderVersion, waitForJobsChange, type WaitForChangeOptions, type WaitOutcome } from './watch.js';
@@ -60,6 +62,17 @@ function parseWith<T>(schema: z.ZodType<T>, text: string): Parsed<T> {
   }
   const result = schema.safeParse(raw);
   return result.success ? { ok: true, value: result.data } : { ok: false, problem: describeZod(result.error) };
+}
+
+/** One JSON line through a safeParse-like check; null when it is not JSON or not of the shape. */
+function parseJsonLine<T>(line: string, check: (raw: unknown) => { success: boolean; data?: T }): T | null {
+  if (line.trim() === '') return null;
+  try {
+    const result = check(JSON.parse(line));
+    return result.success ? (result.data as T) : null;
+  } catch {
+    return null;
+  }
 }
 
 export class FileStore {
@@ -158,6 +171,23 @@ export class FileStore {
     });
   }
 
+  /**
+   * The journal lines of one job, in order, read in one pass over the file without holding it
+   * whole (only lines that mention the id are parsed). `badLines` are the numbers of lines that
+   * mention the id but do not parse: a torn or corrupt line, skipped.
+   */
+  readJournalOf(id: string): { entries: JournalEntry[]; badLines: number[] } {
+    assertSafeId(id);
+    const entries: JournalEntry[] = [];
+    const badLines: number[] = [];
+    scanLines(this.paths.journal, (line) => line.includes(id), (line, number) => {
+      const entry = parseJsonLine(line, (raw) => journalEntrySchema.safeParse(raw));
+      if (entry === null) badLines.push(number);
+      else if (entry.job === id) entries.push(entry);
+    });
+    return { entries, badLines };
+  }
+
   // ---- locks ---------------------------------------------------------------------------------
 
   /** A short critical section over the queue. Temp files left by a killed writer are removed. */
@@ -175,6 +205,19 @@ export class FileStore {
 
   drainHolder(): DrainHolder | null {
     return readDrainHolder(this.paths);
+  }
+
+  /** Whether a drainer holds the queue now: a holder on this host must be a live process. */
+  drainerAlive(): boolean {
+    const holder = readDrainHolder(this.paths);
+    if (!holder) return false;
+    if (holder.host !== hostname()) return true; // trusted until its lock goes stale
+    try {
+      process.kill(holder.pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
   }
 
   // ---- window --------------------------------------------------------------------------------
@@ -245,6 +288,39 @@ export class FileStore {
 
   readMetrics(): JsonLines<Record<string, unknown>> {
     return readJsonLines(this.paths.metrics, (raw) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : null));
+  }
+
+  /**
+   * Metrics rows whose line contains one of `needles` (train or batch ids, job ids), in file
+   * order, read in one pass; the caller checks the fields it needs.
+   */
+  readMetricsMatching(needles: readonly string[]): { rows: Record<string, unknown>[]; badLines: number[] } {
+    const rows: Record<string, unknown>[] = [];
+    const badLines: number[] = [];
+    if (!needles.length) return { rows, badLines };
+    scanLines(this.paths.metrics, (line) => needles.some((needle) => line.includes(needle)), (line, number) => {
+      const row = parseJsonLine(line, (raw) => (raw && typeof raw === 'object' && !Array.isArray(raw) ? { success: true, data: raw as Record<string, unknown> } : { success: false }));
+      if (row === null) badLines.push(number);
+      else rows.push(row);
+    });
+    return { rows, badLines };
+  }
+
+  /** Whether a train (or job) has a log file. */
+  hasLog(id: string): boolean {
+    return existsSync(this.paths.log(id));
+  }
+
+  /** A train's log from byte `offset` on (for printing it, or following it as it grows). */
+  readLogFrom(id: string, offset = 0): TextSlice {
+    return readFrom(this.paths.log(id), offset);
+  }
+
+  /** Every line of a train's log, read in one pass; false when there is no such log. */
+  scanLog(id: string, onLine: (line: string) => void): boolean {
+    if (!existsSync(this.paths.log(id))) return false;
+    scanLines(this.paths.log(id), () => true, (line) => onLine(line));
+    return true;
   }
 
   /** The log file of a train or job (created empty on first use). */

@@ -88,6 +88,8 @@ export const windowHistorySchema = z.object({
   before: z.number().int(),
   after: z.number().int(),
   train: z.string().nullable(),
+  /** Who set or reset it (git user.email, else user.name, else $USER); absent for a train's change. */
+  by: z.string().optional(),
 });
 export const windowStateSchema = z.object({
   size: z.number().int().positive(),

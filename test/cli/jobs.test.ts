@@ -17,7 +17,7 @@ async function submit(dir: string, branch: string, extra: string[] = []): Promis
 }
 
 describe('land cancel and land retry', () => {
-  it('cancels a queued job once, refuses a second cancel, and retries only a failed job', async () => {
+  it('cancels a queued job once, refuses a second cancel, and retries only a failed or canceled job', async () => {
     const repo = makeRepo({ policy: BASIC_POLICY });
     repo.branch('to-cancel', { 'c.txt': 'c\n' });
     repo.branch('to-fail', { 'f.txt': 'f\n' });
@@ -39,7 +39,7 @@ describe('land cancel and land retry', () => {
     // retry of a job that has not failed (here: queued) is refused.
     const refused = await land(repo.dir, ['retry', failId]);
     expect(refused.code).toBe(5);
-    expect(errorLines(refused.stderr)[0]).toContain('only a failed job can be retried');
+    expect(errorLines(refused.stderr)[0]).toContain('only a failed or canceled job can be retried');
     expect(readJobFile(repo, failId).state).toBe('queued');
 
     // Fail the job the way a drainer would: queued -> in_progress -> failed, through the store API.
@@ -52,12 +52,85 @@ describe('land cancel and land retry', () => {
 
     const retried = await land(repo.dir, ['retry', failId, '--json']);
     expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.json()).toMatchObject({ outcome: 'requeued', job: { id: failId, state: 'queued' }, previous: { state: 'failed', reason: 'gate test failed' } });
     expect(readJobFile(repo, failId)).toMatchObject({ state: 'queued', reason: null, verdict: null });
     expect(journal(repo).filter((e) => e.job === failId && e.event === 'retried')).toMatchObject([
       { from: 'failed', to: 'queued', detail: { previousReason: 'gate test failed' } },
     ]);
     const again = await land(repo.dir, ['retry', failId]);
     expect(again.code).toBe(5);
+  });
+});
+
+async function failJob(dir: string, id: string, reason = 'gate'): Promise<void> {
+  // The way a drainer fails a job: queued -> in_progress -> failed, through the store API.
+  const store = await openStore(dir);
+  await applyChanges(store, [{ id, to: 'in_progress', from: ['queued'], event: 'train_started' }]);
+  await applyChanges(store, [{ id, to: 'failed', from: ['in_progress'], event: 'failed', patch: { reason, verdict: 'FAIL' } }]);
+}
+
+describe('land retry: several ids, --all-failed', () => {
+  it('checks every id before changing any, requeues failed and canceled jobs, and --all-failed keeps to its target', async () => {
+    const repo = makeRepo({ policy: BASIC_POLICY });
+    // A second target with its own policy, and a job on it.
+    repo.git('checkout', '-q', '-b', 'other');
+    repo.policy({ ...BASIC_POLICY, target: 'other' });
+    repo.git('checkout', '-q', 'main');
+    for (const branch of ['f1', 'f2', 'c1', 'q1', 's', 'o1']) repo.branch(branch, { [`${branch}.txt`]: `${branch}\n` });
+    const submitted = await land(repo.dir, ['submit', 'f1', 'f2', 'c1', 'q1', 's', '--json']);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const [f1, f2, c1, q1, s1] = submitted.lines().map((line) => line.job.id as string);
+    const o1 = await submit(repo.dir, 'o1', ['--target', 'other']);
+    expect((await land(repo.dir, ['cancel', c1 as string])).code).toBe(0);
+    for (const id of [f1, f2, s1, o1]) await failJob(repo.dir, id as string);
+    // Branch s moves on and is submitted again: its failed job s1 is superseded.
+    repo.git('checkout', '-q', 's');
+    repo.commit('s again', { 's2.txt': 's2\n' });
+    repo.git('checkout', '-q', 'main');
+    const s2 = await submit(repo.dir, 's');
+
+    const [unknown, notFailed, usage, both] = await Promise.all([
+      land(repo.dir, ['retry', f1 as string, 'j-19990101-0001']),
+      land(repo.dir, ['retry', f1 as string, q1 as string]),
+      land(repo.dir, ['retry']),
+      land(repo.dir, ['retry', f1 as string, '--all-failed']),
+    ]);
+    expect(unknown.code).toBe(4);
+    expect(errorLines(unknown.stderr)).toEqual(['land: no job j-19990101-0001; none of the jobs was requeued']);
+    expect(notFailed.code).toBe(5);
+    expect(errorLines(notFailed.stderr)).toEqual([`land: job ${q1} is queued; only a failed or canceled job can be retried; none of the jobs was requeued`]);
+    expect(usage.code).toBe(2);
+    expect(both.code).toBe(2);
+    // All or nothing: f1, named in every refused call, is still failed and no retry was journaled.
+    expect(readJobFile(repo, f1 as string).state).toBe('failed');
+    expect(journal(repo).filter((e) => e.event === 'retried')).toEqual([]);
+
+    const several = await land(repo.dir, ['retry', f1 as string, c1 as string, '--json']);
+    expect(several.code, several.stderr).toBe(0);
+    expect(several.lines()).toMatchObject([
+      { outcome: 'requeued', job: { id: f1, state: 'queued', regate: true }, previous: { state: 'failed', reason: 'gate' } },
+      { outcome: 'requeued', job: { id: c1, state: 'queued', regate: true }, previous: { state: 'canceled' } },
+    ]);
+    expect(journal(repo).filter((e) => e.event === 'retried').map((e) => [e.job, e.from, e.to])).toEqual([
+      [f1, 'failed', 'queued'],
+      [c1, 'canceled', 'queued'],
+    ]);
+
+    // --all-failed on main: f2 requeued, s1 skipped (its branch has s2 queued), o1 left alone.
+    const all = await land(repo.dir, ['retry', '--all-failed', '--json']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.lines()).toMatchObject([
+      { outcome: 'requeued', job: { id: f2, state: 'queued' } },
+      { outcome: 'skipped', job: { id: s1, state: 'failed' }, why: `branch already has job ${s2} queued` },
+    ]);
+    expect(readJobFile(repo, o1 as string).state).toBe('failed');
+
+    const other = await land(repo.dir, ['retry', '--all-failed', '--target', 'other']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toMatch(new RegExp(`^requeued ${o1} \\(was failed: gate; the next train gates it again\\): o1 at [0-9a-f]{12}\n$`));
+    const none = await land(repo.dir, ['retry', '--all-failed', '--target', 'other']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toBe('no failed jobs on other; nothing to retry\n');
   });
 });
 

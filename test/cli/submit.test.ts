@@ -1,10 +1,13 @@
-// `land submit` end to end: concurrent submits lose nothing, idempotence, tip updates, refusals,
-// and branch names full of shell characters that must never reach a shell.
-import { existsSync } from 'node:fs';
+// `land submit` end to end: concurrent submits lose nothing, idempotence, tip updates, a failed or
+// canceled job queued again, refusals, and branch names full of shell characters that must never reach a shell.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { applyChanges } from '../../lib/queue/index.js';
+import { openStore } from '../../lib/store/index.js';
+import { land, startLand } from '../helpers/cli.js';
+import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
+import { waitUntil } from '../helpers/wait.js';
 import { BASIC_POLICY, errorLines, journal, jobDirEntries, jobFiles, readJobFile, walk } from '../helpers/state.js';
 
 afterAll(() => cleanupTempDirs());
@@ -142,5 +145,92 @@ describe('land submit: branch names with shell characters', () => {
     expect(pwned).toEqual([]);
     expect(existsSync(join(process.cwd(), 'PWNED'))).toBe(false);
     expect(existsSync(join(process.cwd(), 'PWNED2'))).toBe(false);
+  });
+});
+
+describe('land submit: a failed or canceled job of the same branch at the same tip', () => {
+  // A gate that fails while its flag file exists: a flaky failure the developer then fixes
+  // outside the branch, so the same tip (the same tree) must be gated again to land.
+  function flakyRepo() {
+    const scratch = tempDir('land-flaky-');
+    const flag = join(scratch, 'fail');
+    const counter = join(scratch, 'runs');
+    writeFileSync(flag, '');
+    const repo = makeRepo({
+      policy: {
+        target: 'main',
+        gates: [{ name: 'test', run: ['sh', '-c', 'echo run >> "$GATE_COUNTER"; test ! -e "$GATE_FLAG"'], env: { GATE_FLAG: flag, GATE_COUNTER: counter } }],
+      },
+    });
+    const gateRuns = () => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0);
+    return { repo, flag, gateRuns };
+  }
+
+  it('requeues a failed job as the same job, gates it again past the cached FAIL, and submit --wait waits for it', async () => {
+    const { repo, flag, gateRuns } = flakyRepo();
+    const tip = repo.branch('b4', { 'b4.txt': 'b4\n' });
+    const first = await land(repo.dir, ['submit', 'b4', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const id = first.json().job.id;
+    const failedRun = await land(repo.dir, ['run']);
+    expect(failedRun.code, failedRun.stderr).toBe(0);
+    expect(readJobFile(repo, id)).toMatchObject({ state: 'failed', verdict: 'FAIL' });
+    expect(gateRuns()).toBe(1);
+
+    // Before the fix: "already queued as ... (failed)", exit 0, nothing queued.
+    const human = await land(repo.dir, ['submit', 'b4']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout.trim()).toBe(`requeued ${id} (was failed: gate; the next train gates it again): b4 at ${tip.slice(0, 12)}`);
+    expect(human.stdout).not.toContain('already queued');
+    expect(jobFiles(repo)).toEqual([`${id}.json`]);
+    const record = readJobFile(repo, id);
+    expect(record).toMatchObject({ state: 'queued', tip, reason: null, verdict: null, regate: true, attempts: 0 });
+    expect(record.timestamps.failed).toBeUndefined();
+    expect(journal(repo).filter((e) => e.job === id && e.event === 'resubmitted')).toMatchObject([
+      { kind: 'transition', from: 'failed', to: 'queued', detail: { previousState: 'failed', previousReason: 'gate', tip } },
+    ]);
+
+    // Queued now: submitting again is idempotent and says so truthfully.
+    const again = await land(repo.dir, ['submit', 'b4', '--json']);
+    expect(again.json()).toMatchObject({ outcome: 'existing', job: { id, state: 'queued' } });
+
+    // Cancel it, then resubmit with --wait: requeued, and the wait lasts until it lands.
+    expect((await land(repo.dir, ['cancel', id])).code).toBe(0);
+    rmSync(flag);
+    const waiting = startLand(repo.dir, ['submit', 'b4', '--wait', '--json']);
+    await waitUntil('the resubmit', () => readJobFile(repo, id).state === 'queued');
+    const drained = await land(repo.dir, ['run']);
+    expect(drained.code, drained.stderr).toBe(0);
+    const waited = await waiting.done;
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ outcome: 'requeued', previous: { state: 'canceled' }, job: { id, state: 'landed' } });
+    // The same tree was judged FAIL and cached; the gate ran again instead of reusing it.
+    expect(gateRuns()).toBe(2);
+    expect(repo.git('merge-base', '--is-ancestor', tip, 'main')).toBe('');
+  }, 60_000);
+
+  it('requeues a canceled job the same way, and never says "already queued" for a job riding a train', async () => {
+    const repo = makeRepo({ policy: BASIC_POLICY });
+    const tip = repo.branch('topic', { 't.txt': 't\n' });
+    const id = (await land(repo.dir, ['submit', 'topic', '--json'])).json().job.id;
+    expect((await land(repo.dir, ['cancel', id])).code).toBe(0);
+
+    const requeued = await land(repo.dir, ['submit', 'topic', '--json']);
+    expect(requeued.code, requeued.stderr).toBe(0);
+    expect(requeued.json()).toMatchObject({ outcome: 'requeued', previous: { state: 'canceled' }, job: { id, state: 'queued', regate: true, stopRequest: null } });
+    expect(jobFiles(repo)).toEqual([`${id}.json`]);
+    expect(journal(repo).map((e) => [e.event, e.from, e.to])).toEqual([
+      ['submitted', null, 'queued'],
+      ['canceled', 'queued', 'canceled'],
+      ['resubmitted', 'canceled', 'queued'],
+    ]);
+
+    // Riding a train (moved the way a drainer would): not "already queued".
+    const store = await openStore(repo.dir);
+    await applyChanges(store, [{ id, to: 'in_progress', from: ['queued'], event: 'train_started' }]);
+    const riding = await land(repo.dir, ['submit', 'topic']);
+    expect(riding.code, riding.stderr).toBe(0);
+    expect(riding.stdout.trim()).toBe(`already riding a train as ${id}: topic at ${tip.slice(0, 12)}`);
+    expect(readJobFile(repo, id).state).toBe('in_progress');
   });
 });

@@ -17,7 +17,7 @@ describe('planLane: first match wins', () => {
 
   it('the lane variable outranks the lane file and the policy', () => {
     const result = plan({ env: { NEV_LANE_SSH: 'envlane', LAND_SSH_CONFIG: '/cfg' }, laneFile: goodFile, policyLane: 'local' });
-    expect(result).toEqual({ kind: 'ssh', from: 'LAND_LANE_SSH', lane: { ssh: 'envlane', dir: '/here', ...self, sshConfig: '/cfg' } });
+    expect(result).toEqual({ kind: 'ssh', from: 'LAND_LANE_SSH', lane: { ssh: 'envlane', dir: '/here', ...self, sshConfig: '/cfg', sshProgram: 'ssh' } });
     expect(plan({ env: { LAND_LANE_SSH: 'envlane', LAND_LANE_DIR: '/there' } })).toMatchObject({ lane: { dir: '/there' } });
   });
 
@@ -32,6 +32,12 @@ describe('planLane: first match wins', () => {
     expect(plan({ policyLane: 'build-1' })).toMatchObject({ kind: 'ssh', lane: { ssh: 'build-1', dir: '/here' } });
     expect(plan({}).kind).toBe('none');
     expect(plan({ laneFile: { kind: 'invalid', path: '/f', problem: 'bad' }, policyLane: 'local' }).kind).toBe('none');
+  });
+
+  it('LAND_SSH names the ssh program of every ssh lane (default ssh)', () => {
+    expect(plan({ env: { LAND_LANE_SSH: 'envlane', LAND_SSH: '/opt/fake-ssh' } })).toMatchObject({ lane: { sshProgram: '/opt/fake-ssh' } });
+    expect(plan({ laneFile: goodFile, env: { LAND_SSH: '/opt/fake-ssh' } })).toMatchObject({ lane: { sshProgram: '/opt/fake-ssh' } });
+    expect(plan({ policyLane: 'build-1' })).toMatchObject({ lane: { sshProgram: 'ssh' } });
   });
 
   it('refuses a lane name ssh would read as an option', () => {
@@ -50,7 +56,7 @@ describe('the remote command', () => {
 
   it('runs land batch in the lane dir with every word as given and the ledger variables forwarded', () => {
     // node = printf, land = its format: the command prints its own words instead of running land.
-    const lane = { ssh: 'h', dir: '/', node: 'printf', land: '%s|', sshConfig: undefined };
+    const lane = { ssh: 'h', dir: '/', node: 'printf', land: '%s|', sshConfig: undefined, sshProgram: 'ssh' };
     const command = remoteBatchCommand(lane, {
       job: 'gen',
       measureDir: "m 'dir'",

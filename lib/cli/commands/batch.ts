@@ -32,6 +32,8 @@ export function registerBatch(program: Command): void {
           self: { node: process.execPath, land: realpathSync(resolve(process.argv[1] ?? '')) },
           note: (line) => ctx.out.note(line),
         }),
+        // A batch may run anywhere; outside a repository the policy's defaults apply.
+        { outsideRepository: true },
       )(words, ...rest),
     );
 }

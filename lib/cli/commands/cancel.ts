@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import { configGet } from '../../git/index.js';
-import { cancelJob, retryJob } from '../../queue/index.js';
+import { LandError } from '../../errors.js';
+import { cancelJob, retryJobs, type RetryRequest } from '../../queue/index.js';
 import { action } from '../action.js';
+import { showName } from '../output.js';
+import { requeuedLine } from '../requeueText.js';
 
 async function who(cwd: string): Promise<string> {
   return (await configGet(cwd, 'user.email')) ?? process.env.USER ?? 'unknown';
@@ -24,15 +27,31 @@ export function registerCancel(program: Command): void {
     );
   program
     .command('retry')
-    .argument('<id>', 'job id')
-    .description('put a failed job back in the queue')
-    .option('--json', 'print the job as JSON')
+    .argument('[ids...]', 'job ids (see land status --all)')
+    .description('put failed or canceled jobs back in the queue as the same jobs; the next train gates them again (all or nothing)')
+    .option('--all-failed', "every failed job of this target; one superseded by a newer job of its branch is skipped")
+    .option('--json', 'print one { outcome, job } line per job: outcome "requeued", or "skipped" with "why"')
     .action(
-      action<{ json?: boolean }>(async (ctx, _opts, args) => {
+      action<{ json?: boolean; allFailed?: boolean }>(async (ctx, opts, args) => {
+        if (opts.allFailed && args.length) throw new LandError('usage', 'name jobs or use --all-failed, not both');
+        if (!opts.allFailed && !args.length) throw new LandError('usage', 'name the jobs to retry, or use --all-failed');
+        const target = await ctx.targetName();
         const store = await ctx.store();
-        const job = await retryJob(store, args[0] ?? '', await who(ctx.cwd));
-        if (ctx.out.json) ctx.out.emit({ outcome: 'queued', job });
-        else ctx.out.say(`requeued ${job.id}`);
+        const request: RetryRequest = opts.allFailed ? { kind: 'all_failed' } : { kind: 'ids', ids: args };
+        const outcome = await retryJobs(store, request, target, await who(ctx.cwd));
+        for (const { job, previous } of outcome.requeued) {
+          if (ctx.out.json) ctx.out.emit({ outcome: 'requeued', job, previous });
+          ctx.out.say(requeuedLine(job, previous));
+        }
+        for (const { job, why } of outcome.skipped) {
+          if (ctx.out.json) ctx.out.emit({ outcome: 'skipped', job, why });
+          ctx.out.say(`skipped ${job.id} (${showName(job.branch)}): ${why}`);
+        }
+        if (opts.allFailed && !outcome.requeued.length && !outcome.skipped.length) {
+          const line = `no failed jobs on ${target}; nothing to retry`;
+          if (ctx.out.json) ctx.out.note(line);
+          else ctx.out.say(line);
+        }
       }),
     );
 }

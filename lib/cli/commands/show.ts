@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
-import type { JobRecord } from '../../store/index.js';
+import type { FileStore, JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
 import { describeFastPath, describeGate, describeLedger } from '../describeJob.js';
 import { showName } from '../output.js';
 
-function lines(job: JobRecord): string[] {
+/** The log a running job's gate is writing now (its train's log), else null. */
+function runningLog(store: FileStore, job: JobRecord): string | null {
+  return job.state === 'in_progress' && job.batch?.train ? store.logPath(job.batch.train) : null;
+}
+
+function lines(job: JobRecord, logNow: string | null): string[] {
   const out: string[] = [];
   const add = (key: string, value: unknown) => {
     if (value === null || value === undefined || value === '') return;
@@ -31,6 +36,7 @@ function lines(job: JobRecord): string[] {
   add('tree', job.tree);
   add('train', job.train);
   add('landed via', job.landedVia);
+  add('log (running)', logNow);
   add('gate log', job.gateLog);
   add('fast path', describeFastPath((job as Record<string, unknown>).fastPath));
   for (const line of describeGate(job.gate)) add('gate', line);
@@ -50,8 +56,10 @@ export function registerShow(program: Command): void {
       action<{ json?: boolean }>(async (ctx, _opts, args) => {
         const store = await ctx.store();
         const job = readJobOrThrow(store, args[0] ?? '');
-        if (ctx.out.json) ctx.out.emit(job);
-        else ctx.out.say(lines(job).join('\n'));
+        const logNow = runningLog(store, job);
+        // Under --json the record as it is, plus `runningLog` while the job rides a train.
+        if (ctx.out.json) ctx.out.emit(logNow ? { ...job, runningLog: logNow } : job);
+        else ctx.out.say(lines(job, logNow).join('\n'));
       }),
     );
 }

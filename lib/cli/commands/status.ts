@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { displayOrder } from '../../queue/index.js';
 import type { JobRecord } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../../landing/eta.js';
-import { readWindowView } from '../../landing/windowView.js';
+import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { age, approximately, showName, short, table } from '../output.js';
 
@@ -47,7 +47,7 @@ export function registerStatus(program: Command): void {
           ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })), corrupt, estimate: basis });
           return;
         }
-        ctx.out.say(`window ${window.size}${window.max === null ? '' : ` (max ${window.max})`}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`);
+        ctx.out.say(`${windowSummary(window)}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`);
         if (!rows.length) {
           ctx.out.say('the queue is empty');
           return;

@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import { LandError } from '../../errors.js';
 import { currentBranch } from '../../git/index.js';
 import { submitJob, type SubmitOutcome } from '../../queue/index.js';
+import type { JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
 import { showName, short } from '../output.js';
+import { requeuedLine } from '../requeueText.js';
 import { waitForJob } from '../waitForJob.js';
 
 interface SubmitOptions {
@@ -22,7 +24,13 @@ function describeOutcome(outcome: SubmitOutcome): string {
       return outcome.preempted.length ? `${line}\nasked ${outcome.preempted.join(', ')} to step aside at the next train boundary` : line;
     }
     case 'existing':
-      return `already queued as ${job.id} (${job.state}): ${showName(job.branch)} at ${short(job.tip)}`;
+      return job.state === 'in_progress'
+        ? `already riding a train as ${job.id}: ${showName(job.branch)} at ${short(job.tip)}`
+        : `already queued as ${job.id}: ${showName(job.branch)} at ${short(job.tip)}`;
+    case 'requeued': {
+      const line = requeuedLine(job, outcome.previous);
+      return outcome.preempted.length ? `${line}\nasked ${outcome.preempted.join(', ')} to step aside at the next train boundary` : line;
+    }
     case 'tip_updated':
       return `updated ${job.id}: ${showName(job.branch)} ${short(outcome.previousTip)} -> ${short(job.tip)}`;
     default: {
@@ -32,16 +40,21 @@ function describeOutcome(outcome: SubmitOutcome): string {
   }
 }
 
+/** One `--json` line: the outcome, the job, and what a requeued job was before. */
+function jsonLine(outcome: SubmitOutcome, job: JobRecord): Record<string, unknown> {
+  return { outcome: outcome.kind, job, ...(outcome.kind === 'requeued' ? { previous: outcome.previous } : {}) };
+}
+
 export function registerSubmit(program: Command): void {
   program
     .command('submit')
     .argument('[branches...]', 'branches to queue, in this order (default: the current branch)')
-    .description('queue branches at their current tips (the same branch and tip again returns the same job)')
+    .description('queue branches at their current tips (the same branch and tip again returns the same job; if it failed or was canceled, it is queued again)')
     .option('--title <text>', 'a title for the job (default: the branch name); one branch only')
     .option('--urgent', 'land before normal jobs; asks a running train of normal jobs to step aside')
     .option('--wait', 'wait until the jobs are landed, failed or canceled; exit 0 only if all landed')
     .option('--timeout <seconds>', 'with --wait, give up after this many seconds')
-    .option('--json', 'print { outcome, job } as JSON, one line per branch')
+    .option('--json', 'print { outcome, job } as JSON, one line per branch (outcome: created, existing, tip_updated or requeued)')
     .action(
       action<SubmitOptions>(async (ctx, opts, args) => {
         const current = args.length ? null : await currentBranch(ctx.cwd);
@@ -59,7 +72,7 @@ export function registerSubmit(program: Command): void {
         for (const branch of branches) {
           const outcome = await submitJob(store, { cwd: ctx.cwd, branch, target, title: opts.title, urgent: opts.urgent });
           outcomes.push(outcome);
-          if (ctx.out.json && !opts.wait) ctx.out.emit({ outcome: outcome.kind, job: outcome.job });
+          if (ctx.out.json && !opts.wait) ctx.out.emit(jsonLine(outcome, outcome.job));
           ctx.out.say(describeOutcome(outcome));
         }
         if (!opts.wait) return;
@@ -67,7 +80,7 @@ export function registerSubmit(program: Command): void {
         for (const outcome of outcomes) {
           const job = outcome.job;
           const final = await waitForJob(store, job.id, { timeoutSeconds: timeout, onWaiting: () => ctx.out.note(`waiting for ${job.id} to land (a drainer must run: land run)`) });
-          if (ctx.out.json) ctx.out.emit({ outcome: outcome.kind, job: final });
+          if (ctx.out.json) ctx.out.emit(jsonLine(outcome, final));
           ctx.out.say(`${final.id}: ${final.state}${final.reason ? ` (${final.reason})` : ''}`);
           if (final.state !== 'landed') notLanded.push(`${final.id} ended ${final.state}${final.reason ? `: ${final.reason}` : ''}`);
         }

@@ -1,0 +1,289 @@
+// The failure story as a pure function: one job's journal lines (in order), the metrics rows of
+// the trains of its batches, and its record → the events of `land why`. Reading the files and the
+// gate logs is lib/story/readStory.ts; this only puts what they say in order.
+import type { JobRecord, JournalEntry } from '../store/index.js';
+import { isFailedResult, type TrainRow } from './trainRow.js';
+import type { BisectionStep, GateOutcome, MemberRef, Story, StoryEvent } from './types.js';
+
+export interface StoryInput {
+  job: JobRecord;
+  /** The job's journal lines, oldest first. */
+  journal: readonly JournalEntry[];
+  /** Metrics rows of the batches the job rode (and of trains whose verdicts they reused). */
+  rows: readonly TrainRow[];
+  /** Queued: its place in landing order (1 = next). */
+  position: number | null;
+  /** Riding: the path of the log being written. */
+  runningLog: string | null;
+  skippedJournalLines?: readonly number[];
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** Journal events that end a ride: the train's verdict comes before them. */
+const RIDE_ENDS = new Set(['train_started', 'requeued', 'failed', 'landing', 'landed', 'already_contained', 'recovered_landed', 'canceled']);
+
+/** Journal events that only repeat what other events tell. */
+const QUIET = new Set(['fast_path_checked', 'landing']);
+
+function membersOf(row: TrainRow): MemberRef[] {
+  return row.members.map((id, i) => ({ id, branch: row.branches?.[i] ?? null }));
+}
+
+function gatesOf(row: TrainRow): GateOutcome[] {
+  return (row.gate?.results ?? []).map((r) => ({ name: r.name, status: r.status, seconds: r.seconds ?? null }));
+}
+
+/** The gate that decided a FAIL or INFRA, from the row itself or the row of the train it reused. */
+function failingGate(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>): GateOutcome | null {
+  if (row.verdict === 'PASS') return null;
+  const refresh = row.gate?.refresh;
+  if (row.reason === 'refresh' && refresh?.entry) return { name: `refresh "${refresh.entry}"`, status: refresh.status ?? 'failed', seconds: null };
+  const failed = (row.gate?.results ?? []).find(isFailedResult);
+  if (failed) return { name: failed.name, status: failed.status, seconds: failed.seconds ?? null };
+  const from = row.gate?.cachedFrom ? byTrain.get(row.gate.cachedFrom) : undefined;
+  return from && from !== row ? failingGate(from, byTrain) : null;
+}
+
+function verdictEvent(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>): StoryEvent {
+  const cachedFrom = row.gate?.cachedFrom ?? null;
+  return {
+    kind: 'verdict',
+    at: row.at ?? null,
+    train: row.train,
+    verdict: row.verdict,
+    reason: row.reason ?? null,
+    cached: row.cached === true,
+    cachedFrom,
+    gateSeconds: row.gateSeconds ?? null,
+    gates: gatesOf(row),
+    failing: failingGate(row, byTrain),
+    log: row.log ?? null,
+    logTrain: row.log ? (cachedFrom ?? row.train) : null,
+    output: null,
+  };
+}
+
+function rodeEvent(at: string, train: string, detail: Record<string, unknown>, row: TrainRow | undefined): StoryEvent {
+  return {
+    kind: 'rode',
+    at,
+    train,
+    batch: str(detail.batch) ?? row?.batch ?? null,
+    attempt: num(detail.attempt) ?? row?.attempt ?? null,
+    trainKind: row?.kind ?? null,
+    base: row?.base ?? null,
+    members: row ? membersOf(row) : [],
+    commit: row?.commit ?? null,
+    tree: row?.tree ?? null,
+  };
+}
+
+/** The train a train_started line names; lines written before trains had ids are matched by batch and attempt. */
+function trainOf(entry: JournalEntry, jobId: string, rows: readonly TrainRow[]): string | null {
+  const named = str(entry.detail.train);
+  if (named) return named;
+  const batch = str(entry.detail.batch);
+  const attempt = num(entry.detail.attempt);
+  const match = rows.find((row) => row.batch === batch && row.attempt === attempt && row.members.includes(jobId) && (row.at === undefined || row.at >= entry.at));
+  return match?.train ?? null;
+}
+
+function describeDetail(detail: Record<string, unknown>): string {
+  const parts = Object.entries(detail)
+    .filter(([, value]) => value !== null && value !== undefined && typeof value !== 'object')
+    .map(([key, value]) => `${key} ${String(value)}`);
+  return parts.join(', ');
+}
+
+function noteFor(entry: JournalEntry): StoryEvent | null {
+  const at = entry.at;
+  switch (entry.event) {
+    case 'culprit_found':
+      return { kind: 'note', at, event: entry.event, text: `the culprit of batch ${str(entry.detail.batch) ?? '?'} was found; this job rides with the rest of its batch next` };
+    case 'fast_path_taken': {
+      const proof = str(entry.detail.proofSource);
+      const source = str(entry.detail.source) === 'cache' ? 'the verdict cache (the same tree was judged before)' : proof ? `a ${proof} proof` : 'a proof';
+      return { kind: 'note', at, event: entry.event, text: `judged alone without running a gate: ${source}` };
+    }
+    case 'regated':
+      return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
+    case 'ledger_observed':
+      return { kind: 'note', at, event: entry.event, text: `the batch stages of train ${str(entry.detail.train) ?? '?'} left their ledger observation on the record` };
+    default: {
+      const detail = describeDetail(entry.detail);
+      return { kind: 'note', at, event: entry.event, text: `${entry.event.replace(/_/g, ' ')}${detail ? ` (${detail})` : ''}` };
+    }
+  }
+}
+
+/** One step of a bisection per train of the batch, in the order they ran. */
+function bisectionOf(batch: string, rows: readonly TrainRow[], jobId: string): BisectionStep[] {
+  return rows
+    .filter((row) => row.batch === batch)
+    .map((row) => ({
+      train: row.train,
+      attempt: row.attempt ?? null,
+      members: membersOf(row),
+      verdict: row.verdict,
+      cached: row.cached === true,
+      landed: row.landed === true,
+      rode: row.members.includes(jobId),
+    }));
+}
+
+/** A batch was bisected when one of its trains of two or more failed. */
+function wasBisected(steps: readonly BisectionStep[]): boolean {
+  return steps.some((step) => step.verdict === 'FAIL' && step.members.length > 1);
+}
+
+export function buildStory(input: StoryInput): Story {
+  const { job } = input;
+  const rows = input.rows;
+  const byTrain = new Map(rows.map((row) => [row.train, row]));
+  const events: StoryEvent[] = [];
+  const trains: string[] = [];
+  let ride: { train: string; judged: boolean } | null = null;
+
+  const endRide = () => {
+    if (!ride || ride.judged) return;
+    ride.judged = true;
+    const row = byTrain.get(ride.train);
+    if (row && row.members.includes(job.id)) events.push(verdictEvent(row, byTrain));
+  };
+
+  const submitted = input.journal.find((entry) => entry.event === 'submitted');
+  if (!submitted) {
+    events.push({ kind: 'submitted', at: job.timestamps.queued, by: job.submitter, branch: job.branch, tip: null, title: job.title === job.branch ? null : job.title, fromRecord: true });
+  }
+
+  for (const entry of input.journal) {
+    const d = entry.detail;
+    const at = entry.at;
+    if (RIDE_ENDS.has(entry.event)) endRide();
+    switch (entry.event) {
+      case 'submitted':
+        events.push({ kind: 'submitted', at, by: job.submitter, branch: str(d.branch) ?? job.branch, tip: str(d.tip), title: job.title === job.branch ? null : job.title, fromRecord: false });
+        break;
+      case 'tip_updated':
+        events.push({ kind: 'tip_updated', at, from: str(d.from), to: str(d.to) });
+        break;
+      case 'train_started': {
+        const train = trainOf(entry, job.id, rows);
+        if (!train) {
+          events.push({ kind: 'note', at, event: entry.event, text: `rode a train of batch ${str(d.batch) ?? '?'} (attempt ${num(d.attempt) ?? '?'}) that left no record` });
+          ride = null;
+          break;
+        }
+        // Straight from a failed train to the next of its batch: this job is in the first half.
+        const previous = ride ? byTrain.get(ride.train) : undefined;
+        if (previous && previous.verdict === 'FAIL' && previous.members.includes(job.id) && previous.batch === str(d.batch)) {
+          events.push({ kind: 'note', at, event: 'bisected', text: 'its train failed and was split; this job is in the first half, judged next' });
+        }
+        if (!trains.includes(train)) trains.push(train);
+        ride = { train, judged: false };
+        events.push(rodeEvent(at, train, d, byTrain.get(train)));
+        break;
+      }
+      case 'requeued': {
+        const reason = str(d.reason) ?? 'requeued';
+        if (reason === 'conflict_with_train') {
+          events.push({ kind: 'conflict', at, train: ride?.train ?? null, against: str(d.against) ?? 'train', paths: strings(d.paths), outcome: 'requeued' });
+        } else {
+          events.push({ kind: 'requeued', at, reason, train: ride?.train ?? null });
+        }
+        ride = null;
+        break;
+      }
+      case 'failed': {
+        const reason = str(d.reason);
+        if (reason === 'conflict') {
+          events.push({ kind: 'conflict', at, train: ride?.train ?? null, against: str(d.against) ?? 'target', paths: strings(d.paths), outcome: 'failed' });
+        }
+        events.push({ kind: 'failed', at, train: ride?.train ?? null, reason, code: str(d.code), message: str(d.message) });
+        ride = null;
+        break;
+      }
+      case 'landed':
+      case 'already_contained':
+      case 'recovered_landed':
+        events.push({ kind: 'landed', at, train: ride?.train ?? null, commit: str(d.train), via: str(d.via), how: entry.event });
+        ride = null;
+        break;
+      case 'canceled':
+        events.push({ kind: 'canceled', at, by: str(d.by) });
+        ride = null;
+        break;
+      case 'stop_requested':
+        events.push({ kind: 'stop_requested', at, stop: str(d.kind) ?? 'stop', by: str(d.by), forJob: str(d.forJob) });
+        break;
+      case 'retried':
+      case 'resubmitted':
+        events.push({ kind: 'retried', at, how: entry.event, by: str(d.by), previousState: str(d.previousState), previousReason: str(d.previousReason) });
+        break;
+      default: {
+        if (QUIET.has(entry.event)) break;
+        const note = noteFor(entry);
+        if (note) events.push(note);
+      }
+    }
+  }
+  endRide();
+
+  // A conflict journaled before the journal kept paths: the record's preview names them.
+  const lastConflict = [...events].reverse().find((event) => event.kind === 'conflict');
+  if (lastConflict?.kind === 'conflict' && !lastConflict.paths.length && job.conflictPreview) {
+    lastConflict.paths = [...job.conflictPreview.paths];
+    lastConflict.against = job.conflictPreview.against;
+  }
+
+  // Each bisected batch, told once, after the last verdict this job had in it.
+  const batches = [...new Set(trains.map((train) => byTrain.get(train)?.batch).filter((b): b is string => typeof b === 'string'))];
+  for (const batch of batches) {
+    const steps = bisectionOf(batch, rows, job.id);
+    if (!wasBisected(steps)) continue;
+    let after = -1;
+    events.forEach((event, index) => {
+      if (event.kind === 'verdict' && byTrain.get(event.train)?.batch === batch) after = index;
+    });
+    if (after === -1) continue;
+    // A summary of the whole batch, later trains included: it has no time of its own.
+    events.splice(after + 1, 0, { kind: 'bisection', at: null, batch, steps });
+  }
+
+  if (!events.some((event) => event.kind !== 'submitted')) {
+    events.push({ kind: 'note', at: null, event: 'no_history', text: 'no history beyond its submission: it has not ridden a train yet' });
+  }
+  events.push(nowEvent(input, trains));
+  return {
+    job: { id: job.id, branch: job.branch, tip: job.tip, title: job.title, submitter: job.submitter, state: job.state },
+    events,
+    trains,
+    skippedJournalLines: [...(input.skippedJournalLines ?? [])],
+  };
+}
+
+function nowEvent(input: StoryInput, trains: readonly string[]): StoryEvent {
+  const { job } = input;
+  const base = { kind: 'now' as const, at: null, state: job.state, position: null, train: null, log: null, commit: null, via: null, reason: job.reason, message: job.error?.message ?? null, by: null };
+  switch (job.state) {
+    case 'queued':
+      return { ...base, position: input.position };
+    case 'in_progress':
+      return { ...base, train: job.batch?.train ?? trains[trains.length - 1] ?? null, log: input.runningLog };
+    case 'landed':
+      return { ...base, train: trains[trains.length - 1] ?? null, commit: job.train, via: job.landedVia };
+    case 'failed':
+      return { ...base, train: trains[trains.length - 1] ?? null, log: job.gateLog };
+    case 'canceled': {
+      const canceled = [...input.journal].reverse().find((entry) => entry.event === 'canceled');
+      return { ...base, by: canceled ? str(canceled.detail.by) : null };
+    }
+    default: {
+      const never: never = job.state;
+      return never;
+    }
+  }
+}

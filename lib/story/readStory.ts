@@ -1,0 +1,71 @@
+// The effectful half of `land why`: reads one job's journal lines (one pass over the journal), the
+// metrics rows of the batches it rode, its record and its place in the queue, builds the story,
+// then reads the failing gates' output from the train logs.
+import { readJobOrThrow, runnableJobs } from '../queue/index.js';
+import type { FileStore } from '../store/index.js';
+import { buildStory } from './buildStory.js';
+import { decidingSection, GateLogReader } from './gateLog.js';
+import { parseTrainRows, type TrainRow } from './trainRow.js';
+import type { Story } from './types.js';
+
+export const OUTPUT_LINES = 15;
+
+/** Rows of the given batches or trains, or naming the job; one pass over metrics.jsonl. */
+function rowsFor(store: FileStore, jobId: string, batches: ReadonlySet<string>, trains: ReadonlySet<string>): TrainRow[] {
+  const needles = [...batches, ...trains, jobId];
+  const { rows } = parseTrainRows(store.readMetricsMatching(needles).rows);
+  return rows.filter((row) => (row.batch !== undefined && batches.has(row.batch)) || trains.has(row.train) || row.members.includes(jobId));
+}
+
+export function readStory(store: FileStore, id: string, outputLines = OUTPUT_LINES): Story {
+  const job = readJobOrThrow(store, id);
+  const { entries, badLines } = store.readJournalOf(job.id);
+  const batches = new Set<string>();
+  const trains = new Set<string>();
+  for (const entry of entries) {
+    if (entry.event !== 'train_started') continue;
+    if (typeof entry.detail.batch === 'string') batches.add(entry.detail.batch);
+    if (typeof entry.detail.train === 'string') trains.add(entry.detail.train);
+  }
+  if (job.batch) batches.add(job.batch.id);
+  const rows = rowsFor(store, job.id, batches, trains);
+  // Verdicts reused from the cache: the row of the train that judged the tree names the gate.
+  const known = new Set(rows.map((row) => row.train));
+  const reused = new Set(rows.map((row) => row.gate?.cachedFrom).filter((train): train is string => typeof train === 'string' && !known.has(train)));
+  if (reused.size) rows.push(...rowsFor(store, job.id, new Set(), reused).filter((row) => !known.has(row.train) && reused.has(row.train)));
+
+  const position = job.state === 'queued' ? runnableJobs(store.listJobs().jobs).findIndex((other) => other.id === job.id) + 1 || null : null;
+  const runningLog = job.state === 'in_progress' && job.batch?.train ? store.logPath(job.batch.train) : null;
+  const story = buildStory({ job, journal: entries, rows, position, runningLog, skippedJournalLines: badLines });
+  attachGateOutput(store, story, outputLines);
+  return story;
+}
+
+/** Fills each FAIL or INFRA verdict with the last lines of the deciding gate's section of its log. */
+export function attachGateOutput(store: FileStore, story: Story, outputLines: number): void {
+  const logs = new Map<string, ReturnType<GateLogReader['result']> | null>();
+  for (const event of story.events) {
+    if (event.kind !== 'verdict' || event.verdict === 'PASS' || !event.logTrain) continue;
+    let parsed = logs.get(event.logTrain);
+    if (parsed === undefined) {
+      const reader = new GateLogReader(outputLines);
+      let found = false;
+      try {
+        found = store.scanLog(event.logTrain, (line) => reader.push(line));
+      } catch {
+        found = false; // a log id that is not a train id: nothing to show
+      }
+      parsed = found ? reader.result() : null;
+      logs.set(event.logTrain, parsed);
+    }
+    if (!parsed) continue;
+    const section = decidingSection(parsed.sections, event.failing?.name ?? null);
+    if (section) {
+      event.output = section.tail;
+      event.failing ??= { name: section.name, status: section.status ?? 'no end line (still running, or its drainer stopped)', seconds: section.seconds };
+      if (event.failing.seconds === null && section.name === event.failing.name) event.failing.seconds = section.seconds;
+    } else {
+      event.output = parsed.tail;
+    }
+  }
+}

@@ -1,0 +1,182 @@
+// `land repro`: rebuilds the latest train in which a job failed (same base, same members in the
+// same order at the same tips, the same merges, through buildTrain itself) in a fresh worktree
+// outside the state folder, and names the gates the drainer ran on it, read from the policy on
+// that train's base, with the LAND_* environment the train had. The pure choices are exported
+// for tests; the rest is the thin effectful shell.
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { gatesHash, POLICY_FILE, policyOrThrow, type Gate, type Policy } from '../config/index.js';
+import { LandError } from '../errors.js';
+import { addDetachedWorktree, removeWorktree, showFile, treeOf } from '../git/index.js';
+import { buildTrain, type BuiltTrain } from '../landing/buildTrain.js';
+import type { TrainEnv } from '../landing/gateEnv.js';
+import { runGates, type GateRun } from '../landing/gateRunner.js';
+import type { LogSink } from '../landing/logSink.js';
+import { runRefresh } from '../landing/refresh.js';
+import { newJobRecord } from '../queue/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+import { parseTrainRows, type TrainRow } from './trainRow.js';
+
+/** A train row with everything a rebuild needs. */
+export interface RebuildableRow extends TrainRow {
+  base: string;
+  tips: string[];
+  batch: string;
+}
+
+/** The last FAIL train the job rode, from the metrics rows (file order); null when none. */
+export function latestFailedRow(rows: readonly TrainRow[], jobId: string): TrainRow | null {
+  const failed = rows.filter((row) => row.verdict === 'FAIL' && row.members.includes(jobId));
+  return failed[failed.length - 1] ?? null;
+}
+
+export function assertRebuildable(row: TrainRow): RebuildableRow {
+  if (!row.base || !row.tips || row.tips.length !== row.members.length || !row.batch) {
+    throw new LandError('state', `train ${row.train} was recorded without its base and member tips (by an older land); it cannot be rebuilt`);
+  }
+  return row as RebuildableRow;
+}
+
+/** The LAND_* variables the train's gates saw (LAND_TIP: the rebuilt commit, which has the same tree). */
+export function reproEnv(row: RebuildableRow, commit: string): TrainEnv {
+  return {
+    LAND_TIP: commit,
+    LAND_BASE: row.base,
+    LAND_JOB: row.members.length === 1 ? (row.members[0] as string) : row.batch,
+    LAND_MEMBERS: row.members.join(' '),
+    LAND_TRAIN: row.train,
+  };
+}
+
+/** The gates the drainer ran on the train: those it selected, in policy order; all when it ran none (cached). */
+export function reproGates(policy: Policy, row: TrainRow): Gate[] {
+  const selected = row.gate?.selected;
+  if (!selected || row.cached) return [...policy.gates];
+  const chosen = policy.gates.filter((gate) => selected.includes(gate.name));
+  return chosen.length ? chosen : [...policy.gates];
+}
+
+/** The member records to rebuild with: as recorded, at the tips the train merged. */
+function memberRecords(store: FileStore, row: RebuildableRow): JobRecord[] {
+  return row.members.map((id, i) => {
+    const tip = row.tips[i] as string;
+    const record = store.readJob(id);
+    if (record) return { ...record, tip };
+    const branch = row.branches?.[i] ?? id;
+    return newJobRecord({ id, branch, tip, title: branch, submitter: 'unknown', urgent: false });
+  });
+}
+
+function isInside(dir: string, parent: string): boolean {
+  const rel = relative(parent, dir);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The folder to rebuild in: `--dir` (new or empty, outside the state folder), else a new temp folder. */
+export function reproDir(store: FileStore, train: string, requested: string | undefined, cwd: string): string {
+  if (requested === undefined) return realpathSync(mkdtempSync(join(tmpdir(), `land-repro-${train}-`)));
+  const dir = resolve(cwd, requested);
+  const gitDir = dirname(store.root);
+  // Through symlinks too: the folder itself when it exists, else the folder it would be made in.
+  const where = realOrSelf(existsSync(dir) ? dir : dirname(dir));
+  if (isInside(dir, gitDir) || isInside(where, realOrSelf(gitDir))) {
+    throw new LandError('usage', `--dir ${dir} is inside the repository's git folder (${gitDir}); name a folder outside it`);
+  }
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw new LandError('usage', `--dir ${dir} exists and is not a folder`);
+    if (readdirSync(dir).length) throw new LandError('usage', `--dir ${dir} exists and is not empty`, { hint: 'name a new or empty folder' });
+  }
+  return dir;
+}
+
+export interface ReproTrain {
+  job: JobRecord;
+  row: RebuildableRow;
+  /** The policy read from the train's base, as the drainer read it. */
+  policy: Policy;
+  policyMatches: boolean | null;
+  gates: Gate[];
+  dir: string;
+  built: BuiltTrain;
+  env: TrainEnv;
+  treeMatchesTrain: boolean;
+  /** Null unless the job ended failed with a tree on its record (the tree of the train it failed in). */
+  treeMatchesRecord: boolean | null;
+}
+
+/** Finds the job's latest FAIL train; a job that never failed a train is a `not_found` error. */
+export function failedTrainOf(store: FileStore, job: JobRecord): RebuildableRow {
+  const { rows } = parseTrainRows(store.readMetricsMatching([job.id]).rows);
+  const row = latestFailedRow(rows, job.id);
+  if (!row) {
+    const why = job.state === 'failed' ? `it failed without a failing train (${job.reason ?? 'no reason'}: ${job.error?.message ?? ''})`.trim() : `it is ${job.state}`;
+    throw new LandError('not_found', `job ${job.id} never failed a train; nothing to reproduce: ${why}`, { hint: `land why ${job.id} tells its story` });
+  }
+  return assertRebuildable(row);
+}
+
+/**
+ * Rebuilds the job's latest failed train in a new worktree. When the drainer ran refresh entries
+ * on that train before its gates, they run here too (their output to `log`), so the tree checked
+ * out is the tree that was gated.
+ */
+export async function rebuildFailedTrain(opts: { cwd: string; store: FileStore; job: JobRecord; dir?: string; log: LogSink; signal?: AbortSignal }): Promise<ReproTrain> {
+  const { cwd, store, job } = opts;
+  const row = failedTrainOf(store, job);
+  const policyText = await showFile(cwd, row.base, POLICY_FILE);
+  if (policyText === null) throw new LandError('config', `no ${POLICY_FILE} at the train's base ${row.base.slice(0, 12)}`);
+  const policy = policyOrThrow(policyText, `the base of train ${row.train} (${row.base.slice(0, 12)})`);
+  const recordedHash = row.gate?.gatesHash;
+
+  const built = await buildTrain(cwd, row.base, await treeOf(cwd, row.base), memberRecords(store, row), row.train);
+  const rebuilt = built.members.map((member) => member.job.id);
+  if (built.skipped.length || built.contained.length || rebuilt.join(' ') !== row.members.join(' ')) {
+    throw new LandError('state', `train ${row.train} does not rebuild the same: ${built.skipped.length ? `${built.skipped.map((s) => s.job.id).join(', ')} now conflict` : 'members differ'}`);
+  }
+
+  const dir = reproDir(store, row.train, opts.dir, cwd);
+  try {
+    await addDetachedWorktree(cwd, dir, built.train);
+  } catch (error) {
+    await removeWorktree(cwd, dir).catch(() => undefined);
+    if (opts.dir === undefined) rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const env = reproEnv(row, built.train);
+  if (row.gate?.refreshed?.length && policy.refresh.length) {
+    const outcome = await runRefresh({ cwd, store, entries: policy.refresh, base: row.base, train: built.train, worktree: dir, log: opts.log, signal: opts.signal, trainEnv: env });
+    if (outcome.kind === 'refreshed') {
+      built.train = outcome.commit;
+      built.tree = outcome.tree;
+      env.LAND_TIP = outcome.commit;
+    } else if (outcome.kind !== 'unchanged') {
+      throw new LandError('state', `the refresh entries of train ${row.train} did not run here: ${outcome.kind === 'failed' ? `"${outcome.entry}": ${outcome.status}` : 'stopped'}`, { hint: `the worktree is left in ${dir}` });
+    }
+  }
+  return {
+    job,
+    row,
+    policy,
+    policyMatches: recordedHash === undefined ? null : recordedHash === gatesHash(policy.gates),
+    gates: reproGates(policy, row),
+    dir,
+    built,
+    env,
+    treeMatchesTrain: built.tree === row.tree,
+    treeMatchesRecord: job.state === 'failed' && job.tree !== null ? built.tree === job.tree : null,
+  };
+}
+
+/** Runs the train's gates in the rebuilt worktree through the drainer's own gate runner. */
+export function runReproGates(repro: ReproTrain, log: LogSink, signal?: AbortSignal, onGate?: Parameters<typeof runGates>[0]['onGate']): Promise<GateRun> {
+  return runGates({ gates: repro.gates, worktree: repro.dir, train: repro.env, log, signal, onGate });
+}

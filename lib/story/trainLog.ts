@@ -1,0 +1,87 @@
+// `land log`: which gate log belongs to a job (the trains it rode, from the journal), printing it,
+// and following it while its gate runs, like `tail -f`, until the train is over for the job.
+import { LandError } from '../errors.js';
+import { readJobOrThrow } from '../queue/index.js';
+import type { FileStore, JobRecord } from '../store/index.js';
+
+/** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
+export function trainsOfJob(store: FileStore, job: JobRecord): string[] {
+  const trains: string[] = [];
+  for (const entry of store.readJournalOf(job.id).entries) {
+    const train = entry.event === 'train_started' ? entry.detail.train : undefined;
+    if (typeof train === 'string' && !trains.includes(train)) trains.push(train);
+  }
+  const riding = job.state === 'in_progress' ? job.batch?.train : undefined;
+  if (riding && !trains.includes(riding)) trains.push(riding);
+  return trains;
+}
+
+export interface JobLog {
+  job: JobRecord;
+  train: string;
+  path: string;
+}
+
+/** The log of the job's latest train, or of `train`, which the job must have ridden. */
+export function jobLog(store: FileStore, id: string, train?: string): JobLog {
+  const job = readJobOrThrow(store, id);
+  const trains = trainsOfJob(store, job);
+  if (train !== undefined) {
+    if (!trains.includes(train)) {
+      throw new LandError('not_found', `job ${job.id} did not ride train ${train}`, {
+        hint: trains.length ? `it rode: ${trains.join(', ')}` : 'it has not ridden a train yet',
+      });
+    }
+  }
+  const chosen = train ?? trains[trains.length - 1];
+  if (!chosen) throw new LandError('not_found', `job ${job.id} has not ridden a train yet: there is no gate log`, { hint: `land why ${job.id} tells its story` });
+  if (!store.hasLog(chosen)) throw new LandError('not_found', `the log of train ${chosen} is gone (${store.logPath(chosen)})`);
+  return { job, train: chosen, path: store.logPath(chosen) };
+}
+
+/** The whole log, read in pieces. */
+export function readWholeLog(store: FileStore, train: string): string {
+  const parts: string[] = [];
+  for (let offset = 0; ; ) {
+    const slice = store.readLogFrom(train, offset);
+    if (!slice.text) break;
+    parts.push(slice.text);
+    offset = slice.next;
+  }
+  return parts.join('');
+}
+
+/** Whether the train is still running for the job: it rides it, and a drainer is alive. */
+export function stillRunning(store: FileStore, jobId: string, train: string): boolean {
+  const job = store.readJob(jobId);
+  return job !== null && job.state === 'in_progress' && job.batch?.train === train && store.drainerAlive();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Writes the log from the start, then what is appended to it while the train runs for the job;
+ * returns once it is over (and what was appended meanwhile is written), or when `stop()` holds.
+ */
+export async function followLog(
+  store: FileStore,
+  log: JobLog,
+  write: (text: string) => void,
+  opts: { pollMs?: number; stop?: () => boolean } = {},
+): Promise<void> {
+  let offset = 0;
+  const drain = () => {
+    for (;;) {
+      const slice = store.readLogFrom(log.train, offset);
+      if (!slice.text) return;
+      write(slice.text);
+      offset = slice.next;
+    }
+  };
+  for (;;) {
+    const running = stillRunning(store, log.job.id, log.train);
+    drain();
+    if (!running || opts.stop?.()) return;
+    await sleep(opts.pollMs ?? 200);
+  }
+}

@@ -1,0 +1,80 @@
+// The lane cases through a real sshd this file starts on 127.0.0.1 (test/ledger/sshd.ts), and the
+// stand-in ssh checked against the real ssh. They run where sshd is installed. Under
+// LAND_REQUIRE_SSHD=1 (.ci/run sets it) a missing sshd fails them; only without that variable are
+// they left out (reported as skipped) on a machine without sshd.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { FAKE_SSH, runSsh } from './fakeSsh.js';
+import { laneCases, type TestLane } from './laneCases.js';
+import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from './sshd.js';
+
+let sshd: TestSshd | null = null;
+let startError: unknown = null;
+
+function started(): TestSshd {
+  if (startError !== null) throw startError;
+  if (sshd === null) throw new Error('the test sshd was not started');
+  return sshd;
+}
+
+function realLane(): TestLane {
+  const { host, config } = started();
+  return { host, env: { LAND_SSH_CONFIG: config } };
+}
+
+describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`land batch over an ssh lane (a real sshd, ${SSHD})`, () => {
+  beforeAll(async () => {
+    try {
+      sshd = await startSshd(tempDir('land-sshd-'));
+    } catch (error) {
+      // Reported by every test below, so that a missing sshd counts as failed tests.
+      startError = SSHD_REQUIRED ? new Error(`LAND_REQUIRE_SSHD=1: ${(error as Error).message}`) : error;
+    }
+  });
+
+  afterAll(() => {
+    sshd?.stop();
+    cleanupTempDirs();
+  });
+
+  it('sshd is installed and accepts a login', () => {
+    expect(started().host).toBe('testlane');
+  });
+
+  laneCases(realLane);
+
+  describe('the stand-in ssh answers as the real one does', () => {
+    const cases: [string, string[], string | undefined][] = [
+      ['quoting: words joined with spaces, split again by the remote shell', ['printf', '"%s|"', 'a b', "'c  d'", '$((1+2))', ';', 'echo', 'next'], undefined],
+      ['the remote status', ['exit 7'], undefined],
+      ['stdin, stdout and stderr', ['cat; echo err >&2'], 'from stdin\n'],
+      ['the remote HOME and a fresh environment', ['pwd; echo "[$SECRET_HERE]"'], undefined],
+    ];
+    const env = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', SECRET_HERE: 'x' });
+    const both = async (words: string[], input?: string) => {
+      const { host, config } = started();
+      const args = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-F', config, host, ...words];
+      return { real: await runSsh('ssh', args, { env: env(), input }), fake: await runSsh(FAKE_SSH, args, { env: env(), input }) };
+    };
+    it.each(cases)('%s', async (_what, words, input) => {
+      const { real, fake } = await both(words, input);
+      expect(fake).toEqual(real);
+    });
+
+    it('a command that is not found: 127 from both (the login shell words the message its own way)', async () => {
+      const { real, fake } = await both(['no-such-command-here']);
+      expect([real.code, fake.code]).toEqual([127, 127]);
+      expect(fake.stderr).toContain('no-such-command-here');
+    });
+
+    it('a host that does not resolve: 255 from both', async () => {
+      const { config } = started();
+      const args = ['-o', 'BatchMode=yes', '-F', config, 'no-such-lane.invalid', 'true'];
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
+      const [real, fake] = [await runSsh('ssh', args, { env }), await runSsh(FAKE_SSH, args, { env })];
+      expect([real.code, fake.code]).toEqual([255, 255]);
+      expect(fake.stderr).toContain('Could not resolve hostname no-such-lane.invalid');
+      expect(real.stderr).toContain('no-such-lane.invalid');
+    });
+  });
+});
