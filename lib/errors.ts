@@ -12,6 +12,8 @@ export const EXIT_CODES = {
   git: 7,
   corrupt: 8,
   not_landed: 9,
+  /** `land run` stopped: the target itself fails its gates; every job stays queued. */
+  target_red: 10,
   interrupted: 130,
 } as const;
 

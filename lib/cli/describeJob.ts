@@ -11,9 +11,11 @@ const OTHER_REFUSALS: Record<string, string> = {
 
 export function describeFastPath(value: unknown): string | null {
   if (!value || typeof value !== 'object') return null;
-  const fp = value as { alone?: boolean; source?: string; proofSource?: string | null; refusal?: string; base?: string };
+  const fp = value as { alone?: boolean; source?: string; proofSource?: string | null; refusal?: string; base?: string; cachedFrom?: string | null };
   const on = fp.base ? ` on ${fp.base.slice(0, 12)}` : '';
   if (fp.alone) return `lands alone without a gate: ${fp.source === 'cache' ? 'cached PASS' : `${fp.proofSource ?? ''} proof`.trim()}${on}`;
+  // A lone train judged by a cached FAIL: no gate ran, and no fast path was taken.
+  if (fp.refusal === 'cached_fail' && fp.cachedFrom) return `failed from the verdict cache: the same tree failed in train ${fp.cachedFrom}${on}`;
   const refusal = fp.refusal ?? 'no_pass';
   const why = PROOF_REFUSALS[refusal as ProofRefusal] ?? OTHER_REFUSALS[refusal] ?? refusal;
   return `gated (${refusal}): ${why}${on}`;
@@ -27,7 +29,10 @@ export function describeGate(value: unknown): string[] {
   if (!value || typeof value !== 'object') return [];
   const gate = value as Record<string, unknown>;
   const lines = [`mode ${String(gate.mode ?? '?')}${gate.planBase ? ` on ${String(gate.planBase).slice(0, 12)}` : ''}`];
-  if (gate.source) lines.push(`from ${String(gate.source)}${gate.cachedFrom ? ` (train ${String(gate.cachedFrom)})` : ''}`);
+  if (gate.source) {
+    const verdict = typeof gate.cachedVerdict === 'string' ? `${gate.cachedVerdict} of ` : '';
+    lines.push(`from ${String(gate.source)}${gate.cachedFrom ? ` (${verdict}train ${String(gate.cachedFrom)})` : ''}${gate.cachedLog ? `; log ${String(gate.cachedLog)}` : ''}`);
+  }
   if (gate.selected) lines.push(`selected ${list(gate.selected)}`);
   lines.push(`executed ${list(gate.executed)}`);
   if (Array.isArray(gate.cached) && gate.cached.length) {

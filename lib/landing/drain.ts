@@ -156,8 +156,13 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
       }
       // Nothing was tested: wait before trying again (1 s, 2 s, 4 s ... at most 30 s), so a lane
       // or store that is briefly away does not use up every job's retries.infra at once.
-      infraInARow = outcome.kind === 'done' && outcome.infra ? infraInARow + 1 : 0;
-      if (infraInARow > 0 && runnableJobs(mine(store.listJobs().jobs)).length > 0) await pause(Math.min(30, 2 ** (infraInARow - 1)) * 1000, () => opts.stopAfterTrain() || opts.abort.aborted);
+      const infra = outcome.kind === 'done' ? outcome.infra : undefined;
+      infraInARow = infra ? infraInARow + 1 : 0;
+      if (infra && runnableJobs(mine(store.listJobs().jobs)).length > 0) {
+        const seconds = Math.min(30, 2 ** (infraInARow - 1));
+        emit({ type: 'backing_off', seconds, reason: infra });
+        await pause(seconds * 1000, () => opts.stopAfterTrain() || opts.abort.aborted);
+      }
       if (outcome.kind === 'stop') {
         stopped = { why: outcome.why, message: outcome.message };
         break;

@@ -24,11 +24,31 @@ export type DrainEvent =
   | { type: 'idle'; target: string; idleExitSeconds: number | null; polling: boolean }
   | { type: 'resumed'; jobs: number; idleSeconds: number }
   | { type: 'watch_ended'; why: 'idle_exit' | 'signal'; idleSeconds: number }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** After a train that tested nothing: the drainer waits before the next one. */
+  | { type: 'backing_off'; seconds: number; reason: string }
+  /** A job failed alone on a target tree with no PASS on record: the target tip is gated first. */
+  | { type: 'checking_target'; target: string; base: string; train: string; job: string }
+  /** What the target tip's own gates say (PASS, FAIL, or UNKNOWN when they could not run). */
+  | { type: 'target_checked'; target: string; base: string; verdict: 'PASS' | 'FAIL' | 'UNKNOWN'; cached: boolean; gate: string | null; status: string | null; log: string | null };
 
 export type Emit = (event: DrainEvent) => void;
 
 const short = (sha: string) => sha.slice(0, 12);
+
+function describeTargetCheck(event: DrainEvent & { type: 'target_checked' }): string {
+  const at = `${event.target} at ${short(event.base)}`;
+  const cached = event.cached ? ' (verdict cache)' : '';
+  switch (event.verdict) {
+    case 'PASS': return `  ${at} passes its own gates${cached}: the job's change is the cause`;
+    case 'FAIL': return `  ${at} fails gate ${event.gate ?? '?'} (${event.status ?? 'FAIL'}) on its own${cached}${event.log ? `; log ${event.log}` : ''}`;
+    case 'UNKNOWN': return `  ${at} could not be gated (${event.status ?? 'unknown'}); the job's own verdict stands`;
+    default: {
+      const never: never = event.verdict;
+      return String(never);
+    }
+  }
+}
 
 /** The branch a job id stands for, or null when it is not known (a missing or corrupt record). */
 export type JobNames = (job: string) => string | null;
@@ -78,6 +98,9 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'idle': return `queue empty; waiting for submissions (${event.idleExitSeconds === null ? 'until stopped' : `idle-exit in ${event.idleExitSeconds}s`}${event.polling ? '; polling' : ''})`;
     case 'resumed': return `resuming after ${event.idleSeconds}s idle: ${event.jobs} runnable job(s)`;
     case 'watch_ended': return event.why === 'idle_exit' ? `queue empty for ${event.idleSeconds}s; exiting (--idle-exit)` : `stopped while idle (no train was running)`;
+    case 'backing_off': return `infrastructure failure (${event.reason}); waiting ${event.seconds}s before the next train`;
+    case 'checking_target': return `  ${who(event.job)} failed alone; gating ${event.target} itself at ${short(event.base)} (train ${event.train}) to tell a red target from a culprit`;
+    case 'target_checked': return describeTargetCheck(event);
     default: {
       const never: never = event;
       return JSON.stringify(never);

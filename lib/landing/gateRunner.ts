@@ -14,8 +14,11 @@ export type GateFailure =
   | { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string }
   /** The policy refused to run the batch: fail the train, no bisection. */
   | { kind: 'refused'; reason: 'policy_refused'; gate: string; status: string }
-  /** Nothing was tested (could not start, no lane, no ledger store): requeue, no bisection. */
-  | { kind: 'infra'; reason: string; gate: string; status: string }
+  /**
+   * Nothing was tested (could not start, no lane, no ledger store): requeue, no bisection.
+   * `stderr` is the gate's last stderr line ("sh: 1: mytset: not found"), secrets redacted.
+   */
+  | { kind: 'infra'; reason: string; gate: string; status: string; stderr?: string | null }
   /** A stop request or signal ended the run: the result says nothing. */
   | { kind: 'stopped'; gate: string };
 
@@ -101,7 +104,9 @@ export async function runGates(opts: {
     opts.log.line(`== gate ${gate.name}: ${status} after ${outcome.seconds}s`);
     results.push({ name: gate.name, outcome: outcome.kind, status, seconds: outcome.seconds });
     opts.onGate?.({ phase: 'finished', gate: gate.name, status, seconds: outcome.seconds });
-    const failure = classify(gate, outcome);
+    const classified = classify(gate, outcome);
+    // Why a gate never ran the code under test is usually in its last words on stderr.
+    const failure = classified?.kind === 'infra' && outcome.lastStderrLine ? { ...classified, stderr: opts.log.redact(outcome.lastStderrLine) } : classified;
     if (failure) {
       const verdict = failure.kind === 'stopped' ? 'STOPPED' : failure.kind === 'infra' ? 'INFRA' : 'FAIL';
       return { verdict, failure, results, seconds: Math.round(total * 100) / 100 };

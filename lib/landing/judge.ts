@@ -74,10 +74,18 @@ function observeLedgerLine(ledgerDir: string | null, job: string, since: string)
   }
 }
 
-/** The failure a cached FAIL stands for, in the words of the run that judged it. */
+/**
+ * The failure a cached FAIL stands for, in the words of the run that judged it and naming that
+ * run: "exit 1 (cached: the same tree failed in train X)". Its log is the judgement's log.
+ */
 function cachedFailure(record: VerdictRecord): GateFailure | null {
   if (record.verdict !== 'FAIL') return null;
-  return { kind: 'fail', reason: record.failReason ?? 'gate', gate: record.reason ?? '(cached)', status: `${record.status ?? 'FAIL'} (cached verdict of train ${record.train})` };
+  return { kind: 'fail', reason: record.failReason ?? 'gate', gate: record.reason ?? '(cached)', status: `${record.status ?? 'FAIL'} (cached: the same tree failed in train ${record.train})` };
+}
+
+/** The gate telemetry of a verdict taken from the cache: whose verdict it was and where its log is. */
+function cachedTelemetry(record: VerdictRecord, planBase: string, hash: string): Record<string, unknown> {
+  return { mode: 'cached', source: 'cache', cachedFrom: record.train, cachedVerdict: record.verdict, cachedLog: record.log, planBase, executed: [], gatesHash: hash };
 }
 
 export async function judgeTrain(
@@ -125,7 +133,7 @@ async function judgeLogged(
   if (cached) {
     const failure = cachedFailure(cached);
     log.line(`== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`);
-    return skipped({ mode: 'cached', source: 'cache', cachedFrom: cached.train, planBase: built.base, executed: [], gatesHash: hash }, cached.verdict, failure, cached.log);
+    return skipped(cachedTelemetry(cached, built.base, hash), cached.verdict, failure, cached.log);
   }
 
   const trainEnv = {
@@ -162,7 +170,7 @@ async function judgeLogged(
       const again = refreshed ? cachedVerdict(ctx.store, tree, hash, members) : null;
       if (again) {
         const failure = cachedFailure(again);
-        return { ...skipped({ mode: 'cached', source: 'cache', cachedFrom: again.train, planBase: built.base, executed: [], gatesHash: hash }, again.verdict, failure, again.log), refreshed };
+        return { ...skipped(cachedTelemetry(again, built.base, hash), again.verdict, failure, again.log), refreshed };
       }
     }
 

@@ -18,7 +18,8 @@ export class LogSink extends Writable {
     this.secrets = [...secrets].sort((a, b) => b.length - a.length);
   }
 
-  private redact(text: string): string {
+  /** `text` with the current secrets replaced by "***". */
+  redact(text: string): string {
     let out = text;
     for (const secret of this.secrets) out = out.split(secret).join('***');
     return out;

@@ -2,6 +2,7 @@
 // started (grandchildren included) and nothing is left behind.
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { LastLine } from './lastLine.js';
 
 export type GroupOutcome =
   | { kind: 'exited'; code: number; seconds: number }
@@ -9,6 +10,9 @@ export type GroupOutcome =
   | { kind: 'timeout'; seconds: number }
   | { kind: 'stopped'; seconds: number }
   | { kind: 'spawn_failed'; message: string; seconds: number };
+
+/** How the command ended, and the last non-empty line it wrote to stderr (null when none). */
+export type GroupResult = GroupOutcome & { lastStderrLine: string | null };
 
 export interface GroupCommand {
   argv: readonly string[];
@@ -44,20 +48,26 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function runInGroup(cmd: GroupCommand): Promise<GroupOutcome> {
+export function runInGroup(cmd: GroupCommand): Promise<GroupResult> {
   const started = Date.now();
   const elapsed = () => Math.round((Date.now() - started) / 10) / 100;
   return new Promise((resolve) => {
     const [file, ...args] = cmd.argv;
     if (!file) {
-      resolve({ kind: 'spawn_failed', message: 'empty command', seconds: 0 });
+      resolve({ kind: 'spawn_failed', message: 'empty command', seconds: 0, lastStderrLine: null });
       return;
     }
     let ending: 'timeout' | 'stopped' | null = null;
     let settled = false;
     const child = spawn(file, args, { cwd: cmd.cwd, env: cmd.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk: Buffer) => cmd.output.write(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => cmd.output.write(chunk));
+    // The output goes to the log whole; only the last stderr line is remembered besides, for
+    // the message of a gate that could not start ("sh: 1: mytset: not found").
+    const stderrTail = new LastLine();
+    child.stderr?.on('data', (chunk: Buffer) => {
+      cmd.output.write(chunk);
+      stderrTail.write(chunk);
+    });
 
     const terminate = (why: 'timeout' | 'stopped') => {
       if (ending || child.pid === undefined) return;
@@ -75,7 +85,7 @@ export function runInGroup(cmd: GroupCommand): Promise<GroupOutcome> {
       settled = true;
       clearTimeout(timer);
       cmd.signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
+      resolve({ ...outcome, lastStderrLine: stderrTail.last() });
     };
     child.on('error', (error) => finish({ kind: 'spawn_failed', message: error.message, seconds: elapsed() }));
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;

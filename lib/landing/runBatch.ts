@@ -7,12 +7,13 @@ import { treeOf } from '../git/index.js';
 import { applyChanges, newBatchId, nowIso, type JobChange } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { buildTrain } from './buildTrain.js';
-import type { Emit } from './events.js';
+import type { DrainEvent, Emit } from './events.js';
 import type { GateFailure } from './gateRunner.js';
 import { judgeTrain } from './judge.js';
 import { landTrain } from './landTrain.js';
 import { publishLanding } from './publish.js';
 import { cancelChanges, failChanges, landChanges, requeueChanges, startMembers } from './settle.js';
+import { checkTarget, type TargetHealth } from './targetCheck.js';
 import { splitFailed, verdictMovesWindow } from './trainPlan.js';
 import { bumpWindow, currentWindow } from './window.js';
 
@@ -28,7 +29,10 @@ export interface DrainContext {
   counters: { trains: number; gateRuns: number };
 }
 
-export type BatchOutcome = { kind: 'done'; infra?: boolean } | { kind: 'stop'; why: 'target_dirty' | 'interrupted' | 'lock_lost'; message: string };
+/** `infra`: the reason of a train that tested nothing (the drain backs off before the next). */
+export type BatchOutcome =
+  | { kind: 'done'; infra?: string }
+  | { kind: 'stop'; why: 'target_dirty' | 'interrupted' | 'lock_lost' | 'target_red'; message: string };
 
 function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
   const head = members[0];
@@ -52,6 +56,44 @@ async function dropStopped(ctx: DrainContext, members: readonly JobRecord[]): Pr
   if (preempt.length) ctx.emit({ type: 'requeued', train: null, jobs: preempt.map((j) => j.id), reason: 'preempted' });
   const live = fresh.filter((job) => !job.stopRequest && job.state !== 'landed' && job.state !== 'failed' && job.state !== 'canceled');
   return { live, dropped: cancel.length + preempt.length };
+}
+
+function targetChecked(target: string, base: string, health: TargetHealth): DrainEvent {
+  switch (health.kind) {
+    case 'green': return { type: 'target_checked', target, base, verdict: 'PASS', cached: health.cached, gate: null, status: null, log: health.log };
+    case 'red': return { type: 'target_checked', target, base, verdict: 'FAIL', cached: health.cached, gate: health.gate, status: health.status, log: health.log };
+    case 'unknown': return { type: 'target_checked', target, base, verdict: 'UNKNOWN', cached: false, gate: null, status: health.status, log: health.log };
+    case 'stopped': return { type: 'target_checked', target, base, verdict: 'UNKNOWN', cached: false, gate: null, status: 'stopped', log: null };
+    default: {
+      const never: never = health;
+      throw new Error(`unknown target health ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * A job that failed alone on a red target (or whose target check was stopped) is not judged: it
+ * goes back to the head of the queue at the same attempt, counted against no retry, and the rest
+ * of its batch waiting in halves rejoins it, so once the target is fixed the batch rides whole.
+ */
+async function sendBackUnjudged(
+  ctx: DrainContext,
+  opts: { job: JobRecord; batchId: string; attempt: number; trainId: string; target: string; base: string; health: TargetHealth & { kind: 'red' | 'stopped' }; row: Record<string, unknown> },
+): Promise<BatchOutcome> {
+  const { job, batchId, health } = opts;
+  const reason = health.kind === 'red' ? 'target_red' : 'interrupted';
+  const evidence = health.kind === 'red' ? { target: opts.target, base: opts.base, gate: health.gate, status: health.status, log: health.log, judgedBy: health.train, cached: health.cached } : null;
+  const back = requeueChanges([job], { reason, toHead: true, batch: { id: batchId, members: [job], attempt: opts.attempt } }).map((change) => ({ ...change, detail: { reason, ...(evidence ? { targetCheck: evidence } : {}) } }));
+  const waiting = health.kind === 'red' ? ctx.store.listJobs().jobs.filter((other) => other.state === 'queued' && other.requeued && other.batch?.id === batchId && other.reason === 'bisected') : [];
+  const rejoin: JobChange[] = waiting.map((other) => ({ id: other.id, from: ['queued'] as const, lenient: true, event: 'target_red', detail: { batch: batchId }, patch: { reason: 'target_red' } }));
+  await applyChanges(ctx.store, [...back, ...rejoin], () => ctx.store.appendMetric(opts.row));
+  ctx.emit({ type: 'requeued', train: opts.trainId, jobs: [job.id], reason: health.kind === 'red' ? `${opts.target} itself is red; not this job's fault` : 'interrupted' });
+  if (health.kind === 'stopped') return { kind: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' };
+  return {
+    kind: 'stop',
+    why: 'target_red',
+    message: `${opts.target} itself fails gate ${health.gate} (${health.status}) at ${opts.base.slice(0, 12)}; log ${health.log ?? '(none)'}; fix ${opts.target}, then run land again; no job was failed`,
+  };
 }
 
 function metricRow(fields: Record<string, unknown>): Record<string, unknown> {
@@ -103,11 +145,15 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       built.train = judgement.refreshed.commit;
       built.tree = judgement.refreshed.tree;
     }
-    const via = judgement.telemetry as { mode?: string; source?: string; proofSource?: string | null };
+    const via = judgement.telemetry as { mode?: string; source?: string; proofSource?: string | null; cachedFrom?: string };
     if (members.length === 1 && via.mode === 'cached' && (via.source === 'proof' || via.source === 'cache')) {
-      // The decision that let this job skip its gate, kept where `land show` reads it.
-      const fastPath = { alone: true, source: via.source, proofSource: via.proofSource ?? null, tree: built.tree, base, checkedAt: nowIso() };
-      await applyChanges(ctx.store, members.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event: 'fast_path_taken', detail: fastPath, patch: { fastPath } })));
+      // What the cache decided for this lone job, kept where `land show` reads it. Only a PASS
+      // is a fast path taken (the job skips its gate); a cached FAIL is a verdict, said as such.
+      const fastPath = judgement.verdict === 'PASS'
+        ? { alone: true, source: via.source, proofSource: via.proofSource ?? null, tree: built.tree, base, checkedAt: nowIso() }
+        : { alone: false, refusal: 'cached_fail', cachedFrom: via.cachedFrom ?? null, cachedLog: judgement.log, tree: built.tree, base, checkedAt: nowIso() };
+      const event = judgement.verdict === 'PASS' ? 'fast_path_taken' : 'judged_from_cache';
+      await applyChanges(ctx.store, members.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event, detail: fastPath, patch: { fastPath } })));
     }
     const regated = members.filter((job) => (job as Record<string, unknown>).regate === true);
     if (regated.length && !judgement.cached) {
@@ -147,27 +193,40 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
         const failure = judgement.failure as GateFailure & { kind: 'infra' };
         const over = members.filter((job) => (job.requeues.infra ?? 0) + 1 > policy.retries.infra);
         const again = members.filter((job) => !over.includes(job));
-        const message = `gate ${failure.gate}: ${failure.status} (${failure.reason}); nothing was tested`;
+        const message = `gate ${failure.gate}: ${failure.status} (${failure.reason})${failure.stderr ? `: ${failure.stderr}` : ''}; nothing was tested`;
         await applyChanges(ctx.store, [
           ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: { id: batchId, members: again, attempt }, countAs: 'infra' }),
           ...failChanges(over, { reason: 'infra', code: failure.reason, message: `${message}; gave up after ${policy.retries.infra} retries`, gateLog: judgement.log }),
         ], () => ctx.store.appendMetric(metricRow({ ...baseRow, verdict: 'INFRA', reason: failure.reason, windowBefore, windowAfter: windowBefore, landed: false })));
         if (again.length) ctx.emit({ type: 'requeued', train: trainId, jobs: again.map((m) => m.id), reason: message });
         for (const job of over) ctx.emit({ type: 'failed', job: job.id, reason: 'infra', message });
-        return { kind: 'done', infra: true };
+        return { kind: 'done', infra: failure.reason };
       }
       case 'FAIL': {
         const failure = judgement.failure as GateFailure & { kind: 'fail' | 'refused' };
+        const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}`;
+        let note = '';
+        if (members.length === 1 && failure.kind === 'fail') {
+          // Before a job is failed on its own: is the target itself red? Then no job is at fault,
+          // and the verdict moves nothing (the window included): the job goes back unjudged.
+          const job = members[0] as JobRecord;
+          const health = await checkTarget(ctx, { loaded, base, baseTree, batchId, job: job.id });
+          ctx.emit(targetChecked(loaded.target, base, health));
+          if (health.kind === 'red' || health.kind === 'stopped') {
+            const row = metricRow({ ...baseRow, verdict: 'FAIL', reason: health.kind === 'red' ? 'target_red' : failure.reason, windowBefore, windowAfter: windowBefore, landed: false });
+            return await sendBackUnjudged(ctx, { job, batchId, attempt, trainId, target: loaded.target, base, health, row });
+          }
+          if (health.kind === 'unknown') note = `; ${loaded.target} itself could not be gated (${health.status})`;
+        }
         const window = verdictMovesWindow(attempt, judgement.cached) ? bumpWindow(ctx.store, 'FAIL', policy.batch.max, trainId) : { before: windowBefore, after: windowBefore };
         if (window.before !== window.after) ctx.emit({ type: 'window', before: window.before, after: window.after, event: 'FAIL' });
-        const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}`;
         const row = metricRow({ ...baseRow, verdict: 'FAIL', reason: failure.reason, windowBefore: window.before, windowAfter: window.after, landed: false });
         if (members.length === 1 || failure.kind === 'refused') {
           // The culprit is found: the rest of its batch, waiting in halves, rides together next.
           const waiting = ctx.store.listJobs().jobs.filter((job) => job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
           const rejoin: JobChange[] = waiting.map((job) => ({ id: job.id, from: ['queued'] as const, lenient: true, event: 'culprit_found', detail: { batch: batchId }, patch: { reason: 'culprit_found' } }));
-          await applyChanges(ctx.store, [...failChanges(members, { reason: failure.reason, code: failure.reason, message, gateLog: judgement.log, verdict: 'FAIL', tree: built.tree, base, gate: judgement.telemetry }), ...rejoin], () => ctx.store.appendMetric(row));
-          for (const job of members) ctx.emit({ type: 'failed', job: job.id, reason: failure.reason, message });
+          await applyChanges(ctx.store, [...failChanges(members, { reason: failure.reason, code: failure.reason, message: message + note, gateLog: judgement.log, verdict: 'FAIL', tree: built.tree, base, gate: judgement.telemetry }), ...rejoin], () => ctx.store.appendMetric(row));
+          for (const job of members) ctx.emit({ type: 'failed', job: job.id, reason: failure.reason, message: message + note });
           return { kind: 'done' };
         }
         const { first, second } = splitFailed(members);

@@ -10,13 +10,21 @@ import { FAKE_BATCH } from '../ledger/wrapper.js';
 
 afterAll(cleanupTempDirs);
 
-function batchRepo(status: number, opts: { retries?: number } = {}) {
+/**
+ * `status` is the batch's exit status; with `onChange` it is that status only on a tree holding
+ * file-b1.txt (the first submitted job's change), else 0: main itself passes, so a job failed
+ * alone is not taken for a red target.
+ */
+function batchRepo(status: number, opts: { retries?: number; onChange?: boolean } = {}) {
   const scratch = tempDir('land-stage-');
   const marker = join(scratch, 'marker');
   const measure = join(scratch, 'measure');
+  const run = opts.onChange
+    ? ['bash', '-c', `if [ -e file-b1.txt ]; then s=${status}; else s=0; fi; exec bash "$0" "$1" "$s"`, FAKE_BATCH, marker]
+    : ['bash', FAKE_BATCH, marker, String(status)];
   const repo = makeQueueRepo({
     policy: {
-      gates: [{ name: 'model', run: ['bash', FAKE_BATCH, marker, String(status)], batch: { job: 'nightly', measureDir: measure } }],
+      gates: [{ name: 'model', run, batch: { job: 'nightly', measureDir: measure } }],
       retries: { infra: opts.retries ?? 1 },
     },
   });
@@ -81,7 +89,11 @@ describe('a batch stage as a gate', () => {
   });
 
   it('exit 5 (no ledger line written): FAIL, with the batch output kept in the measure dir', async () => {
-    const { repo, scratch, marker, measure } = batchRepo(0);
+    const { repo, scratch, marker, measure, ledger } = batchRepo(0);
+    // A first landing with a working ledger store: main's tree has a PASS on record, so the job
+    // below, failed alone, is not taken for a red target (a missing ledger line on main too).
+    await submitBranches(repo, 1, [], 'first');
+    expect((await land(repo.dir, ['run'], { env: onLane(ledger) })).code).toBe(0);
     const blocker = join(scratch, 'not-a-dir');
     writeFileSync(blocker, 'a regular file\n');
     const [id] = await submitBranches(repo, 1);
@@ -94,14 +106,15 @@ describe('a batch stage as a gate', () => {
   });
 
   it('any other status is an ordinary FAIL', async () => {
-    const { repo, ledger } = batchRepo(7);
+    const { repo, ledger } = batchRepo(7, { onChange: true });
     const [id] = await submitBranches(repo, 1);
     const run = await land(repo.dir, ['run', '--json'], { env: onLane(ledger) });
     expect(run.code, run.stderr).toBe(0);
     const job = (await jobsById(repo)).get(id as string);
     expect(job).toMatchObject({ state: 'failed', reason: 'gate' });
     expect(job.error.message).toMatch(/gate model: exit 7/);
-    // The failed batch still left its ledger line.
-    expect(readFileSync(join(ledger, 'nightly.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+    // The failed batch still left its ledger line; then main itself was gated once (exit 0).
+    const lines = readFileSync(join(ledger, 'nightly.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.status)).toEqual([7, 0]);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, sh, tempDir } from '../helpers/repo.js';
-import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
 import { pidAlive, waitForFile, waitUntil } from '../helpers/wait.js';
 
 afterAll(cleanupTempDirs);
@@ -94,7 +94,10 @@ describe('land run: the landing', () => {
   it('kills the whole process group of a gate that times out, grandchild included', async () => {
     const scratch = tempDir('land-timeout-');
     const pidFile = join(scratch, 'grandchild.pid');
-    const repo = makeQueueRepo({ gate: { script: 'spawn-grandchild.sh', env: { GATE_PIDFILE: pidFile }, timeoutSeconds: 1 } });
+    // The gate hangs on the job's change only: main itself passes it (the target check before the
+    // job is failed alone runs the same gate on main).
+    const hangs = `[ -e file-b1.txt ] || exit 0; exec sh ${gateScript('spawn-grandchild.sh')}`;
+    const repo = makeQueueRepo({ policy: { gates: [{ name: 'test', run: ['sh', '-c', hangs], env: { GATE_PIDFILE: pidFile }, timeoutSeconds: 1 }] } });
     const [id] = await submitBranches(repo, 1);
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);

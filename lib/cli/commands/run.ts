@@ -76,6 +76,7 @@ export function registerRun(program: Command): void {
           if (!summary.stopped) return 0;
           if (summary.stopped.why === 'interrupted') return EXIT_CODES.interrupted;
           if (summary.stopped.why === 'lock_lost') return EXIT_CODES.busy;
+          if (summary.stopped.why === 'target_red') return EXIT_CODES.target_red;
           return EXIT_CODES.state;
         } finally {
           reporter.close();

@@ -1,0 +1,61 @@
+// Is the target itself green? Asked before a job that rode a train alone is failed: a target that
+// fails its own gates would otherwise fail every queued job, one by one, for a fault none of them
+// made. The target tip is judged exactly as a train is (a worktree at the tip, the same gates, the
+// verdict cached by tree), so one target tree is gated at most once per gates hash, and a target
+// tree with a cached verdict costs no gate run at all.
+import { gatesHash, type LoadedPolicy } from '../config/index.js';
+import type { BuiltTrain } from './buildTrain.js';
+import { judgeTrain, type JudgeContext } from './judge.js';
+
+export type TargetHealth =
+  | { kind: 'green'; cached: boolean; log: string | null }
+  /** `train`: the run that judged the target tree (this check, or an earlier one). */
+  | { kind: 'red'; cached: boolean; gate: string; status: string; log: string | null; train: string }
+  /** The gates could not run on the target (infrastructure): nothing is known. */
+  | { kind: 'unknown'; status: string; log: string | null }
+  /** A signal stopped the target's gate. */
+  | { kind: 'stopped' };
+
+export interface TargetCheckInput {
+  loaded: LoadedPolicy;
+  /** The target tip the failed train was built on, and its tree. */
+  base: string;
+  baseTree: string;
+  batchId: string;
+  /** The job that failed alone (named in the progress event). */
+  job: string;
+}
+
+/** The target tree's verdict from the cache, or null when this tree was never judged. */
+export function cachedTargetHealth(ctx: JudgeContext, input: TargetCheckInput): TargetHealth | null {
+  const record = ctx.store.getVerdict(input.baseTree, gatesHash(input.loaded.policy.gates));
+  if (!record) return null;
+  if (record.verdict === 'PASS') return { kind: 'green', cached: true, log: record.log };
+  return { kind: 'red', cached: true, gate: record.reason ?? '(cached)', status: record.status ?? 'FAIL', log: record.log, train: record.train };
+}
+
+export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): Promise<TargetHealth> {
+  const known = cachedTargetHealth(ctx, input);
+  if (known) return known;
+  // Its own train id (and log): `<batch>-target`, `<batch>-target-2`, ...
+  const trainId = ctx.store.freshLogId(`${input.batchId}-target`);
+  ctx.emit({ type: 'checking_target', target: input.loaded.target, base: input.base, train: trainId, job: input.job });
+  // The target tip is a train with no member: nothing is merged, the base itself is checked out.
+  const built: BuiltTrain = { kind: 'fast-forward', base: input.base, train: input.base, tree: input.baseTree, members: [], skipped: [], contained: [] };
+  const judgement = await judgeTrain(ctx, input.loaded, built, input.baseTree, { batchId: input.batchId, trainId }, []);
+  const failure = judgement.failure;
+  switch (judgement.verdict) {
+    case 'PASS':
+      return { kind: 'green', cached: judgement.cached, log: judgement.log };
+    case 'FAIL':
+      return { kind: 'red', cached: judgement.cached, gate: failure && failure.kind !== 'stopped' ? failure.gate : '(unknown)', status: failure && failure.kind !== 'stopped' ? failure.status : 'FAIL', log: judgement.log, train: trainId };
+    case 'INFRA':
+      return { kind: 'unknown', status: failure && failure.kind !== 'stopped' ? `${failure.reason}: ${failure.status}` : 'infrastructure failure', log: judgement.log };
+    case 'STOPPED':
+      return { kind: 'stopped' };
+    default: {
+      const never: never = judgement.verdict;
+      throw new Error(`unknown verdict ${String(never)}`);
+    }
+  }
+}

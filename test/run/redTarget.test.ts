@@ -1,0 +1,96 @@
+// A red target: when the target itself fails a gate, no queued job is failed for it. Before a
+// job that rode alone is failed, the target tip is gated once (cached by tree); a red target stops
+// the drain with exit 10, every job queued. The counted gate fails on any culprit-* file, so a
+// culprit-* file committed on main makes main itself red.
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { land } from '../helpers/cli.js';
+import { cleanupTempDirs } from '../helpers/repo.js';
+import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+
+afterAll(cleanupTempDirs);
+
+describe('a red target', () => {
+  it('stops the drain with exit 10 and fails no job; the cache answers until main is fixed; then every job lands', async () => {
+    const repo = makeQueueRepo();
+    const redTip = repo.commit('break main', { 'culprit-main': 'broken\n' });
+    const ids = await submitBranches(repo, 3);
+
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(10);
+    const events = run.lines();
+    const summary = events.at(-1);
+    expect(summary).toMatchObject({ type: 'summary', failed: [], landed: [], stopped: { why: 'target_red' } });
+    expect([...summary.queued].sort()).toEqual([...ids].sort());
+    const check = events.find((e) => e.type === 'target_checked');
+    expect(check).toMatchObject({ target: 'main', base: redTip, verdict: 'FAIL', cached: false, gate: 'test', status: 'exit 1' });
+    expect(readFileSync(check.log, 'utf8')).toMatch(/found culprit-main: failing/);
+    expect(summary.stopped.message).toBe(`main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`);
+    expect(events.some((e) => e.type === 'failed')).toBe(false);
+    // [j1 j2 j3], [j1 j2], [j1], then main itself: one gate run for the target.
+    expect(repo.gateRuns()).toBe(4);
+    expect(events.filter((e) => e.type === 'checking_target')).toHaveLength(1);
+    let jobs = await jobsById(repo);
+    for (const id of ids) {
+      expect(jobs.get(id)).toMatchObject({ state: 'queued', reason: 'target_red', error: null, requeues: {} });
+    }
+    expect(repo.tip('main')).toBe(redTip);
+
+    // While main's tree has a cached FAIL, a new drain stops the same way without a gate run.
+    const again = await land(repo.dir, ['run']);
+    expect(again.code, again.stderr).toBe(10);
+    expect(again.stdout).toContain(`stopped: main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`);
+    expect(repo.gateRuns()).toBe(4);
+    jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id).state).toBe('queued');
+
+    // Fixed main has a new tree: it is judged afresh, and the batch rides whole.
+    repo.git('rm', '-q', 'culprit-main');
+    repo.commit('fix main');
+    const fixed = await land(repo.dir, ['run', '--json']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.lines().at(-1)).toMatchObject({ failed: [], queued: [], stopped: null });
+    expect(repo.gateRuns()).toBe(5);
+    jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id).state).toBe('landed');
+    expect(landedOrder(repo)).toEqual(ids);
+  });
+
+  it('a lone job on a red target moves nothing: the window stays, no retry is counted, and it lands once main is fixed', async () => {
+    const repo = makeQueueRepo();
+    repo.commit('break main', { 'culprit-main': 'broken\n' });
+    repo.branch('fix-elsewhere', { 'other.txt': 'x\n' });
+    const [id] = (await land(repo.dir, ['submit', 'fix-elsewhere', '--json'])).lines().map((l) => l.job.id as string);
+    expect((await land(repo.dir, ['window', '--set', '4'])).code).toBe(0);
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(10);
+    const events = run.lines();
+    expect(events.some((e) => e.type === 'window')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ window: 4, failed: [], queued: [id], stopped: { why: 'target_red' } });
+    expect((await jobsById(repo)).get(id as string)).toMatchObject({ state: 'queued', reason: 'target_red', requeues: {} });
+    repo.git('rm', '-q', 'culprit-main');
+    repo.commit('fix main');
+    const fixed = await land(repo.dir, ['run', '--json']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect((await jobsById(repo)).get(id as string).state).toBe('landed');
+  });
+
+  it('a real culprit on a green target still fails alone; the target is gated at most once, then cached', async () => {
+    const repo = makeQueueRepo();
+    const [first] = await submitBranches(repo, 1, [1], 'c');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    expect(events.find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: false });
+    expect(repo.gateRuns()).toBe(2); // the culprit's train, then main itself
+    expect((await jobsById(repo)).get(first as string)).toMatchObject({ state: 'failed', reason: 'gate' });
+
+    const [second] = await submitBranches(repo, 1, [1], 'd');
+    const next = await land(repo.dir, ['run', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.lines().find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: true });
+    expect(next.lines().some((e) => e.type === 'checking_target')).toBe(false);
+    expect(repo.gateRuns()).toBe(3); // the second culprit's train only
+    expect((await jobsById(repo)).get(second as string)).toMatchObject({ state: 'failed', reason: 'gate' });
+  });
+});
