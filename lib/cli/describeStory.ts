@@ -36,6 +36,7 @@ const REQUEUE_WORDS: Record<string, string> = {
   no_lane: 'no lane answered; nothing was tested',
   no_ledger_store: 'no ledger store; nothing was tested',
   worktree: 'the gate worktree could not be made; nothing was tested',
+  target_red: 'it failed alone, but the target itself fails its gates: not this job\'s fault; it waits for the target to be fixed',
 };
 
 function eventLines(event: StoryEvent, self: string, story: Story): string[] {

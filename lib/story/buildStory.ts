@@ -108,6 +108,10 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
       const source = str(entry.detail.source) === 'cache' ? 'the verdict cache (the same tree was judged before)' : proof ? `a ${proof} proof` : 'a proof';
       return { kind: 'note', at, event: entry.event, text: `judged alone without running a gate: ${source}` };
     }
+    case 'judged_from_cache':
+      return { kind: 'note', at, event: entry.event, text: `judged alone from the verdict cache: the same tree failed in train ${str(entry.detail.cachedFrom) ?? '?'}` };
+    case 'target_red':
+      return { kind: 'note', at, event: entry.event, text: `the target itself fails its gates: this job waits with the rest of batch ${str(entry.detail.batch) ?? '?'} until the target is fixed` };
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
     case 'ledger_observed':

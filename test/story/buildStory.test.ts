@@ -184,4 +184,16 @@ describe('buildStory', () => {
     expect(story.events[0]).toMatchObject({ kind: 'submitted', fromRecord: true, at: story.events[0]?.at });
     expect(story.skippedJournalLines).toEqual([4, 9]);
   });
+
+  it('names a verdict taken from the cache and a wait caused by a red target', () => {
+    const journal = [
+      line('submitted', { branch: 'feature/x', tip: TIP }, null, 'queued'),
+      line('judged_from_cache', { alone: false, refusal: 'cached_fail', cachedFrom: 'b-0-1' }),
+      line('target_red', { batch: 'b-1' }),
+    ];
+    const story = buildStory({ job: job(), journal, rows: [], position: 1, runningLog: null });
+    const notes = story.events.filter((e) => e.kind === 'note').map((e) => (e as { text: string }).text);
+    expect(notes).toContain('judged alone from the verdict cache: the same tree failed in train b-0-1');
+    expect(notes).toContain('the target itself fails its gates: this job waits with the rest of batch b-1 until the target is fixed');
+  });
 });

@@ -45,6 +45,10 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
       return { ...state, train: null, gate: null, activity: `queue empty; waiting for submissions${event.idleExitSeconds === null ? '' : ` (idle-exit after ${event.idleExitSeconds}s)`}` };
     case 'resumed':
       return { ...state, activity: null };
+    case 'checking_target':
+      return { ...state, gate: null, activity: `gating ${event.target} itself at ${event.base.slice(0, 12)}` };
+    case 'backing_off':
+      return { ...state, train: null, gate: null, activity: `infrastructure failure; waiting ${event.seconds}s before the next train` };
     case 'landed':
     case 'bisected':
       return { ...state, train: null, gate: null, activity: null };
@@ -105,6 +109,9 @@ export function toneOf(event: DrainEvent): Tone {
       return 'bad';
     case 'verdict':
       return event.verdict === 'PASS' ? 'good' : 'bad';
+    case 'target_checked':
+      return event.verdict === 'FAIL' ? 'bad' : 'plain';
+    case 'backing_off':
     case 'bisected':
     case 'requeued':
     case 'warning':
