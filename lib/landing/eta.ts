@@ -19,7 +19,8 @@ export interface EtaBasis {
   medianTrainSeconds: number | null;
   /** How many trains the median was taken over. */
   trainsMeasured: number;
-  window: number;
+  /** The window the estimate assumes; null when it is unknown (no readable policy). */
+  window: number | null;
   /** A train is running now: it goes first. */
   runningTrain: boolean;
   /** Why there is no estimate (null when there is one). */
@@ -73,14 +74,16 @@ export function expectedGateSeconds(history: GateHistory, name: string): number 
   return recentMedian(history.gateSeconds[name] ?? []);
 }
 
-export function etaBasis(history: GateHistory, window: number, runningTrain: boolean): EtaBasis {
+export const NO_WINDOW = 'the window is unknown (the policy cannot be read)';
+
+export function etaBasis(history: GateHistory, window: number | null, runningTrain: boolean): EtaBasis {
   const medianTrainSeconds = recentMedian(history.trainSeconds);
   return {
     medianTrainSeconds,
     trainsMeasured: Math.min(history.trainSeconds.length, HISTORY_KEPT),
-    window: Math.max(1, Math.floor(window)),
+    window: window === null ? null : Math.max(1, Math.floor(window)),
     runningTrain,
-    reason: medianTrainSeconds === null ? NO_HISTORY : null,
+    reason: medianTrainSeconds === null ? NO_HISTORY : window === null ? NO_WINDOW : null,
   };
 }
 
@@ -97,6 +100,6 @@ export function trainsUntilLanded(position: number, window: number, runningTrain
  * A rough figure: bisections, conflicts and a window that moves all change it. Null without history.
  */
 export function etaSeconds(position: number, basis: EtaBasis): number | null {
-  if (basis.medianTrainSeconds === null || !Number.isInteger(position) || position < 1) return null;
+  if (basis.medianTrainSeconds === null || basis.window === null || !Number.isInteger(position) || position < 1) return null;
   return Math.round(trainsUntilLanded(position, basis.window, basis.runningTrain) * basis.medianTrainSeconds);
 }

@@ -1,7 +1,7 @@
 // The estimates' pure half: gate durations read out of metrics rows, the median, and when a
 // queued job may land given the window and whether a train is running.
 import { describe, expect, it } from 'vitest';
-import { etaBasis, etaSeconds, expectedGateSeconds, gateHistoryFromMetrics, HISTORY_KEPT, NO_HISTORY, recentMedian, trainsUntilLanded } from '../../lib/landing/eta.js';
+import { etaBasis, etaSeconds, expectedGateSeconds, gateHistoryFromMetrics, HISTORY_KEPT, NO_HISTORY, NO_WINDOW, recentMedian, trainsUntilLanded } from '../../lib/landing/eta.js';
 
 const gated = (seconds: number[], extra: Record<string, unknown> = {}) => ({
   train: 't',
@@ -73,6 +73,12 @@ describe('when a queued job may land', () => {
     const basis = etaBasis(gateHistoryFromMetrics([gated([5], { cached: true })]), 4, false);
     expect(basis).toMatchObject({ medianTrainSeconds: null, trainsMeasured: 0, reason: NO_HISTORY });
     expect(basis.reason).toMatch(/no history yet/);
+    expect(etaSeconds(1, basis)).toBeNull();
+  });
+
+  it('gives no estimate when the window is unknown (no readable policy), and says why', () => {
+    const basis = etaBasis(gateHistoryFromMetrics([gated([10])]), null, false);
+    expect(basis).toMatchObject({ medianTrainSeconds: 10, window: null, reason: NO_WINDOW });
     expect(etaSeconds(1, basis)).toBeNull();
   });
 

@@ -21,7 +21,7 @@ function note(job: JobRecord): string {
 
 /** The line under the table that says what the estimates rest on. */
 function etaNote(basis: EtaBasis): string {
-  if (basis.medianTrainSeconds === null) return `eta: ${basis.reason ?? 'no history yet'}`;
+  if (basis.medianTrainSeconds === null || basis.window === null) return `eta: ${basis.reason ?? 'no history yet'}`;
   return `eta: ${approximately(basis.medianTrainSeconds)} per train (the median gate time of the last ${basis.trainsMeasured} gated train(s)), window ${basis.window}${basis.runningTrain ? ', after the running train' : ''}`;
 }
 
@@ -41,7 +41,7 @@ export function registerStatus(program: Command): void {
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/eta.ts).
-        const basis = etaBasis(gateHistoryFromMetrics(store.readMetrics().rows), Math.max(1, window.size ?? 1), jobs.some((job) => job.state === 'in_progress'));
+        const basis = etaBasis(gateHistoryFromMetrics(store.readMetrics().rows), window.size, jobs.some((job) => job.state === 'in_progress'));
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
         if (ctx.out.json) {
           ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })), corrupt, estimate: basis });
