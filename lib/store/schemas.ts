@@ -1,10 +1,11 @@
 // Every state file's shape, declared once. Records are parsed with these on read; a file that does
 // not parse is reported by name (see fileStore.listJobs) and never silently reset.
 import { z } from 'zod';
+import { fastPathRecordSchema, gateTelemetrySchema, ledgerObservationsSchema, objectIdSchema } from './recordParts.js';
 
 export const JOB_ID_PATTERN = /^[a-z0-9-]+$/;
 export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'expected lowercase letters, digits and dashes');
-const sha = z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a full object id');
+const sha = objectIdSchema;
 
 export const JOB_STATES = ['queued', 'in_progress', 'landed', 'failed', 'canceled'] as const;
 export const jobStateSchema = z.enum(JOB_STATES);
@@ -47,14 +48,19 @@ export const timestampsSchema = z
     landed: z.string().optional(),
     failed: z.string().optional(),
     canceled: z.string().optional(),
+    /** The last time `land retry` or a resubmit reopened the job (its earlier ending is in the journal). */
+    reopened: z.string().optional(),
   })
   .loose();
 
-// Loose: fields a later version adds survive a read-modify-write by this one.
+// Every field this version writes is declared; a field that records written by an earlier version
+// lack is optional. Loose: fields a later version adds survive a read-modify-write by this one.
 export const jobRecordSchema = z
   .object({
     version: z.literal(1),
     id: jobIdSchema,
+    /** The target branch the job lands on; records written before jobs named one belong to the default target. */
+    target: z.string().optional(),
     branch: z.string().min(1),
     tip: sha,
     title: z.string(),
@@ -76,7 +82,14 @@ export const jobRecordSchema = z
     train: sha.nullable(),
     landedVia: z.string().nullable(),
     gateLog: z.string().nullable(),
-    gate: z.unknown().nullable(),
+    /** How the verdict of the job's last judged train was reached. */
+    gate: gateTelemetrySchema.nullable(),
+    /** The last fast-path decision; absent until the job was first the head of the queue. */
+    fastPath: fastPathRecordSchema.optional(),
+    /** Set by a reopen (`land retry`, a resubmit): the next train holding the job runs its gates, a cached FAIL does not bind it. */
+    regate: z.boolean().optional(),
+    /** The ledger lines of the batch stages of the last train that ran any, by gate name. */
+    ledger: ledgerObservationsSchema.optional(),
     timestamps: timestampsSchema,
   })
   .loose();
