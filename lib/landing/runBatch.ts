@@ -5,7 +5,7 @@
 import { loadPolicy } from '../config/index.js';
 import { treeOf } from '../git/index.js';
 import { applyChanges, newBatchId, nowIso, type JobChange } from '../queue/index.js';
-import type { FastPathRecord, FileStore, JobRecord } from '../store/index.js';
+import type { FastPathRecord, FileStore, JobRecord, TrainMetricRow } from '../store/index.js';
 import { buildTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from './events.js';
 import type { GateFailure } from './gateRunner.js';
@@ -78,7 +78,7 @@ function targetChecked(target: string, base: string, health: TargetHealth): Drai
  */
 async function sendBackUnjudged(
   ctx: DrainContext,
-  opts: { job: JobRecord; batchId: string; attempt: number; trainId: string; target: string; base: string; health: TargetHealth & { kind: 'red' | 'stopped' }; row: Record<string, unknown> },
+  opts: { job: JobRecord; batchId: string; attempt: number; trainId: string; target: string; base: string; health: TargetHealth & { kind: 'red' | 'stopped' }; row: TrainMetricRow },
 ): Promise<BatchOutcome> {
   const { job, batchId, health } = opts;
   const reason = health.kind === 'red' ? 'target_red' : 'interrupted';
@@ -96,7 +96,7 @@ async function sendBackUnjudged(
   };
 }
 
-function metricRow(fields: Record<string, unknown>): Record<string, unknown> {
+function metricRow(fields: Omit<TrainMetricRow, 'at'>): TrainMetricRow {
   return { at: nowIso(), ...fields };
 }
 

@@ -1,7 +1,7 @@
 // Every state file's shape, declared once. Records are parsed with these on read; a file that does
 // not parse is reported by name (see fileStore.listJobs) and never silently reset.
 import { z } from 'zod';
-import { fastPathRecordSchema, gateTelemetrySchema, ledgerObservationsSchema, objectIdSchema } from './recordParts.js';
+import { fastPathRecordSchema, gateTelemetrySchema, ledgerObservationsSchema, objectIdSchema, type GateTelemetry } from './recordParts.js';
 
 export const JOB_ID_PATTERN = /^[a-z0-9-]+$/;
 export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'expected lowercase letters, digits and dashes');
@@ -94,6 +94,37 @@ export const jobRecordSchema = z
   })
   .loose();
 export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+/**
+ * One row of metrics.jsonl as the drain writes it: one per judged train, appended under the same
+ * hold of the queue lock as the members' records. Readers parse rows leniently (lib/story/trainRow.ts,
+ * lib/landing/eta.ts): rows written by earlier versions lack `kind`, `branches`, `tips` and `log`.
+ */
+export type TrainMetricRow = {
+  at: string;
+  train: string;
+  batch: string;
+  attempt: number;
+  kind: 'fast-forward' | 'merge';
+  /** Member job ids, branches and the tips that were merged, in merge order. */
+  members: string[];
+  branches: string[];
+  tips: string[];
+  base: string;
+  commit: string;
+  tree: string;
+  gateSeconds: number;
+  cached: boolean;
+  /** The log that holds the gates' output (the judging train's, for a cached verdict). */
+  log: string | null;
+  gate: GateTelemetry;
+  verdict: 'PASS' | 'FAIL' | 'INFRA';
+  /** Why a train did not land: the failure's reason, target_red, cas_lost, target_dirty; null when it landed. */
+  reason: string | null;
+  windowBefore: number;
+  windowAfter: number;
+  landed: boolean;
+};
 
 export const windowHistorySchema = z.object({
   at: z.string(),

@@ -13,7 +13,9 @@ import {
   ledgerObservationsSchema,
   type GateTelemetry,
   type JobRecord,
+  type TrainMetricRow,
 } from '../../lib/store/index.js';
+import { parseTrainRows } from '../../lib/story/trainRow.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -108,5 +110,17 @@ describe('the job record schema', () => {
     const listing = s.listJobs();
     expect(listing.jobs.map((j) => j.id)).toEqual(['j-20260101-0001']);
     expect(listing.corrupt).toEqual([expect.objectContaining({ file: 'j-20260101-0002.json', problem: expect.stringContaining('regate') })]);
+  });
+});
+
+describe('metrics rows', () => {
+  it('a row with each gate telemetry the drain writes reads as a train row', () => {
+    const rows: TrainMetricRow[] = WRITTEN.map((gate, i) => ({
+      at: 'x', train: `b-1-${i + 1}`, batch: 'b-1', attempt: 1, kind: 'merge', members: ['j-1'], branches: ['x'], tips: [A], base: A,
+      commit: B, tree: A, gateSeconds: 1, cached: false, log: null, gate, verdict: 'FAIL', reason: 'gate', windowBefore: 2, windowAfter: 1, landed: false,
+    }));
+    const parsed = parseTrainRows(rows);
+    expect(parsed.unreadable).toBe(0);
+    expect(parsed.rows.map((row) => row.gate?.mode)).toEqual(WRITTEN.map((gate) => gate.mode));
   });
 });
