@@ -87,11 +87,6 @@ export function applyChanges(
   });
 }
 
-export async function transition(store: FileStore, change: JobChange): Promise<JobRecord> {
-  const [job] = await applyChanges(store, [change]);
-  return job as JobRecord;
-}
-
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
 export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);

@@ -44,7 +44,6 @@ export const timestampsSchema = z
   .object({
     queued: z.string(),
     started: z.string().optional(),
-    gated: z.string().optional(),
     landed: z.string().optional(),
     failed: z.string().optional(),
     canceled: z.string().optional(),
@@ -163,7 +162,7 @@ export type VerdictRecord = z.infer<typeof verdictSchema>;
 export const journalEntrySchema = z
   .object({
     at: z.string(),
-    kind: z.enum(['transition', 'update', 'observation']),
+    kind: z.enum(['transition', 'update']),
     job: z.string().nullable(),
     from: jobStateSchema.nullable(),
     to: jobStateSchema.nullable(),
