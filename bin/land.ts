@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Entry point: parse argv, run the command, and turn errors into exit codes. This is the only
-// place that decides an exit status (see the README's table).
+// place that maps an error to an exit status (see docs/exit-codes.md); a command that ends without
+// an error returns its own status from EXIT_CODES (lib/errors.ts).
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from '../lib/cli/program.js';
 import { EXIT_CODES, LandError, exitCodeFor } from '../lib/errors.js';

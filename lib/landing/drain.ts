@@ -6,7 +6,7 @@ import { branchTip, treeOf } from '../git/index.js';
 import { applyChanges, jobTarget, nowIso } from '../queue/index.js';
 import { runnableJobs } from '../queue/index.js';
 import type { Policy } from '../config/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { FastPathRecord, FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import { fastPathDecision } from './fastPath.js';
 import { recoverInProgress } from './recovery.js';
@@ -60,6 +60,8 @@ async function waitForCompany(store: FileStore, seconds: number, head: JobRecord
   }
 }
 
+const refusalOf = (decision: FastPathRecord): string | null => (decision.alone ? null : decision.refusal);
+
 /**
  * The window choice's half of the fast path: a head job whose tip is already proven (or whose
  * tree has a cached PASS) on the current target rides alone. The refusal, when there is one, is
@@ -68,11 +70,11 @@ async function waitForCompany(store: FileStore, seconds: number, head: JobRecord
 async function headLandsAlone(cwd: string, store: FileStore, policy: Policy, base: string, head: JobRecord): Promise<boolean> {
   if (head.requeued && head.batch) return false; // the rest of an admitted batch rides together
   const decision = await fastPathDecision({ cwd, store, policy, base, baseTree: await treeOf(cwd, base), job: head });
-  const summary = decision.alone
+  const summary: FastPathRecord = decision.alone
     ? { alone: true, source: decision.source, proofSource: decision.proofSource ?? null, tree: decision.tree, base, checkedAt: nowIso() }
     : { alone: false, refusal: decision.refusal, tree: decision.tree, base, checkedAt: nowIso() };
-  const previous = (head as Record<string, unknown>).fastPath as { refusal?: string; alone?: boolean; base?: string } | undefined;
-  if (!previous || previous.alone !== summary.alone || previous.refusal !== (summary as { refusal?: string }).refusal || previous.base !== base) {
+  const previous = head.fastPath;
+  if (!previous || previous.alone !== summary.alone || refusalOf(previous) !== refusalOf(summary) || previous.base !== base) {
     await applyChanges(store, [{ id: head.id, from: ['queued'], lenient: true, event: 'fast_path_checked', detail: { ...summary }, patch: { fastPath: summary } }]);
   }
   return decision.alone;

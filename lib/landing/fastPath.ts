@@ -5,20 +5,12 @@
 import { existsSync } from 'node:fs';
 import { gatesHash, type Policy } from '../config/index.js';
 import { changedPaths, mergeTree } from '../git/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { FastPathRefusal, FileStore, JobRecord } from '../store/index.js';
 import { anyPathMatches } from './glob.js';
-import { proofRefusal, readProofFor, type ProofRefusal } from './proof.js';
+import { proofRefusal, readProofFor } from './proof.js';
 
-export type FastPathRefusal =
-  | ProofRefusal
-  /** The tip conflicts with the target: there is no merged tree to look up. */
-  | 'conflict'
-  /** The verdict cache holds a FAIL for this tree under these gates. */
-  | 'cached_fail'
-  /** policy.proof.enabled is false and the verdict cache has no PASS. */
-  | 'proofs_disabled'
-  /** A local proof was made without the refresh entries that this change triggers. */
-  | 'refresh_pending';
+/** Why a head job does not land alone (declared with the job record's `fastPath`, lib/store/recordParts.ts). */
+export type { FastPathRefusal };
 
 export type FastPathDecision =
   | { alone: true; source: 'proof' | 'cache'; tree: string; proofSource?: 'train' | 'local' }

@@ -2,6 +2,7 @@
 // decides the verdict; what kind of "not pass" it was decides what the drainer does next.
 import { fileURLToPath } from 'node:url';
 import type { Gate } from '../config/index.js';
+import type { GateResult } from '../store/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
@@ -22,12 +23,8 @@ export type GateFailure =
   /** A stop request or signal ended the run: the result says nothing. */
   | { kind: 'stopped'; gate: string };
 
-export interface GateResult {
-  name: string;
-  outcome: GroupOutcome['kind'];
-  status: string;
-  seconds: number;
-}
+/** One gate that ran, as the telemetry keeps it (declared with the job record, lib/store/recordParts.ts). */
+export type { GateResult };
 
 export interface GateRun {
   verdict: 'PASS' | 'FAIL' | 'INFRA' | 'STOPPED';

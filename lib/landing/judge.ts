@@ -7,7 +7,7 @@ import { gatesHash, type LoadedPolicy } from '../config/index.js';
 import { addDetachedWorktree, removeWorktree } from '../git/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
 import { nowIso } from '../queue/index.js';
-import type { FileStore, JobRecord, VerdictRecord } from '../store/index.js';
+import type { CachedGateTelemetry, FileStore, GateTelemetry, JobRecord, LedgerObservation, LedgerObservations, RanGateTelemetry, VerdictRecord } from '../store/index.js';
 import type { BuiltTrain } from './buildTrain.js';
 import type { Emit } from './events.js';
 import { fastPathDecision } from './fastPath.js';
@@ -24,9 +24,9 @@ export interface Judgement {
   cached: boolean;
   seconds: number;
   log: string | null;
-  telemetry: Record<string, unknown>;
-  /** Ledger lines of batch stages that ran, by batch job name. */
-  ledger: Record<string, unknown> | null;
+  telemetry: GateTelemetry;
+  /** Ledger lines of batch stages that ran, by gate name. */
+  ledger: LedgerObservations | null;
   /** The train after refresh entries (a new commit on top), when they changed it. */
   refreshed: { commit: string; tree: string; entries: string[] } | null;
 }
@@ -44,7 +44,7 @@ export interface TrainIds {
   trainId: string;
 }
 
-const skipped = (telemetry: Record<string, unknown>, verdict: 'PASS' | 'FAIL', failure: GateFailure | null, log: string | null): Judgement => ({
+const skipped = (telemetry: CachedGateTelemetry, verdict: 'PASS' | 'FAIL', failure: GateFailure | null, log: string | null): Judgement => ({
   verdict, failure, cached: true, seconds: 0, log, telemetry, ledger: null, refreshed: null,
 });
 
@@ -65,7 +65,7 @@ async function withWorktree<T>(ctx: JudgeContext, dir: string, commit: string, b
 }
 
 /** The ledger line a batch stage left, as an observation: an unreadable ledger is reported, not thrown. */
-function observeLedgerLine(ledgerDir: string | null, job: string, since: string): Record<string, unknown> {
+function observeLedgerLine(ledgerDir: string | null, job: string, since: string): LedgerObservation {
   if (!ledgerDir) return { missing: true, ledgerDir: null };
   try {
     return findLedgerLine(ledgerDir, job, since) ?? { missing: true, ledgerDir };
@@ -84,7 +84,7 @@ function cachedFailure(record: VerdictRecord): GateFailure | null {
 }
 
 /** The gate telemetry of a verdict taken from the cache: whose verdict it was and where its log is. */
-function cachedTelemetry(record: VerdictRecord, planBase: string, hash: string): Record<string, unknown> {
+function cachedTelemetry(record: VerdictRecord, planBase: string, hash: string): CachedGateTelemetry {
   return { mode: 'cached', source: 'cache', cachedFrom: record.train, cachedVerdict: record.verdict, cachedLog: record.log, planBase, executed: [], gatesHash: hash };
 }
 
@@ -175,7 +175,7 @@ async function judgeLogged(
     }
 
     const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
-    const telemetry: Record<string, unknown> = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
+    const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
     if (!plan.gates.length) {
       recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
       log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
@@ -197,7 +197,7 @@ async function judgeLogged(
     const executed = run.results.map((r) => r.name);
     telemetry.executed = executed;
     telemetry.results = run.results;
-    const ledger: Record<string, unknown> = {};
+    const ledger: LedgerObservations = {};
     for (const gate of plan.gates.filter((g) => g.batch && executed.includes(g.name))) {
       ledger[gate.name] = observeLedgerLine(resolveLedgerDir(process.env, policy.ledger, dir), gate.batch?.job ?? '', startedAt);
     }

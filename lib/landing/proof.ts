@@ -3,9 +3,7 @@
 // fast path). Proofs are keyed by the merged tree (proofs/<tree>.json): a later proof of the same
 // tree replaces the earlier one. Whether a proof is accepted is one pure function, proofRefusal.
 import { z } from 'zod';
-import type { FileStore } from '../store/index.js';
-
-const sha = z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a full object id');
+import { objectIdSchema as sha, selectionTelemetrySchema, type FileStore, type ProofRefusal } from '../store/index.js';
 
 export const proofSchema = z
   .object({
@@ -22,14 +20,15 @@ export const proofSchema = z
     seconds: z.number().nonnegative(),
     at: z.string(),
     logPath: z.string().nullable(),
-    selection: z.unknown().nullable(),
+    /** The gate selection of the proving train; null for `land prove`. */
+    selection: selectionTelemetrySchema.nullable(),
     /** The tip that was proven (a local proof's HEAD, a lone train member's tip). */
     tip: sha.nullable().optional(),
   })
   .loose();
 export type Proof = z.infer<typeof proofSchema>;
 
-export type ProofRefusal = 'no_pass' | 'corrupt' | 'untrusted_source' | 'gates_changed' | 'target_moved' | 'log_missing';
+export type { ProofRefusal };
 
 /** What each refusal means, for `land show` and the docs. */
 export const PROOF_REFUSALS: Record<ProofRefusal, string> = {

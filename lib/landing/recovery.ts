@@ -11,7 +11,8 @@ export async function recoverInProgress(opts: { cwd: string; store: FileStore; t
   const { jobs } = opts.store.listJobs();
   const stuck = jobs.filter((job) => job.state === 'in_progress');
   for (const job of stuck) {
-    const landed = job.train !== null && (await isAncestor(opts.cwd, job.train, opts.targetTip));
+    const train = job.train;
+    const landed = train !== null && (await isAncestor(opts.cwd, train, opts.targetTip));
     if (landed) {
       await applyChanges(
         opts.store,
@@ -19,7 +20,7 @@ export async function recoverInProgress(opts: { cwd: string; store: FileStore; t
           via: job.landedVia ?? 'recovered',
           base: job.base ?? opts.targetTip,
           tree: job.tree ?? opts.targetTip,
-          train: job.train as string,
+          train,
           gateLog: job.gateLog,
           gate: job.gate,
           verdict: 'PASS',

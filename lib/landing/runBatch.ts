@@ -5,7 +5,7 @@
 import { loadPolicy } from '../config/index.js';
 import { treeOf } from '../git/index.js';
 import { applyChanges, newBatchId, nowIso, type JobChange } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { FastPathRecord, FileStore, JobRecord, TrainMetricRow } from '../store/index.js';
 import { buildTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from './events.js';
 import type { GateFailure } from './gateRunner.js';
@@ -78,7 +78,7 @@ function targetChecked(target: string, base: string, health: TargetHealth): Drai
  */
 async function sendBackUnjudged(
   ctx: DrainContext,
-  opts: { job: JobRecord; batchId: string; attempt: number; trainId: string; target: string; base: string; health: TargetHealth & { kind: 'red' | 'stopped' }; row: Record<string, unknown> },
+  opts: { job: JobRecord; batchId: string; attempt: number; trainId: string; target: string; base: string; health: TargetHealth & { kind: 'red' | 'stopped' }; row: TrainMetricRow },
 ): Promise<BatchOutcome> {
   const { job, batchId, health } = opts;
   const reason = health.kind === 'red' ? 'target_red' : 'interrupted';
@@ -96,7 +96,7 @@ async function sendBackUnjudged(
   };
 }
 
-function metricRow(fields: Record<string, unknown>): Record<string, unknown> {
+function metricRow(fields: Omit<TrainMetricRow, 'at'>): TrainMetricRow {
   return { at: nowIso(), ...fields };
 }
 
@@ -145,17 +145,17 @@ export async function runBatch(ctx: DrainContext, admitted: readonly JobRecord[]
       built.train = judgement.refreshed.commit;
       built.tree = judgement.refreshed.tree;
     }
-    const via = judgement.telemetry as { mode?: string; source?: string; proofSource?: string | null; cachedFrom?: string };
+    const via = judgement.telemetry;
     if (members.length === 1 && via.mode === 'cached' && (via.source === 'proof' || via.source === 'cache')) {
       // What the cache decided for this lone job, kept where `land show` reads it. Only a PASS
       // is a fast path taken (the job skips its gate); a cached FAIL is a verdict, said as such.
-      const fastPath = judgement.verdict === 'PASS'
+      const fastPath: FastPathRecord = judgement.verdict === 'PASS'
         ? { alone: true, source: via.source, proofSource: via.proofSource ?? null, tree: built.tree, base, checkedAt: nowIso() }
         : { alone: false, refusal: 'cached_fail', cachedFrom: via.cachedFrom ?? null, cachedLog: judgement.log, tree: built.tree, base, checkedAt: nowIso() };
       const event = judgement.verdict === 'PASS' ? 'fast_path_taken' : 'judged_from_cache';
       await applyChanges(ctx.store, members.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event, detail: fastPath, patch: { fastPath } })));
     }
-    const regated = members.filter((job) => (job as Record<string, unknown>).regate === true);
+    const regated = members.filter((job) => job.regate === true);
     if (regated.length && !judgement.cached) {
       // `land retry` asked for one fresh judgement; the bisection that follows may use the cache.
       await applyChanges(ctx.store, regated.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event: 'regated', patch: { regate: false } })));

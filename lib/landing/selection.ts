@@ -5,27 +5,14 @@
 // cannot be computed, every gate runs and the reason is kept in the telemetry.
 import { gatesHash, type Gate } from '../config/index.js';
 import { changedPaths, firstParentChain, GitError, isAncestor } from '../git/index.js';
-import type { FileStore } from '../store/index.js';
+import type { FileStore, SelectionTelemetry } from '../store/index.js';
 import { matchingPaths } from './glob.js';
 
 /** How far back along the target's first-parent history an ancestor's PASS is looked for. */
 export const ANCESTOR_LIMIT = 50;
 
-export interface SelectionTelemetry {
-  /** `cached` is set by the engine when the whole verdict came from the verdict cache. */
-  mode: 'full' | 'selective' | 'cached';
-  planBase: string;
-  /** Gates that run, in policy order. */
-  selected: string[];
-  /** Gates that did run (filled in by the runner). */
-  executed: string[];
-  /** Gates skipped because a PASS on an ancestor still counts. */
-  cached: { gate: string; from: string }[];
-  /** Why each selected gate runs. */
-  missReasons: Record<string, string>;
-  /** Set when the selection could not be computed and every gate runs. */
-  fallbackReason: string | null;
-}
+/** The selection's part of the gate telemetry (declared with the job record, lib/store/recordParts.ts). */
+export type { SelectionTelemetry };
 
 export interface SelectionPlan {
   gates: Gate[];

@@ -8,7 +8,7 @@ export function cachedVerdict(store: FileStore, tree: string, gatesHash: string,
   const record = store.getVerdict(tree, gatesHash);
   if (!record) return null;
   // `land retry` asks for a fresh judgement: a cached FAIL does not bind a retried member.
-  if (record.verdict === 'FAIL' && members.some((job) => (job as Record<string, unknown>).regate === true)) return null;
+  if (record.verdict === 'FAIL' && members.some((job) => job.regate === true)) return null;
   return record;
 }
 

@@ -68,8 +68,7 @@ export function newJobRecord(fields: { id: string; branch: string; tip: string; 
 
 /** The target a job lands on; records written before jobs named one belong to the default target. */
 export function jobTarget(job: JobRecord, fallback: string): string {
-  const target = (job as Record<string, unknown>).target;
-  return typeof target === 'string' ? target : fallback;
+  return job.target ?? fallback;
 }
 
 export async function submitJob(store: FileStore, req: SubmitRequest): Promise<SubmitOutcome> {

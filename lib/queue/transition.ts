@@ -1,7 +1,8 @@
 // Every change of a job record goes through applyChanges: under the queue lock it re-reads each
 // record, checks the state change is allowed, appends the journal line, then writes the record.
-// A process killed between the two leaves a journal line without its record change, which
-// `land reconcile` and the drainer's recovery read against git; never a record nobody journaled.
+// A process killed between the two leaves a journal line without its record change (the record
+// keeps its previous content), never a record change nobody journaled. A job left in_progress that
+// way is decided against git by the next drainer's recovery (lib/landing/recovery.ts).
 import { LandError } from '../errors.js';
 import type { FileStore } from '../store/index.js';
 import type { JobRecord, JobState } from '../store/index.js';
@@ -85,11 +86,6 @@ export function applyChanges(
     also?.(jobs);
     return jobs;
   });
-}
-
-export async function transition(store: FileStore, change: JobChange): Promise<JobRecord> {
-  const [job] = await applyChanges(store, [change]);
-  return job as JobRecord;
 }
 
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */

@@ -380,16 +380,6 @@ export class FileStore {
     else writeFileAtomic(this.paths.token, `${token}\n`);
   }
 
-  readPublishState(): Record<string, unknown> | null {
-    const text = readText(this.paths.publishState);
-    if (text === null) return null;
-    try {
-      return JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return null;
-    }
-  }
-
   writePublishState(state: Record<string, unknown>): void {
     writeJsonAtomic(this.paths.publishState, state);
   }

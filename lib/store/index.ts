@@ -11,6 +11,7 @@ export { writeJsonAtomic, writeFileAtomic, ensureDir } from './atomic.js';
 export type { DrainLease } from './lock.js';
 export type { WaitForChangeOptions, WaitOutcome } from './watch.js';
 export * from './schemas.js';
+export * from './recordParts.js';
 
 /** The store of the repository that contains `cwd`: `<git common dir>/land/`. */
 export async function openStore(cwd: string): Promise<FileStore> {

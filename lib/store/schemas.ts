@@ -1,10 +1,11 @@
 // Every state file's shape, declared once. Records are parsed with these on read; a file that does
 // not parse is reported by name (see fileStore.listJobs) and never silently reset.
 import { z } from 'zod';
+import { fastPathRecordSchema, gateTelemetrySchema, ledgerObservationsSchema, objectIdSchema, type GateTelemetry } from './recordParts.js';
 
 export const JOB_ID_PATTERN = /^[a-z0-9-]+$/;
 export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'expected lowercase letters, digits and dashes');
-const sha = z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a full object id');
+const sha = objectIdSchema;
 
 export const JOB_STATES = ['queued', 'in_progress', 'landed', 'failed', 'canceled'] as const;
 export const jobStateSchema = z.enum(JOB_STATES);
@@ -43,18 +44,22 @@ export const timestampsSchema = z
   .object({
     queued: z.string(),
     started: z.string().optional(),
-    gated: z.string().optional(),
     landed: z.string().optional(),
     failed: z.string().optional(),
     canceled: z.string().optional(),
+    /** The last time `land retry` or a resubmit reopened the job (its earlier ending is in the journal). */
+    reopened: z.string().optional(),
   })
   .loose();
 
-// Loose: fields a later version adds survive a read-modify-write by this one.
+// Every field this version writes is declared; a field that records written by an earlier version
+// lack is optional. Loose: fields a later version adds survive a read-modify-write by this one.
 export const jobRecordSchema = z
   .object({
     version: z.literal(1),
     id: jobIdSchema,
+    /** The target branch the job lands on; records written before jobs named one belong to the default target. */
+    target: z.string().optional(),
     branch: z.string().min(1),
     tip: sha,
     title: z.string(),
@@ -76,11 +81,49 @@ export const jobRecordSchema = z
     train: sha.nullable(),
     landedVia: z.string().nullable(),
     gateLog: z.string().nullable(),
-    gate: z.unknown().nullable(),
+    /** How the verdict of the job's last judged train was reached. */
+    gate: gateTelemetrySchema.nullable(),
+    /** The last fast-path decision; absent until the job was first the head of the queue. */
+    fastPath: fastPathRecordSchema.optional(),
+    /** Set by a reopen (`land retry`, a resubmit): the next train holding the job runs its gates, a cached FAIL does not bind it. */
+    regate: z.boolean().optional(),
+    /** The ledger lines of the batch stages of the last train that ran any, by gate name. */
+    ledger: ledgerObservationsSchema.optional(),
     timestamps: timestampsSchema,
   })
   .loose();
 export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+/**
+ * One row of metrics.jsonl as the drain writes it: one per judged train, appended under the same
+ * hold of the queue lock as the members' records. Readers parse rows leniently (lib/story/trainRow.ts,
+ * lib/landing/eta.ts): rows written by earlier versions lack `kind`, `branches`, `tips` and `log`.
+ */
+export type TrainMetricRow = {
+  at: string;
+  train: string;
+  batch: string;
+  attempt: number;
+  kind: 'fast-forward' | 'merge';
+  /** Member job ids, branches and the tips that were merged, in merge order. */
+  members: string[];
+  branches: string[];
+  tips: string[];
+  base: string;
+  commit: string;
+  tree: string;
+  gateSeconds: number;
+  cached: boolean;
+  /** The log that holds the gates' output (the judging train's, for a cached verdict). */
+  log: string | null;
+  gate: GateTelemetry;
+  verdict: 'PASS' | 'FAIL' | 'INFRA';
+  /** Why a train did not land: the failure's reason, target_red, cas_lost, target_dirty; null when it landed. */
+  reason: string | null;
+  windowBefore: number;
+  windowAfter: number;
+  landed: boolean;
+};
 
 export const windowHistorySchema = z.object({
   at: z.string(),
@@ -119,7 +162,7 @@ export type VerdictRecord = z.infer<typeof verdictSchema>;
 export const journalEntrySchema = z
   .object({
     at: z.string(),
-    kind: z.enum(['transition', 'update', 'observation']),
+    kind: z.enum(['transition', 'update']),
     job: z.string().nullable(),
     from: jobStateSchema.nullable(),
     to: jobStateSchema.nullable(),

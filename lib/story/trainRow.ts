@@ -2,22 +2,23 @@
 // trains named their branches, tips and log lack those fields: they are optional here, and what
 // needs them (`land repro`) says so instead of guessing.
 import { z } from 'zod';
+import { cachedGateTelemetrySchema, failedRefreshSchema, GATE_TELEMETRY_MODES, gateResultSchema as writtenResultSchema, ranGateTelemetrySchema } from '../store/index.js';
 
-const gateResultSchema = z.object({ name: z.string(), outcome: z.string().optional(), status: z.string(), seconds: z.number().optional() }).loose();
+// The gate telemetry the drain writes is GateTelemetry (lib/store/recordParts.ts). A row is read
+// leniently: every field is optional (old rows lack some), and each has the type the drain writes.
+const gateResultSchema = writtenResultSchema.partial({ outcome: true, seconds: true });
 
-const telemetrySchema = z
-  .object({
-    mode: z.string().optional(),
-    source: z.string().optional(),
-    cachedFrom: z.string().optional(),
-    selected: z.array(z.string()).optional(),
-    executed: z.array(z.string()).optional(),
-    results: z.array(gateResultSchema).optional(),
-    gatesHash: z.string().optional(),
-    refreshed: z.array(z.string()).optional(),
-    refresh: z.object({ kind: z.string().optional(), entry: z.string().optional(), status: z.string().optional() }).loose().optional(),
-  })
-  .loose();
+const telemetrySchema = z.looseObject({
+  mode: z.enum(GATE_TELEMETRY_MODES).optional(),
+  source: cachedGateTelemetrySchema.shape.source,
+  cachedFrom: cachedGateTelemetrySchema.shape.cachedFrom,
+  selected: ranGateTelemetrySchema.shape.selected,
+  executed: ranGateTelemetrySchema.shape.executed.optional(),
+  results: z.array(gateResultSchema).optional(),
+  gatesHash: ranGateTelemetrySchema.shape.gatesHash,
+  refreshed: ranGateTelemetrySchema.shape.refreshed,
+  refresh: failedRefreshSchema.partial().optional(),
+});
 
 export const trainRowSchema = z
   .object({

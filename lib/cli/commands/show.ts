@@ -17,7 +17,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
     out.push(`${key.padEnd(14)} ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   };
   add('id', job.id);
-  add('target', (job as Record<string, unknown>).target);
+  add('target', job.target);
   add('branch', showName(job.branch));
   add('tip', job.tip);
   add('title', job.title);
@@ -38,9 +38,9 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   add('landed via', job.landedVia);
   add('log (running)', logNow);
   add('gate log', job.gateLog);
-  add('fast path', describeFastPath((job as Record<string, unknown>).fastPath));
+  add('fast path', describeFastPath(job.fastPath));
   for (const line of describeGate(job.gate)) add('gate', line);
-  for (const line of describeLedger((job as Record<string, unknown>).ledger)) add('ledger', line);
+  for (const line of describeLedger(job.ledger)) add('ledger', line);
   for (const [key, value] of Object.entries(job.timestamps)) add(key, value);
   if (Object.keys(job.requeues).length) add('requeues', job.requeues);
   return out;

@@ -1,0 +1,163 @@
+// The nested parts of a job record that the drain writes, declared once: the gate telemetry (how a
+// verdict was reached; also in every metrics row), the fast-path decision and the ledger lines of
+// batch stages. A field that records written by an earlier version lack is optional, so every
+// existing state folder still parses; the objects are loose, so a later version's fields survive
+// a read-modify-write by this one.
+import { z } from 'zod';
+import { ledgerLineSchema } from '../ledger/ledgerLine.js';
+
+export const objectIdSchema = z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a full object id');
+const verdict = z.enum(['PASS', 'FAIL']);
+
+// ---- gate telemetry --------------------------------------------------------------------------
+
+/** How a gate's process ended (lib/landing/processGroup.ts GroupOutcome kinds). */
+export const GATE_OUTCOMES = ['exited', 'signaled', 'timeout', 'stopped', 'spawn_failed'] as const;
+
+/** One gate that ran: "exit 0", "exit 1", "timed out", "could not start: ...". */
+export const gateResultSchema = z.looseObject({
+  name: z.string(),
+  outcome: z.enum(GATE_OUTCOMES),
+  status: z.string(),
+  seconds: z.number(),
+});
+export type GateResult = z.infer<typeof gateResultSchema>;
+
+/** What the selection decided for one train (lib/landing/selection.ts planSelection); a proof keeps it too. */
+export const selectionTelemetrySchema = z.looseObject({
+  mode: z.enum(['full', 'selective']),
+  planBase: objectIdSchema,
+  /** Gates that run, in policy order. */
+  selected: z.array(z.string()),
+  /** Gates that did run (filled in by the runner). */
+  executed: z.array(z.string()),
+  /** Gates skipped because a PASS on an ancestor still counts. */
+  cached: z.array(z.looseObject({ gate: z.string(), from: objectIdSchema })),
+  /** Why each selected gate runs. */
+  missReasons: z.record(z.string(), z.string()),
+  /** Set when the selection could not be computed and every gate runs. */
+  fallbackReason: z.string().nullable(),
+});
+export type SelectionTelemetry = z.infer<typeof selectionTelemetrySchema>;
+
+/**
+ * A verdict reached without running a gate: a lone job's fast path (`source` proof, or cache with a
+ * cached PASS of its tree) or the verdict cache's record of the train's tree (`cachedFrom`: the
+ * train that ran the gates, `cachedVerdict`, `cachedLog`: its log). Records written before proofs
+ * have no source, plan base or verdict.
+ */
+export const cachedGateTelemetrySchema = z.looseObject({
+  mode: z.literal('cached'),
+  source: z.enum(['proof', 'cache']).optional(),
+  proofSource: z.enum(['train', 'local']).nullable().optional(),
+  cachedFrom: z.string().optional(),
+  cachedVerdict: verdict.optional(),
+  cachedLog: z.string().nullable().optional(),
+  planBase: objectIdSchema.optional(),
+  executed: z.array(z.string()),
+  gatesHash: z.string().optional(),
+});
+export type CachedGateTelemetry = z.infer<typeof cachedGateTelemetrySchema>;
+
+/** A refresh entry that failed before any gate ran (lib/landing/refresh.ts). */
+export const failedRefreshSchema = z.looseObject({ kind: z.literal('failed'), entry: z.string(), status: z.string() });
+
+/**
+ * The gates were planned (and ran, unless every one kept an ancestor's PASS): the selection plus
+ * what ran. Without the selection's fields when nothing could be planned (the train's worktree
+ * could not be made, a refresh entry failed or was stopped) and in records written before
+ * selective gates.
+ */
+export const ranGateTelemetrySchema = selectionTelemetrySchema
+  .partial({ planBase: true, selected: true, cached: true, missReasons: true, fallbackReason: true })
+  .extend({
+    /** Every gate that ran, in order, with how it ended. */
+    results: z.array(gateResultSchema).optional(),
+    gatesHash: z.string().optional(),
+    /** The refresh entries that changed the train before its gates ran. */
+    refreshed: z.array(z.string()).optional(),
+    /** The refresh entry that failed (the train's verdict is FAIL, no gate ran). */
+    refresh: failedRefreshSchema.optional(),
+  });
+export type RanGateTelemetry = z.infer<typeof ranGateTelemetrySchema>;
+
+/** Records written before selective gates: a policy without gates. */
+const noGateTelemetrySchema = z.looseObject({
+  mode: z.literal('none'),
+  executed: z.array(z.string()),
+  gatesHash: z.string().optional(),
+});
+
+/** How a train's verdict was reached: the job record's `gate` and the metrics row's `gate`. */
+export const gateTelemetrySchema = z.discriminatedUnion('mode', [cachedGateTelemetrySchema, ranGateTelemetrySchema, noGateTelemetrySchema]);
+export type GateTelemetry = z.infer<typeof gateTelemetrySchema>;
+export type GateTelemetryMode = GateTelemetry['mode'];
+export const GATE_TELEMETRY_MODES = ['cached', 'full', 'selective', 'none'] as const satisfies readonly GateTelemetryMode[];
+
+// ---- the fast-path decision ------------------------------------------------------------------
+
+/** Why a proof does not let a tree skip its gates (lib/landing/proof.ts proofRefusal). */
+export const PROOF_REFUSAL_KINDS = ['no_pass', 'corrupt', 'untrusted_source', 'gates_changed', 'target_moved', 'log_missing'] as const;
+export type ProofRefusal = (typeof PROOF_REFUSAL_KINDS)[number];
+
+export const fastPathRefusalSchema = z.enum([
+  ...PROOF_REFUSAL_KINDS,
+  /** The tip conflicts with the target: there is no merged tree to look up. */
+  'conflict',
+  /** The verdict cache holds a FAIL for this tree under these gates. */
+  'cached_fail',
+  /** policy.proof.enabled is false and the verdict cache has no PASS. */
+  'proofs_disabled',
+  /** A local proof was made without the refresh entries that this change triggers. */
+  'refresh_pending',
+]);
+export type FastPathRefusal = z.infer<typeof fastPathRefusalSchema>;
+
+/**
+ * The job record's `fastPath`: the last fast-path decision about the job, made when it was the head
+ * of the queue, or when its lone train was judged from a cache. A cached FAIL is no fast path taken:
+ * `{alone: false, refusal: 'cached_fail', cachedFrom, cachedLog}`.
+ */
+export const fastPathRecordSchema = z.discriminatedUnion('alone', [
+  z.looseObject({
+    alone: z.literal(true),
+    source: z.enum(['proof', 'cache']),
+    proofSource: z.enum(['train', 'local']).nullable(),
+    tree: objectIdSchema,
+    base: objectIdSchema,
+    checkedAt: z.string(),
+  }),
+  z.looseObject({
+    alone: z.literal(false),
+    refusal: fastPathRefusalSchema,
+    tree: objectIdSchema.nullable(),
+    base: objectIdSchema,
+    checkedAt: z.string(),
+    /** For a cached FAIL: the train that ran the gates on this tree, and its log. */
+    cachedFrom: z.string().nullable().optional(),
+    cachedLog: z.string().nullable().optional(),
+  }),
+]);
+export type FastPathRecord = z.infer<typeof fastPathRecordSchema>;
+
+// ---- ledger lines of batch stages ------------------------------------------------------------
+
+/** A batch stage ran but its ledger line was not found (or the ledger could not be read). */
+export const missingLedgerLineSchema = z.looseObject({
+  missing: z.literal(true),
+  ledgerDir: z.string().nullable(),
+  error: z.string().optional(),
+});
+export type MissingLedgerLine = z.infer<typeof missingLedgerLineSchema>;
+
+/** What a train found in the ledger for one batch stage: its ledger line (lib/ledger), or why none. */
+export const ledgerObservationSchema = z.union([ledgerLineSchema, missingLedgerLineSchema]);
+export type LedgerObservation = z.infer<typeof ledgerObservationSchema>;
+
+export function isMissingLedgerLine(observation: LedgerObservation): observation is MissingLedgerLine {
+  return observation.missing === true;
+}
+
+/** The job record's `ledger`: by gate name, the observation of each batch stage that ran. */
+export const ledgerObservationsSchema = z.record(z.string(), ledgerObservationSchema);
+export type LedgerObservations = z.infer<typeof ledgerObservationsSchema>;
