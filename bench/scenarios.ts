@@ -3,7 +3,7 @@
 // is copied (state folder included) for every run that drains it, so set-up stays off the clock.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { bisectionBound } from '../lib/landing/trainPlan.js';
+import { bisectionBound } from '../lib/landing/plan/trainPlan.js';
 import { addToBranch, buildRepo, commitPolicy, git, mergeLoop, type BranchSpec } from './git.js';
 import { FIXTURES, land, median, runSummary, timed, type RunSummary } from './land.js';
 

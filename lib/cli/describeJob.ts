@@ -1,6 +1,6 @@
 // Sentences for the parts of a job record that are nested objects: the fast-path decision, the
 // gate telemetry and the ledger lines of batch stages.
-import { PROOF_REFUSALS } from '../landing/proof.js';
+import { PROOF_REFUSALS } from '../landing/proofs/proof.js';
 import { isMissingLedgerLine, type FastPathRecord, type FastPathRefusal, type GateTelemetry, type LedgerObservations } from '../store/index.js';
 
 const REFUSALS: Record<FastPathRefusal, string> = {

@@ -8,10 +8,10 @@ import { runnableJobs } from '../queue/index.js';
 import type { Policy } from '../config/index.js';
 import type { FastPathRecord, FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
-import { fastPathDecision } from './fastPath.js';
+import { fastPathDecision } from './proofs/fastPath.js';
 import { recoverInProgress } from './recovery.js';
-import { runBatch, type DrainContext } from './runBatch.js';
-import { planTrain } from './trainPlan.js';
+import { runBatch, type DrainContext } from './trains/runBatch.js';
+import { planTrain } from './plan/trainPlan.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
 

@@ -5,7 +5,7 @@ import { isAncestor, removeWorktree } from '../git/index.js';
 import { applyChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
-import { cancelChanges, landChanges, requeueChanges } from './settle.js';
+import { cancelChanges, landChanges, requeueChanges } from './trains/settle.js';
 
 export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit }): Promise<void> {
   const { jobs } = opts.store.listJobs();

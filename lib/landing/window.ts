@@ -2,7 +2,7 @@
 import { isLandError } from '../errors.js';
 import { nowIso } from '../queue/index.js';
 import type { FileStore, WindowHistoryEntry, WindowState } from '../store/index.js';
-import { clampWindow, initialWindow, nextWindow, type WindowEvent } from './windowPlan.js';
+import { clampWindow, initialWindow, nextWindow, type WindowEvent } from './plan/windowPlan.js';
 
 const HISTORY_KEPT = 50;
 

@@ -4,7 +4,7 @@
 import { loadPolicy } from '../config/index.js';
 import type { FileStore, WindowHistoryEntry } from '../store/index.js';
 import { isLandError } from '../errors.js';
-import { initialWindow, clampWindow } from './windowPlan.js';
+import { initialWindow, clampWindow } from './plan/windowPlan.js';
 
 export interface WindowView {
   /** The size the next train may take; null when the policy cannot be read. */

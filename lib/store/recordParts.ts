@@ -11,7 +11,7 @@ const verdict = z.enum(['PASS', 'FAIL']);
 
 // ---- gate telemetry --------------------------------------------------------------------------
 
-/** How a gate's process ended (lib/landing/processGroup.ts GroupOutcome kinds). */
+/** How a gate's process ended (lib/landing/gates/processGroup.ts GroupOutcome kinds). */
 export const GATE_OUTCOMES = ['exited', 'signaled', 'timeout', 'stopped', 'spawn_failed'] as const;
 
 /** One gate that ran: "exit 0", "exit 1", "timed out", "could not start: ...". */
@@ -23,7 +23,7 @@ export const gateResultSchema = z.looseObject({
 });
 export type GateResult = z.infer<typeof gateResultSchema>;
 
-/** What the selection decided for one train (lib/landing/selection.ts planSelection); a proof keeps it too. */
+/** What the selection decided for one train (lib/landing/gates/selection.ts planSelection); a proof keeps it too. */
 export const selectionTelemetrySchema = z.looseObject({
   mode: z.enum(['full', 'selective']),
   planBase: objectIdSchema,
@@ -59,7 +59,7 @@ export const cachedGateTelemetrySchema = z.looseObject({
 });
 export type CachedGateTelemetry = z.infer<typeof cachedGateTelemetrySchema>;
 
-/** A refresh entry that failed before any gate ran (lib/landing/refresh.ts). */
+/** A refresh entry that failed before any gate ran (lib/landing/gates/refresh.ts). */
 export const failedRefreshSchema = z.looseObject({ kind: z.literal('failed'), entry: z.string(), status: z.string() });
 
 /**
@@ -96,7 +96,7 @@ export const GATE_TELEMETRY_MODES = ['cached', 'full', 'selective', 'none'] as c
 
 // ---- the fast-path decision ------------------------------------------------------------------
 
-/** Why a proof does not let a tree skip its gates (lib/landing/proof.ts proofRefusal). */
+/** Why a proof does not let a tree skip its gates (lib/landing/proofs/proof.ts proofRefusal). */
 export const PROOF_REFUSAL_KINDS = ['no_pass', 'corrupt', 'untrusted_source', 'gates_changed', 'target_moved', 'log_missing'] as const;
 export type ProofRefusal = (typeof PROOF_REFUSAL_KINDS)[number];
 

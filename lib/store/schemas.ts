@@ -97,7 +97,7 @@ export type JobRecord = z.infer<typeof jobRecordSchema>;
 /**
  * One row of metrics.jsonl as the drain writes it: one per judged train, appended under the same
  * hold of the queue lock as the members' records. Readers parse rows leniently (lib/story/trainRow.ts,
- * lib/landing/eta.ts): rows written by earlier versions lack `kind`, `branches`, `tips` and `log`.
+ * lib/landing/plan/eta.ts): rows written by earlier versions lack `kind`, `branches`, `tips` and `log`.
  */
 export type TrainMetricRow = {
   at: string;

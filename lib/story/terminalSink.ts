@@ -2,7 +2,7 @@
 // this one passes everything straight to a terminal stream instead. Nothing is stored, so nothing
 // is redacted: the values a policy passes through are the caller's own.
 import type { Writable } from 'node:stream';
-import { LogSink } from '../landing/logSink.js';
+import { LogSink } from '../landing/gates/logSink.js';
 
 export class TerminalSink extends LogSink {
   constructor(private readonly out: Writable) {

@@ -1,7 +1,7 @@
 // The estimates' pure half: gate durations read out of metrics rows, the median, and when a
 // queued job may land given the window and whether a train is running.
 import { describe, expect, it } from 'vitest';
-import { etaBasis, etaSeconds, expectedGateSeconds, gateHistoryFromMetrics, HISTORY_KEPT, NO_HISTORY, NO_WINDOW, recentMedian, trainsUntilLanded } from '../../lib/landing/eta.js';
+import { etaBasis, etaSeconds, expectedGateSeconds, gateHistoryFromMetrics, HISTORY_KEPT, NO_HISTORY, NO_WINDOW, recentMedian, trainsUntilLanded } from '../../lib/landing/plan/eta.js';
 
 const gated = (seconds: number[], extra: Record<string, unknown> = {}) => ({
   train: 't',

@@ -2,8 +2,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gatesHash, policySchema, type Policy, type PolicyInput } from '../../lib/config/index.js';
-import { fastPathDecision } from '../../lib/landing/fastPath.js';
-import { recordProof, type Proof } from '../../lib/landing/proof.js';
+import { fastPathDecision } from '../../lib/landing/proofs/fastPath.js';
+import { recordProof, type Proof } from '../../lib/landing/proofs/proof.js';
 import { newJobRecord } from '../../lib/queue/index.js';
 import { openStore, type FileStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';

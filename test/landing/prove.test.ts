@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadPolicy } from '../../lib/config/index.js';
-import { fastPathDecision } from '../../lib/landing/fastPath.js';
+import { fastPathDecision } from '../../lib/landing/proofs/fastPath.js';
 import { newJobRecord } from '../../lib/queue/index.js';
 import { openStore } from '../../lib/store/index.js';
 import { land } from '../helpers/cli.js';

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { policySchema, type RefreshEntry } from '../../lib/config/index.js';
 import { addDetachedWorktree, removeWorktree } from '../../lib/git/index.js';
-import { LogSink } from '../../lib/landing/logSink.js';
-import { runRefresh, triggeredEntries } from '../../lib/landing/refresh.js';
+import { LogSink } from '../../lib/landing/gates/logSink.js';
+import { runRefresh, triggeredEntries } from '../../lib/landing/gates/refresh.js';
 import { openStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo, sh } from '../helpers/repo.js';
 

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { policySchema, type Gate } from '../../lib/config/index.js';
-import { gateHash, planSelection, recordGatePasses, selectGates } from '../../lib/landing/selection.js';
+import { gateHash, planSelection, recordGatePasses, selectGates } from '../../lib/landing/gates/selection.js';
 import { openStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../lib/queue/index.js';
 import { runnableJobs } from '../../lib/queue/index.js';
-import { planTrain, splitFailed, verdictMovesWindow } from '../../lib/landing/trainPlan.js';
+import { planTrain, splitFailed, verdictMovesWindow } from '../../lib/landing/plan/trainPlan.js';
 import type { JobRecord } from '../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);

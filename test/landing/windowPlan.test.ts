@@ -1,6 +1,6 @@
 // The window plan: pure functions, replayed without a repository.
 import { describe, expect, it } from 'vitest';
-import { clampWindow, initialWindow, nextWindow, type WindowEvent } from '../../lib/landing/windowPlan.js';
+import { clampWindow, initialWindow, nextWindow, type WindowEvent } from '../../lib/landing/plan/windowPlan.js';
 
 describe('clampWindow', () => {
   it('keeps the size between 1 and batch.max, in whole jobs', () => {

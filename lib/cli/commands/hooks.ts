@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { installHooks, uninstallHooks } from '../../hooks/install.js';
 import { preReceiveScript } from '../../hooks/scripts.js';
-import { LAND_ENTRY } from '../../landing/gateRunner.js';
+import { LAND_ENTRY } from '../../landing/gates/gateRunner.js';
 import { action } from '../action.js';
 
 export function registerHooks(program: Command): void {

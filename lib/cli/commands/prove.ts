@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { EXIT_CODES, LandError } from '../../errors.js';
-import { proveHead, type ProveResult } from '../../landing/prove.js';
+import { proveHead, type ProveResult } from '../../landing/proofs/prove.js';
 import { action } from '../action.js';
 import { short } from '../output.js';
 

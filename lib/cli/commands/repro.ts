@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { EXIT_CODES, LandError } from '../../errors.js';
-import { commandOf } from '../../landing/gateRunner.js';
+import { commandOf } from '../../landing/gates/gateRunner.js';
 import { readJobOrThrow } from '../../queue/index.js';
 import { rebuildFailedTrain, runReproGates, type ReproTrain } from '../../story/repro.js';
 import { TerminalSink } from '../../story/terminalSink.js';

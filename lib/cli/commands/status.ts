@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { displayOrder } from '../../queue/index.js';
 import type { JobRecord } from '../../store/index.js';
-import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../../landing/eta.js';
+import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { age, approximately, showName, short, table } from '../output.js';
@@ -40,7 +40,7 @@ export function registerStatus(program: Command): void {
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${bad.file}: ${bad.problem}`);
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
-        // When each queued job may land: trains ahead × the median gated train (see lib/landing/eta.ts).
+        // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
         const basis = etaBasis(gateHistoryFromMetrics(store.readMetrics().rows), window.size, jobs.some((job) => job.state === 'in_progress'));
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
         if (ctx.out.json) {

@@ -3,7 +3,7 @@
 // above them. Redrawn at most once per MIN_REDRAW_MS, and only when the text changed.
 import type { DrainEvent } from '../../landing/events.js';
 import { describeEvent } from '../../landing/events.js';
-import { expectedGateSeconds } from '../../landing/eta.js';
+import { expectedGateSeconds } from '../../landing/plan/eta.js';
 import { fit, initialLiveState, isPermanent, liveLines, nextLiveState, toneOf, type LiveState } from './live.js';
 import { paint, type Colors, type Reporter } from './reporter.js';
 import type { ProgressSource } from './source.js';

@@ -1,6 +1,6 @@
 // What the reporters look up besides the events: branch names of job ids, the queue's length and
 // the gate history. Backed by the store (read-only); cached where the answer cannot change.
-import { gateHistoryFromMetrics, type GateHistory } from '../../landing/eta.js';
+import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta.js';
 import { jobTarget } from '../../queue/index.js';
 import type { FileStore } from '../../store/index.js';
 

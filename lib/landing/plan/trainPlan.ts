@@ -1,6 +1,6 @@
 // The scheduler's decisions as pure functions: which jobs ride the next train, how a failed
 // train splits, and whether a train's verdict moves the window. The benchmark calls these too.
-import type { JobRecord } from '../store/index.js';
+import type { JobRecord } from '../../store/index.js';
 
 /**
  * Members of the next train, from the runnable jobs in landing order.

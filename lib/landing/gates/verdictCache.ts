@@ -1,8 +1,8 @@
 // The verdict cache: (tree, gatesHash) → PASS or FAIL. The same tree under the same gates is
 // judged once. Only verdicts about the code are cached: an infrastructure failure, a policy
 // refusal or a stopped run says nothing about the tree and is never stored.
-import { nowIso } from '../queue/index.js';
-import type { FileStore, JobRecord, VerdictRecord } from '../store/index.js';
+import { nowIso } from '../../queue/index.js';
+import type { FileStore, JobRecord, VerdictRecord } from '../../store/index.js';
 
 export function cachedVerdict(store: FileStore, tree: string, gatesHash: string, members: readonly JobRecord[]): VerdictRecord | null {
   const record = store.getVerdict(tree, gatesHash);

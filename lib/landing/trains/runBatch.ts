@@ -2,20 +2,20 @@
 // target tip, judge it once (cache or gates), then land it with one CAS, or split it. The first
 // half of a failed train is the next train at once; the second half goes back to the head of the
 // queue and rides with the rest of its batch afterwards.
-import { loadPolicy } from '../config/index.js';
-import { treeOf } from '../git/index.js';
-import { applyChanges, newBatchId, nowIso, type JobChange } from '../queue/index.js';
-import type { FastPathRecord, FileStore, JobRecord, TrainMetricRow } from '../store/index.js';
+import { loadPolicy } from '../../config/index.js';
+import { treeOf } from '../../git/index.js';
+import { applyChanges, newBatchId, nowIso, type JobChange } from '../../queue/index.js';
+import type { FastPathRecord, FileStore, JobRecord, TrainMetricRow } from '../../store/index.js';
 import { buildTrain } from './buildTrain.js';
-import type { DrainEvent, Emit } from './events.js';
-import type { GateFailure } from './gateRunner.js';
-import { judgeTrain } from './judge.js';
+import type { DrainEvent, Emit } from '../events.js';
+import type { GateFailure } from '../gates/gateRunner.js';
+import { judgeTrain } from '../gates/judge.js';
 import { landTrain } from './landTrain.js';
 import { publishLanding } from './publish.js';
 import { cancelChanges, failChanges, landChanges, requeueChanges, startMembers } from './settle.js';
-import { checkTarget, type TargetHealth } from './targetCheck.js';
-import { splitFailed, verdictMovesWindow } from './trainPlan.js';
-import { bumpWindow, currentWindow } from './window.js';
+import { checkTarget, type TargetHealth } from '../gates/targetCheck.js';
+import { splitFailed, verdictMovesWindow } from '../plan/trainPlan.js';
+import { bumpWindow, currentWindow } from '../window.js';
 
 export interface DrainContext {
   cwd: string;

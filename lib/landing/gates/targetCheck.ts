@@ -3,8 +3,8 @@
 // made. The target tip is judged exactly as a train is (a worktree at the tip, the same gates, the
 // verdict cached by tree), so one target tree is gated at most once per gates hash, and a target
 // tree with a cached verdict costs no gate run at all.
-import { gatesHash, type LoadedPolicy } from '../config/index.js';
-import type { BuiltTrain } from './buildTrain.js';
+import { gatesHash, type LoadedPolicy } from '../../config/index.js';
+import type { BuiltTrain } from '../trains/buildTrain.js';
 import { judgeTrain, type JudgeContext } from './judge.js';
 
 export type TargetHealth =

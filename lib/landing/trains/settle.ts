@@ -1,6 +1,6 @@
 // The drainer's changes to member records, each one a journaled transition (lib/queue).
-import { applyChanges, nowIso, type JobChange } from '../queue/index.js';
-import type { BatchRef, FileStore, GateTelemetry, JobRecord } from '../store/index.js';
+import { applyChanges, nowIso, type JobChange } from '../../queue/index.js';
+import type { BatchRef, FileStore, GateTelemetry, JobRecord } from '../../store/index.js';
 
 function batchRef(id: string, members: readonly JobRecord[], attempt: number, job: JobRecord, train?: string): BatchRef {
   return { id, members: members.map((m) => m.id), attempt, index: Math.max(0, members.findIndex((m) => m.id === job.id)), ...(train ? { train } : {}) };

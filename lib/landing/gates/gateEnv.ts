@@ -1,7 +1,7 @@
 // The environment a gate sees: an allow-list, not the drainer's whole environment. Tokens the
 // drainer holds reach a gate only when the policy names them (passEnv), and their values are
 // redacted from the stored log.
-import type { Gate } from '../config/index.js';
+import type { Gate } from '../../config/index.js';
 
 const ALLOWED = ['PATH', 'HOME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'CI', 'NO_COLOR'];
 // Old names of the batch wrapper's knobs, read as fallbacks (see docs on `land batch`).

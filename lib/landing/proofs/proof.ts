@@ -3,7 +3,7 @@
 // fast path). Proofs are keyed by the merged tree (proofs/<tree>.json): a later proof of the same
 // tree replaces the earlier one. Whether a proof is accepted is one pure function, proofRefusal.
 import { z } from 'zod';
-import { objectIdSchema as sha, selectionTelemetrySchema, type FileStore, type ProofRefusal } from '../store/index.js';
+import { objectIdSchema as sha, selectionTelemetrySchema, type FileStore, type ProofRefusal } from '../../store/index.js';
 
 export const proofSchema = z
   .object({

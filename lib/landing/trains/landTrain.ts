@@ -1,7 +1,7 @@
 // The moment of truth: one compare-and-swap of the target ref against the base the train was
 // built on. A worktree that has the target checked out follows the landing when it is clean and
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
-import { branchRef, branchTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../git/index.js';
+import { branchRef, branchTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
 export type LandOutcome =
   | { kind: 'landed'; warning: string | null }

@@ -3,17 +3,17 @@
 // per-gate selection (a path-scoped gate whose files did not change keeps its ancestor's PASS),
 // and only then the gates themselves. A PASS that ran gates is recorded as a verdict, a proof and
 // per-gate passes, so the next train built on this tree needs none of it again.
-import { gatesHash, type LoadedPolicy } from '../config/index.js';
-import { addDetachedWorktree, removeWorktree } from '../git/index.js';
-import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
-import { nowIso } from '../queue/index.js';
-import type { CachedGateTelemetry, FileStore, GateTelemetry, JobRecord, LedgerObservation, LedgerObservations, RanGateTelemetry, VerdictRecord } from '../store/index.js';
-import type { BuiltTrain } from './buildTrain.js';
-import type { Emit } from './events.js';
-import { fastPathDecision } from './fastPath.js';
+import { gatesHash, type LoadedPolicy } from '../../config/index.js';
+import { addDetachedWorktree, removeWorktree } from '../../git/index.js';
+import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
+import { nowIso } from '../../queue/index.js';
+import type { CachedGateTelemetry, FileStore, GateTelemetry, JobRecord, LedgerObservation, LedgerObservations, RanGateTelemetry, VerdictRecord } from '../../store/index.js';
+import type { BuiltTrain } from '../trains/buildTrain.js';
+import type { Emit } from '../events.js';
+import { fastPathDecision } from '../proofs/fastPath.js';
 import { runGates, type GateFailure } from './gateRunner.js';
 import { LogSink } from './logSink.js';
-import { recordProof } from './proof.js';
+import { recordProof } from '../proofs/proof.js';
 import { runRefresh } from './refresh.js';
 import { recordGatePasses, selectGates } from './selection.js';
 import { cachedVerdict, storeVerdict } from './verdictCache.js';

@@ -1,7 +1,7 @@
 // Builds a train: a chain of merge commits on the target tip, one per member, written with
 // `merge-tree --write-tree` and `commit-tree` so no checkout and no index is touched.
-import { commitTree, isAncestor, mergeTree } from '../git/index.js';
-import type { JobRecord } from '../store/index.js';
+import { commitTree, isAncestor, mergeTree } from '../../git/index.js';
+import type { JobRecord } from '../../store/index.js';
 
 export interface TrainMember {
   job: JobRecord;

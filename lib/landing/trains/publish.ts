@@ -1,10 +1,10 @@
 // publish.auto: after a landing, push the target to the remote once per train, with a lease on
 // the remote tip just read, and only as a fast-forward. A rejected push is reported and tried
 // again after the next landing; it is never forced.
-import type { Policy } from '../config/index.js';
-import { GitError, isAncestor, pushWithLease, remoteBranchTip } from '../git/index.js';
-import { nowIso } from '../queue/index.js';
-import type { FileStore } from '../store/index.js';
+import type { Policy } from '../../config/index.js';
+import { GitError, isAncestor, pushWithLease, remoteBranchTip } from '../../git/index.js';
+import { nowIso } from '../../queue/index.js';
+import type { FileStore } from '../../store/index.js';
 
 export type PublishOutcome = { kind: 'pushed'; remote: string } | { kind: 'rejected'; remote: string; message: string } | { kind: 'off' };
 

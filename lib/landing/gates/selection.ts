@@ -3,10 +3,10 @@
 // paths and the ancestors' per-gate PASS records (planSelection); selectGates gathers those from
 // git and the store; recordGatePasses writes the records after a train PASS. When the selection
 // cannot be computed, every gate runs and the reason is kept in the telemetry.
-import { gatesHash, type Gate } from '../config/index.js';
-import { changedPaths, firstParentChain, GitError, isAncestor } from '../git/index.js';
-import type { FileStore, SelectionTelemetry } from '../store/index.js';
-import { matchingPaths } from './glob.js';
+import { gatesHash, type Gate } from '../../config/index.js';
+import { changedPaths, firstParentChain, GitError, isAncestor } from '../../git/index.js';
+import type { FileStore, SelectionTelemetry } from '../../store/index.js';
+import { matchingPaths } from '../plan/glob.js';
 
 /** How far back along the target's first-parent history an ancestor's PASS is looked for. */
 export const ANCESTOR_LIMIT = 50;

@@ -3,10 +3,10 @@
 // rides a batch. This is the one function that decides it: the window choice and the train runner
 // both call it, so they cannot disagree.
 import { existsSync } from 'node:fs';
-import { gatesHash, type Policy } from '../config/index.js';
-import { changedPaths, mergeTree } from '../git/index.js';
-import type { FastPathRefusal, FileStore, JobRecord } from '../store/index.js';
-import { anyPathMatches } from './glob.js';
+import { gatesHash, type Policy } from '../../config/index.js';
+import { changedPaths, mergeTree } from '../../git/index.js';
+import type { FastPathRefusal, FileStore, JobRecord } from '../../store/index.js';
+import { anyPathMatches } from '../plan/glob.js';
 import { proofRefusal, readProofFor } from './proof.js';
 
 /** Why a head job does not land alone (declared with the job record's `fastPath`, lib/store/recordParts.ts). */

@@ -2,15 +2,15 @@
 // policy's gates run on that merge in a detached worktree under trains/, and a PASS recorded as a
 // `local` proof of the merged tree. Only the proof is written, never a verdict: trains trust
 // local proofs only when the policy says so (proof.trustLocal).
-import { gatesHash, type LoadedPolicy } from '../config/index.js';
-import { LandError } from '../errors.js';
-import { addDetachedWorktree, changedPaths, commitTree, isAncestor, mergeTree, removeWorktree, revParse, treeOf } from '../git/index.js';
-import { nowIso } from '../queue/index.js';
-import type { FileStore } from '../store/index.js';
-import { runGates, type GateFailure, type GateRun } from './gateRunner.js';
-import { LogSink } from './logSink.js';
+import { gatesHash, type LoadedPolicy } from '../../config/index.js';
+import { LandError } from '../../errors.js';
+import { addDetachedWorktree, changedPaths, commitTree, isAncestor, mergeTree, removeWorktree, revParse, treeOf } from '../../git/index.js';
+import { nowIso } from '../../queue/index.js';
+import type { FileStore } from '../../store/index.js';
+import { runGates, type GateFailure, type GateRun } from '../gates/gateRunner.js';
+import { LogSink } from '../gates/logSink.js';
 import { recordProof, type Proof } from './proof.js';
-import { triggeredEntries } from './refresh.js';
+import { triggeredEntries } from '../gates/refresh.js';
 
 export interface ProveResult {
   verdict: GateRun['verdict'];

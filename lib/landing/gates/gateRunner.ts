@@ -1,13 +1,13 @@
 // Runs a policy's gates, in order, in a train's worktree. The first gate that does not pass
 // decides the verdict; what kind of "not pass" it was decides what the drainer does next.
 import { fileURLToPath } from 'node:url';
-import type { Gate } from '../config/index.js';
-import type { GateResult } from '../store/index.js';
+import type { Gate } from '../../config/index.js';
+import type { GateResult } from '../../store/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
 
-export const LAND_ENTRY = fileURLToPath(new URL('../../bin/land.js', import.meta.url));
+export const LAND_ENTRY = fileURLToPath(new URL('../../../bin/land.js', import.meta.url));
 
 /** How a gate ended, in the terms the drain loop acts on. */
 export type GateFailure =

@@ -2,11 +2,11 @@
 // entry's command runs in the train's worktree before the gates (for example to regenerate a lock
 // file), and whatever it changed is committed on top of the train. The gates then run on that
 // commit. A refresh that fails fails the train (reason `refresh`).
-import type { Gate, RefreshEntry } from '../config/index.js';
-import { changedPaths, commitTree, moveDetachedHead, stageAll, treeOf, writeTreeOfIndex } from '../git/index.js';
-import type { FileStore } from '../store/index.js';
+import type { Gate, RefreshEntry } from '../../config/index.js';
+import { changedPaths, commitTree, moveDetachedHead, stageAll, treeOf, writeTreeOfIndex } from '../../git/index.js';
+import type { FileStore } from '../../store/index.js';
 import { gateEnvironment, type TrainEnv } from './gateEnv.js';
-import { anyPathMatches } from './glob.js';
+import { anyPathMatches } from '../plan/glob.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText, runInGroup, type GroupOutcome } from './processGroup.js';
 
