@@ -2,7 +2,7 @@
 // errors for a missing target or a missing .ctm.json; `land init` and `land config schema`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, describe, expect, it } from 'vitest';
 import { gatesHash, parsePolicy } from '../../lib/config/index.js';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
@@ -63,7 +63,9 @@ describe('land config: the policy comes from the target, never from a member bra
   it("shows main's gates after a branch with a different .ctm.json is queued, checked out and edited", async () => {
     const repo = makeRepo({ policy: BASIC_POLICY });
     const mainTip = repo.tip('main');
-    const mainHash = gatesHash((parsePolicy(JSON.stringify(BASIC_POLICY)) as { ok: true; policy: any }).policy.gates);
+    const basic = parsePolicy(JSON.stringify(BASIC_POLICY));
+    assert(basic.ok, 'BASIC_POLICY is a valid policy');
+    const mainHash = gatesHash(basic.policy.gates);
     const evilPolicy = { target: 'main', gates: [{ name: 'evil', run: ['sh', '-c', 'touch PWNED'] }] };
     const evilTip = repo.branch('evil', { '.ctm.json': JSON.stringify(evilPolicy) });
 

@@ -149,8 +149,9 @@ describe('land submit: branch names with shell characters', () => {
 });
 
 describe('land submit: a failed or canceled job of the same branch at the same tip', () => {
-  // A gate that fails while its flag file exists: a flaky failure the developer then fixes
-  // outside the branch, so the same tip (the same tree) must be gated again to land.
+  // A gate that fails a tree holding b4.txt while its flag file exists: a flaky failure the
+  // developer then fixes outside the branch, so the same tip (the same tree) must be gated again
+  // to land. main itself (no b4.txt) passes, so the drainer's check of the target finds it green.
   function flakyRepo() {
     const scratch = tempDir('land-flaky-');
     const flag = join(scratch, 'fail');
@@ -159,7 +160,7 @@ describe('land submit: a failed or canceled job of the same branch at the same t
     const repo = makeRepo({
       policy: {
         target: 'main',
-        gates: [{ name: 'test', run: ['sh', '-c', 'echo run >> "$GATE_COUNTER"; test ! -e "$GATE_FLAG"'], env: { GATE_FLAG: flag, GATE_COUNTER: counter } }],
+        gates: [{ name: 'test', run: ['sh', '-c', 'echo run >> "$GATE_COUNTER"; test ! -e "$GATE_FLAG" || test ! -e b4.txt'], env: { GATE_FLAG: flag, GATE_COUNTER: counter } }],
       },
     });
     const gateRuns = () => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0);
@@ -175,7 +176,7 @@ describe('land submit: a failed or canceled job of the same branch at the same t
     const failedRun = await land(repo.dir, ['run']);
     expect(failedRun.code, failedRun.stderr).toBe(0);
     expect(readJobFile(repo, id)).toMatchObject({ state: 'failed', verdict: 'FAIL' });
-    expect(gateRuns()).toBe(1);
+    expect(gateRuns()).toBe(2); // the job's train, then main itself (green: the job is the culprit)
 
     // Before the fix: "already queued as ... (failed)", exit 0, nothing queued.
     const human = await land(repo.dir, ['submit', 'b4']);
@@ -205,7 +206,7 @@ describe('land submit: a failed or canceled job of the same branch at the same t
     expect(waited.code, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({ outcome: 'requeued', previous: { state: 'canceled' }, job: { id, state: 'landed' } });
     // The same tree was judged FAIL and cached; the gate ran again instead of reusing it.
-    expect(gateRuns()).toBe(2);
+    expect(gateRuns()).toBe(3);
     expect(repo.git('merge-base', '--is-ancestor', tip, 'main')).toBe('');
   }, 60_000);
 

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, land } from './cli.js';
+import type { JobRecord } from '../../lib/store/schemas.js';
 import { makeRepo, tempDir, type TestRepo } from './repo.js';
 
 export interface GateSetup {
@@ -61,9 +62,27 @@ export async function submitBranches(repo: TestRepo, n: number, culprits: readon
   return ids;
 }
 
-export async function jobsById(repo: TestRepo): Promise<Map<string, any>> {
+/** A job as `land status --all --json` lists it: its record, its place in the queue and its eta. */
+export type StatusJob = JobRecord & { position: number | null; eta: number | null };
+
+/** Looks a job up by id; an id that `land status` did not list fails the test, naming it. */
+export interface JobsById {
+  get(id: string | undefined): StatusJob;
+  /** Every listed job, in landing order. */
+  values(): IterableIterator<StatusJob>;
+}
+
+export async function jobsById(repo: TestRepo): Promise<JobsById> {
   const status = await land(repo.dir, ['status', '--all', '--json']);
-  return new Map(status.json().jobs.map((job: any) => [job.id, job]));
+  const jobs = new Map(status.json<{ jobs: StatusJob[] }>().jobs.map((job) => [job.id, job]));
+  return {
+    get(id) {
+      const job = id === undefined ? undefined : jobs.get(id);
+      if (!job) throw new Error(`land status --all --json lists no job ${String(id)} (it lists ${[...jobs.keys()].join(', ') || 'none'})`);
+      return job;
+    },
+    values: () => jobs.values(),
+  };
 }
 
 /** Land-Job trailers of the target's first-parent merges, oldest first. */

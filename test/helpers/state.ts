@@ -2,6 +2,7 @@
 // (evidence) and not only on what the CLI printed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { JobRecord, JournalEntry } from '../../lib/store/schemas.js';
 import type { TestRepo } from './repo.js';
 
 /** A policy that validates and gates nothing costly. */
@@ -26,12 +27,13 @@ export function jobFiles(repo: TestRepo): string[] {
   return jobDirEntries(repo).filter((name) => name.endsWith('.json') && !name.includes('.tmp-'));
 }
 
-export function readJobFile(repo: TestRepo, id: string): any {
+/** A job record file as written (typed, not validated: the tests assert on its fields). */
+export function readJobFile(repo: TestRepo, id: string): JobRecord {
   return JSON.parse(readFileSync(join(jobsDir(repo), `${id}.json`), 'utf8'));
 }
 
 /** The journal's lines, parsed (the file must have no torn line in these tests). */
-export function journal(repo: TestRepo): any[] {
+export function journal(repo: TestRepo): JournalEntry[] {
   const path = join(stateDir(repo), 'journal.jsonl');
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')

@@ -41,7 +41,7 @@ describe('land batch: what is checked before the command runs', () => {
 
   it('no ledger dir: exit 4 before anything runs', async () => {
     const { repo, marker, scratch } = setup();
-    for (const extra of [{}, { LAND_LANE_SHARED: join(scratch, 'not-mounted') }]) {
+    for (const extra of [{}, { LAND_LANE_SHARED: join(scratch, 'not-mounted') }] as Record<string, string>[]) {
       const r = await runLand(repo.dir, batchArgs('gen', 'measure', fakeBatch(marker)), clearedEnv({ LAND_ON_LANE: '1', ...extra }));
       expect(r.code).toBe(4);
       expect(r.stderr).toContain('no ledger dir');

@@ -48,7 +48,7 @@ describe('a batch stage as a gate', () => {
     expect(existsSync(join(measure, 'batch.log'))).toBe(true);
     const job = (await jobsById(repo)).get(id as string);
     expect(job.state).toBe('landed');
-    expect(job.ledger.model).toMatchObject({ job: 'nightly', status: 0 });
+    expect(job.ledger).toMatchObject({ model: { job: 'nightly', status: 0 } });
     expect((await land(repo.dir, ['show', id as string])).stdout).toMatch(/ledger\s+model: ledger line of nightly, exit 0/);
   });
 
@@ -112,7 +112,7 @@ describe('a batch stage as a gate', () => {
     expect(run.code, run.stderr).toBe(0);
     const job = (await jobsById(repo)).get(id as string);
     expect(job).toMatchObject({ state: 'failed', reason: 'gate' });
-    expect(job.error.message).toMatch(/gate model: exit 7/);
+    expect(job.error?.message).toMatch(/gate model: exit 7/);
     // The failed batch still left its ledger line; then main itself was gated once (exit 0).
     const lines = readFileSync(join(ledger, 'nightly.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.status)).toEqual([7, 0]);

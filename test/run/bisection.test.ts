@@ -39,7 +39,7 @@ describe('land run: trains and bisection', () => {
       const culprit = ids[position - 1] as string;
       expect(jobs.get(culprit).state).toBe('failed');
       expect(jobs.get(culprit).reason).toBe('gate');
-      expect(jobs.get(culprit).error.message).toMatch(/gate test: exit 1/);
+      expect(jobs.get(culprit).error?.message).toMatch(/gate test: exit 1/);
       const others = ids.filter((id) => id !== culprit);
       for (const id of others) expect(jobs.get(id).state).toBe('landed');
       expect(landedOrder(repo)).toEqual(others);

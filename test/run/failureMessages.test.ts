@@ -3,7 +3,7 @@
 // start carries its last stderr line; the infrastructure back-off says how long it waits.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
@@ -30,7 +30,7 @@ describe('failure messages', () => {
 
     const job = (await jobsById(repo)).get(culprit as string);
     expect(job.state).toBe('failed');
-    expect(job.error.message).toBe(`gate test: exit 1 (cached: the same tree failed in train ${first}); log ${firstLog}`);
+    expect(job.error?.message).toBe(`gate test: exit 1 (cached: the same tree failed in train ${first}); log ${firstLog}`);
     expect(job.gateLog).toBe(firstLog);
     expect(job.gate).toMatchObject({ mode: 'cached', source: 'cache', cachedFrom: first, cachedVerdict: 'FAIL', cachedLog: firstLog });
     // Recorded as what happened: a cached FAIL, not a fast path taken.
@@ -58,9 +58,10 @@ describe('failure messages', () => {
     expect(failed.message).toMatch(said);
     const job = (await jobsById(repo)).get(id as string);
     expect(job).toMatchObject({ state: 'failed', reason: 'infra' });
-    expect(job.error.message).toMatch(said);
-    expect(job.error.message).toMatch(/gave up after 1 retries$/);
+    expect(job.error?.message).toMatch(said);
+    expect(job.error?.message).toMatch(/gave up after 1 retries$/);
     // The log keeps the gate's output whole.
+    assert.exists(job.gateLog, 'the failed job names its gate log');
     expect(readFileSync(job.gateLog, 'utf8')).toMatch(/mytset: (command )?not found/);
 
     // Human output says the same, on stderr.
@@ -77,7 +78,7 @@ describe('failure messages', () => {
     const run = await land(repo.dir, ['run', '--json'], { env: { API_TOKEN: 'hunter2-secret' } });
     expect(run.code, run.stderr).toBe(0);
     const job = (await jobsById(repo)).get(id as string);
-    expect(job.error.message).toMatch(/\(gate_not_started\): token \*\*\*; nothing was tested/);
+    expect(job.error?.message).toMatch(/\(gate_not_started\): token \*\*\*; nothing was tested/);
     expect(run.stdout).not.toMatch(/hunter2/);
   });
 });

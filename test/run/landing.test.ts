@@ -61,7 +61,7 @@ describe('land run: the landing', () => {
     expect(jobs.get(ids[0]).state).toBe('landed');
     expect(jobs.get(ids[2]).state).toBe('landed');
     expect(jobs.get(ids[1])).toMatchObject({ state: 'failed', reason: 'conflict' });
-    expect(jobs.get(ids[1]).conflictPreview.paths).toEqual(['shared.txt']);
+    expect(jobs.get(ids[1]).conflictPreview?.paths).toEqual(['shared.txt']);
     const show = await land(repo.dir, ['show', ids[1] as string]);
     expect(show.stdout).toMatch(/conflicts\s+with the target at [0-9a-f]{12}: shared\.txt/);
     expect(repo.git('show', 'main:shared.txt')).toBe('first');

@@ -2,7 +2,7 @@
 // is writing: a drain whose gate waits for the test to let it go.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { makeQueueRepo, submitBranches } from '../helpers/queue.js';
@@ -23,7 +23,8 @@ describe('land log -f and land show of a running job', () => {
       await waitForFile(started);
       const record = readJobFile(repo, id);
       expect(record.state).toBe('in_progress');
-      const train = record.batch.train as string;
+      const train = record.batch?.train;
+      assert.exists(train, 'the running job names its train');
       const path = join(stateDir(repo), 'logs', `${train}.log`);
 
       const show = await land(repo.dir, ['show', id]);

@@ -2,7 +2,7 @@
 // repositories: a batch of four with one culprit (bisected), and a conflict skip.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir, tempDirs } from '../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
@@ -16,7 +16,13 @@ function metricRows(repo: QueueRepo): any[] {
 }
 
 function trainsRidden(repo: QueueRepo, id: string): string[] {
-  return journal(repo).filter((e) => e.job === id && e.event === 'train_started').map((e) => e.detail.train);
+  return journal(repo)
+    .filter((e) => e.job === id && e.event === 'train_started')
+    .map((e) => {
+      const train = e.detail.train;
+      if (typeof train !== 'string') throw new Error(`a train_started entry without its train: ${JSON.stringify(e)}`);
+      return train;
+    });
 }
 
 describe('the story of a batch of four with one culprit', () => {
@@ -93,6 +99,7 @@ describe('the story of a batch of four with one culprit', () => {
   it('why of a landed member says it landed, as which commit and via which train', async () => {
     const id = ids[0] as string;
     const record = readJobFile(repo, id);
+    assert.exists(record.train, 'a landed job names its train commit');
     const landedRow = metricRows(repo).find((row) => row.landed && row.members.includes(id));
     const why = await land(repo.dir, ['why', id]);
     expect(why.code, why.stderr).toBe(0);
@@ -106,7 +113,9 @@ describe('the story of a batch of four with one culprit', () => {
     const rode = trainsRidden(repo, culprit);
     const log = await land(repo.dir, ['log', culprit]);
     expect(log.code, log.stderr).toBe(0);
-    expect(log.stdout).toBe(readFileSync(readJobFile(repo, culprit).gateLog, 'utf8'));
+    const gateLog = readJobFile(repo, culprit).gateLog;
+    assert.exists(gateLog, 'the failed job names its gate log');
+    expect(log.stdout).toBe(readFileSync(gateLog, 'utf8'));
     expect(log.stdout).toContain('CHATTY FAILS ON culprit-3');
     const first = await land(repo.dir, ['log', culprit, '--train', rode[0] as string, '--json']);
     expect(first.code, first.stderr).toBe(0);
