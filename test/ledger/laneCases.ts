@@ -147,4 +147,17 @@ export function laneCases(lane: () => TestLane): void {
     expect(ledgerLines(join(ledger, 'gen.jsonl'))[0]).toMatchObject({ cwd: laneRepo.dir, signal: 'SIGTERM', status: 143, interruptedBy: 'SIGTERM' });
     await waitFor(() => batchProcessesLeft(pidFile) === 0, 'nothing of the batch left running');
   });
+
+  it('the wrapper here killed (SIGKILL): ssh sees its stdin end, and the lane stops the batch and writes its line', async () => {
+    const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
+    const pidFile = join(scratch, 'pid');
+    const run = startLand(here.dir, batchArgs('gen', 'measure', pidBatch(pidFile, marker, 0, 30)), viaEnv(laneRepo.dir, { LAND_LEDGER_DIR: ledger }));
+    await waitForFile(marker, 20_000);
+    await waitFor(() => readFileSync(join(laneRepo.dir, 'measure', 'batch.log'), 'utf8').includes('sleeping 30'), 'the batch to sleep');
+    run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL'); // done once ssh, holding its output, has ended too
+    await waitFor(() => ledgerLines(join(ledger, 'gen.jsonl')).length > 0, 'the ledger line on the lane', 15_000);
+    expect(ledgerLines(join(ledger, 'gen.jsonl'))[0]).toMatchObject({ cwd: laneRepo.dir, signal: 'SIGTERM', status: 143, interruptedBy: 'SIGTERM' });
+    await waitFor(() => batchProcessesLeft(pidFile) === 0, 'nothing of the batch left running');
+  });
 }
