@@ -10,6 +10,7 @@ export const ENV_NAMES = {
   laneDir: ['LAND_LANE_DIR'],
   sshConfig: ['LAND_SSH_CONFIG'],
   sshProgram: ['LAND_SSH'],
+  laneSession: ['LAND_LANE_SESSION'],
   laneShared: ['LAND_LANE_SHARED', 'NEV_LANE_SHARED', 'GENERA_LANE_SHARED'],
   ledgerDir: ['LAND_LEDGER_DIR', 'NEV_LEDGER_DIR'],
   ledgerTrack: ['LAND_LEDGER_TRACK', 'NEV_LEDGER_TRACK'],

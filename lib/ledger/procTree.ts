@@ -13,6 +13,8 @@ export interface TreeSample {
 }
 
 interface ProcStat {
+  /** R, S, D, Z (a zombie: ended, not yet reaped), ... */
+  state: string;
   pgrp: number;
   /** utime + stime + cutime + cstime, in ticks. */
   ticks: number;
@@ -29,7 +31,7 @@ function readStat(pid: string): ProcStat | null {
   // The command name (field 2) is in parentheses and may hold spaces; the rest follows the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const field = (n: number) => Number(fields[n - 3] ?? 0);
-  return { pgrp: field(5), ticks: field(14) + field(15) + field(16) + field(17), childTicks: field(16) + field(17) };
+  return { state: fields[0] ?? '', pgrp: field(5), ticks: field(14) + field(15) + field(16) + field(17), childTicks: field(16) + field(17) };
 }
 
 function readRssBytes(pid: string): number {
@@ -58,6 +60,26 @@ export function sampleProcessGroup(pgid: number): TreeSample | null {
     sample.rssBytes += readRssBytes(pid);
   }
   return sample;
+}
+
+/**
+ * How many processes of the group are still running (zombies, which only wait to be reaped, are
+ * not counted), or null where /proc cannot be read.
+ */
+export function runningInProcessGroup(pgid: number): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  let running = 0;
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = readStat(pid);
+    if (stat !== null && stat.pgrp === pgid && stat.state !== 'Z') running += 1;
+  }
+  return running;
 }
 
 /** CPU seconds of this process's reaped children and their reaped descendants, or null. */

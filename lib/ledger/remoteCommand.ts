@@ -1,5 +1,6 @@
-// The shell command an ssh lane runs: the same `land batch`, marked as on a lane, in the lane's
-// directory, with the ledger variables of this side. Every word goes through shellQuote.
+// The shell command an ssh lane runs: the same `land batch`, marked as on a lane and as started
+// over a session whose stdin this side holds (LAND_LANE_SESSION=1, see laneSession.ts), in the
+// lane's directory, with the ledger variables of this side. Every word goes through shellQuote.
 import type { Env } from './envNames.js';
 import { FORWARDED_TO_LANE } from './envNames.js';
 import type { Lane } from './lanePlan.js';
@@ -14,7 +15,7 @@ export interface RemoteBatch {
 }
 
 export function remoteBatchCommand(lane: Lane, batch: RemoteBatch): string {
-  const assignments = ['LAND_ON_LANE=1'];
+  const assignments = ['LAND_ON_LANE=1', 'LAND_LANE_SESSION=1'];
   for (const name of FORWARDED_TO_LANE) {
     const value = batch.env[name];
     if (value !== undefined) assignments.push(shellAssign(name, value));

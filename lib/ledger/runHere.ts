@@ -1,4 +1,5 @@
-// The batch on this machine (it is the lane): .env, ledger dir, measured run, ledger line.
+// The batch on this machine (it is the lane): .env, ledger dir, measured run, ledger line. Started
+// by a wrapper over ssh (LAND_LANE_SESSION=1), it stops the batch when that session ends.
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
@@ -6,8 +7,9 @@ import { LandError } from '../errors.js';
 import { revParse } from '../git/index.js';
 import { emptyCounts, countLine } from './counts.js';
 import { withDotenv } from './dotenv.js';
-import type { Env } from './envNames.js';
+import { ENV_NAMES, readVar, type Env } from './envNames.js';
 import { BATCH_EXIT, finalStatus } from './exitCodes.js';
+import { type CallerWatch, watchCaller } from './laneSession.js';
 import { buildLedgerLine } from './ledgerLine.js';
 import { noLedgerDirMessage, resolveLedgerDir } from './ledgerDir.js';
 import type { LedgerPolicy } from './ledgerPolicy.js';
@@ -28,6 +30,16 @@ export interface HereRun {
 }
 
 export async function runHere(run: HereRun): Promise<number> {
+  // Started over ssh by the wrapper on the other side: the end of stdin means that side is gone.
+  const caller = readVar(run.env, 'laneSession') === '1' ? watchCaller(process.stdin) : null;
+  try {
+    return await measureHere(run, caller);
+  } finally {
+    caller?.stop();
+  }
+}
+
+async function measureHere(run: HereRun, caller: CallerWatch | null): Promise<number> {
   const { job, note } = run;
   const dotenv = withDotenv(run.env, run.root);
   if (dotenv.badLines.length) note(`land batch: ignored .env line(s) ${dotenv.badLines.join(', ')} (not NAME=value)`);
@@ -57,9 +69,10 @@ export async function runHere(run: HereRun): Promise<number> {
   const ran = await runMeasured({
     command: run.command,
     cwd: run.cwd,
-    env: { ...env, LAND_LEDGER_TRACK: job, NEV_LEDGER_TRACK: job, LAND_LEDGER_DIR: ledgerDir },
+    env: { ...withoutSessionMark(env), LAND_LEDGER_TRACK: job, NEV_LEDGER_TRACK: job, LAND_LEDGER_DIR: ledgerDir },
     measureDir,
     onLine: (line) => countLine(counts, line),
+    callerGone: caller?.gone,
   });
 
   const line = buildLedgerLine({ ...ran, job, host: hostname(), gitHead, cwd: run.cwd, measureDir, counts });
@@ -71,4 +84,11 @@ export async function runHere(run: HereRun): Promise<number> {
     return ran.status !== 0 ? ran.status : BATCH_EXIT.noLedgerLine;
   }
   return finalStatus(ran.status, ran.interruptedBy);
+}
+
+/** The session mark is this wrapper's own: a `land batch` inside the batch has no session on its stdin. */
+function withoutSessionMark(env: Env): Env {
+  const rest = { ...env };
+  for (const name of ENV_NAMES.laneSession) delete rest[name];
+  return rest;
 }

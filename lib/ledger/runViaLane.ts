@@ -1,6 +1,7 @@
 // The batch on an ssh lane: check the lane answers (else exit 3, nothing run), run the same
 // wrapper there, then copy the lane's measure dir back here whatever the batch's status.
-// Interrupted by a signal, it reports 128 + the signal's number, as a batch run here does.
+// Interrupted by a signal, it has the lane stop the batch (which writes its ledger line there),
+// and reports the lane's status, or 128 + the signal's number, as a batch run here does.
 import { resolve } from 'node:path';
 import type { Env } from './envNames.js';
 import { BATCH_EXIT, finalStatus, statusOf } from './exitCodes.js';
@@ -27,7 +28,7 @@ export async function runViaLane(run: LaneRun): Promise<number> {
     note(`land batch: no lane: ${lane.ssh} ${what}${probe.detail ? ` (${probe.detail})` : ''}; nothing run`);
     return BATCH_EXIT.noLane;
   }
-  const ran = await runOnLane(lane, remoteBatchCommand(lane, run));
+  const ran = await runOnLane(lane, remoteBatchCommand(lane, run), note);
   const pulled = await pullMeasureDir(lane, remotePullCommand(lane, run.measureDir), resolve(run.cwd, run.measureDir));
   if (!pulled.ok) note(`land batch: could not copy the measure dir back from ${lane.ssh}: ${pulled.detail}`);
   // ssh's 255 after a signal this side passed on is the signal's doing, not a lane failure.

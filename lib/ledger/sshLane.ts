@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { statusOf } from './exitCodes.js';
 import type { Lane } from './lanePlan.js';
+import { sessionStopMessage } from './laneSession.js';
 
 // ssh's own status when it could not connect (or the connection failed).
 export const SSH_FAILED = 255;
@@ -35,18 +36,42 @@ export async function probeLane(lane: Lane, probeCommand: string): Promise<Probe
   return { kind: 'unusable', detail: detail || `${lane.dir} or ${lane.land} is missing on the lane` };
 }
 
-/** Runs the batch on the lane with this terminal's output; signals to the wrapper end the session. */
-export async function runOnLane(lane: Lane, remoteCommand: string): Promise<{ status: number; interruptedBy: NodeJS.Signals | null }> {
-  const child = startSsh(lane, remoteCommand, ['ignore', 'inherit', 'inherit']);
+// After a signal, how long the lane's wrapper has to stop the batch and write its ledger line
+// before this side ends the session: its own grace before SIGKILL (runMeasured) and a margin.
+export const LANE_STOP_WAIT_MS = 15_000;
+
+/**
+ * Runs the batch on the lane with this terminal's output. The session's stdin stays open for the
+ * whole batch (the lane's wrapper takes its end as this side being gone). A signal to the wrapper
+ * writes its name there and ends it, then waits up to LANE_STOP_WAIT_MS for the lane to stop the
+ * batch and write its ledger line; a second signal, or the end of that wait, ends ssh at once.
+ */
+export async function runOnLane(
+  lane: Lane,
+  remoteCommand: string,
+  note: (line: string) => void,
+): Promise<{ status: number; interruptedBy: NodeJS.Signals | null }> {
+  const child = startSsh(lane, remoteCommand, ['pipe', 'inherit', 'inherit']);
+  // ssh gone (killed with this side's terminal, or the connection lost): nothing to write to.
+  child.stdin?.on('error', () => undefined);
   let interruptedBy: NodeJS.Signals | null = null;
-  const forward = (signal: NodeJS.Signals) => {
-    interruptedBy ??= signal;
-    child.kill(signal);
+  let giveUp: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interruptedBy !== null) {
+      child.kill(signal);
+      return;
+    }
+    interruptedBy = signal;
+    note(`land batch: ${signal}: stopping the batch on ${lane.ssh}; it writes its ledger line there (waiting up to ${LANE_STOP_WAIT_MS / 1000} s, a second signal stops waiting)`);
+    child.stdin?.end(sessionStopMessage(signal));
+    giveUp = setTimeout(() => child.kill('SIGTERM'), LANE_STOP_WAIT_MS);
   };
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const signal of signals) process.on(signal, forward);
+  for (const signal of signals) process.on(signal, onSignal);
   const ended = await endOf(child);
-  for (const signal of signals) process.off(signal, forward);
+  clearTimeout(giveUp);
+  child.stdin?.destroy();
+  for (const signal of signals) process.off(signal, onSignal);
   return { status: ended.code === null && ended.signal === null ? SSH_FAILED : statusOf(ended.code, ended.signal), interruptedBy };
 }
 

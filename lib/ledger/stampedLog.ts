@@ -1,5 +1,6 @@
 // Passes a command's output through unchanged and writes each complete line, prefixed with the
 // time it arrived, to the measure dir's batch.log. Every line is also handed to `onLine` (counts).
+// When the reader of the passthrough goes away, the passthrough stops and the log goes on.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -15,8 +16,13 @@ export class StampedLog {
   attach(source: Readable, passTo: Writable): void {
     const decoder = new StringDecoder('utf8');
     let pending = '';
-    // A reader that went away (a closed pipe, an ssh session that ended) must not stop the batch.
-    passTo.on('error', () => undefined);
+    // A reader that went away (a closed pipe, an ssh session that ended) must not stop the batch:
+    // the passthrough just stops, and the log goes on. The passthrough owns passTo's errors from
+    // here on, so that no other handler (the entry point exits on EPIPE) ends the wrapper before
+    // its ledger line is written.
+    let passing = true;
+    passTo.removeAllListeners('error');
+    passTo.on('error', () => (passing = false));
     const take = (text: string) => {
       pending += text;
       const lines = pending.split('\n');
@@ -29,7 +35,7 @@ export class StampedLog {
       pending = '';
     };
     source.on('data', (chunk: Buffer) => {
-      passTo.write(chunk);
+      if (passing && !passTo.destroyed) passTo.write(chunk);
       take(decoder.write(chunk));
     });
     source.on('end', flush);

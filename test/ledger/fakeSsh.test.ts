@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { FAKE_SSH, runSsh, startSsh } from './fakeSsh.js';
+import { FAKE_SSH, SESSION_LOST, loseSession, runSsh } from './fakeSsh.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -48,18 +48,8 @@ describe('the stand-in ssh', () => {
     expect((await runSsh(FAKE_SSH, ['lane'], { env: base() })).code).toBe(255);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('passes %s to the remote command and returns its status (255 if it dies of it)', async (signal) => {
-    const handled = startSsh(FAKE_SSH, ['lane', `trap 'kill $p; echo caught; exit 3' ${signal.slice(3)}; sleep 30 & p=$!; echo ready; wait`], { env: base() });
-    await untilOutput(() => handled.child.stdout, 'ready');
-    handled.child.kill(signal);
-    expect(await handled.done).toMatchObject({ code: 3, stdout: 'ready\ncaught\n' });
-
-    const killed = startSsh(FAKE_SSH, ['lane', 'echo ready; sleep 30'], { env: base() });
-    await untilOutput(() => killed.child.stdout, 'ready');
-    const t0 = Date.now();
-    killed.child.kill(signal);
-    expect((await killed.done).code).toBe(255);
-    expect(Date.now() - t0).toBeLessThan(5_000); // the remote sleep was stopped too
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s ends it at once with 255, as ssh without a terminal: the remote command is not signaled, its stdin ends, its output is closed', async (signal) => {
+    expect(await loseSession(FAKE_SSH, ['lane'], signal, tempDir(), base())).toEqual(SESSION_LOST);
   });
 
   it('ends only when the remote output is closed (a background process still writing is waited for)', async () => {
@@ -67,19 +57,3 @@ describe('the stand-in ssh', () => {
     expect(r).toMatchObject({ code: 0, stdout: 'early\nlate\n' });
   });
 });
-
-async function untilOutput(stream: () => NodeJS.ReadableStream | null, text: string): Promise<void> {
-  const out = stream();
-  if (!out) throw new Error('no output stream');
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`no "${text}" within 10 s`)), 10_000);
-    out.on('data', (d: Buffer) => {
-      seen += d.toString();
-      if (seen.includes(text)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-}

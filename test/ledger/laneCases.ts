@@ -2,12 +2,14 @@
 // (fixtures/ssh/fake-ssh, lane.test.ts, always run) and a real sshd (laneSshd.test.ts). The batch
 // must run in the lane's directory (the marker records where it ran), words must reach the lane
 // exactly, the lane's status and refusals must come back, and the measure dir must come back here.
+// An interrupted batch (a signal here, or the ssh session lost) leaves its ledger line on the lane
+// and nothing of it running there.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { LAND_BIN } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
-import { FAKE_COUNTS, batchArgs, clearedEnv, fakeBatch, ledgerLines, runLand } from './wrapper.js';
+import { FAKE_COUNTS, batchArgs, batchProcessesLeft, clearedEnv, fakeBatch, ledgerLines, pidBatch, runLand, startLand, waitFor, waitForFile } from './wrapper.js';
 
 export interface TestLane {
   /** The name to give as the lane (LAND_LANE_SSH or a lane file's "ssh"). */
@@ -104,5 +106,58 @@ export function laneCases(lane: () => TestLane): void {
     expect(existsSync(join(laneRepo.dir, 'pwned'))).toBe(false);
     expect(ledgerLines(join(`${ledger} it's`, 'odd.job_1.jsonl'))).toHaveLength(1);
     expect(existsSync(join(here.dir, 'measure dir', 'batch.log'))).toBe(true);
+  });
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s to the wrapper here: the lane stops the batch and writes its line, nothing is left running there, the log comes back', async (signal, status) => {
+    const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
+    const pidFile = join(scratch, 'pid');
+    const run = startLand(here.dir, batchArgs('gen', 'measure', pidBatch(pidFile, marker, 0, 30)), viaEnv(laneRepo.dir, { LAND_LEDGER_DIR: ledger }));
+    await waitForFile(marker, 20_000);
+    await waitFor(() => readFileSync(join(laneRepo.dir, 'measure', 'batch.log'), 'utf8').includes('sleeping 30'), 'the batch to sleep');
+    run.child.kill(signal);
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(status);
+    expect(r.stderr).toContain(`${signal}: stopping the batch on ${lane().host}`);
+    const [line, ...more] = ledgerLines(join(ledger, 'gen.jsonl'));
+    expect(more).toHaveLength(0);
+    expect(line).toMatchObject({ cwd: laneRepo.dir, signal, status, interruptedBy: signal });
+    expect(line.wallSeconds).toBeLessThan(20);
+    expect(batchProcessesLeft(pidFile)).toBe(0);
+    const log = readFileSync(join(here.dir, 'measure', 'batch.log'), 'utf8');
+    expect(log).toContain('sleeping 30');
+    expect(log).toContain(`the session that started this batch ended; stopping it (${signal})`);
+    expect(log).not.toContain('done, status');
+  });
+
+  it('the session lost (the wrapper here and its ssh killed together): the lane still stops the batch and writes its line', async () => {
+    const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
+    const pidFile = join(scratch, 'pid');
+    const env = viaEnv(laneRepo.dir, { LAND_LEDGER_DIR: ledger });
+    const run = startLand(here.dir, batchArgs('gen', 'measure', pidBatch(pidFile, marker, 0, 30)), env, { group: true });
+    await waitForFile(marker, 20_000);
+    await waitFor(() => readFileSync(join(laneRepo.dir, 'measure', 'batch.log'), 'utf8').includes('sleeping 30'), 'the batch to sleep');
+    // As a gate's timeout or a terminal's Ctrl-C does: the whole group here, ssh included.
+    process.kill(-(run.child.pid ?? 0), 'SIGTERM');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(143);
+    await waitFor(() => ledgerLines(join(ledger, 'gen.jsonl')).length > 0, 'the ledger line on the lane', 15_000);
+    expect(ledgerLines(join(ledger, 'gen.jsonl'))[0]).toMatchObject({ cwd: laneRepo.dir, signal: 'SIGTERM', status: 143, interruptedBy: 'SIGTERM' });
+    await waitFor(() => batchProcessesLeft(pidFile) === 0, 'nothing of the batch left running');
+  });
+
+  it('the wrapper here killed (SIGKILL): ssh sees its stdin end, and the lane stops the batch and writes its line', async () => {
+    const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
+    const pidFile = join(scratch, 'pid');
+    const run = startLand(here.dir, batchArgs('gen', 'measure', pidBatch(pidFile, marker, 0, 30)), viaEnv(laneRepo.dir, { LAND_LEDGER_DIR: ledger }));
+    await waitForFile(marker, 20_000);
+    await waitFor(() => readFileSync(join(laneRepo.dir, 'measure', 'batch.log'), 'utf8').includes('sleeping 30'), 'the batch to sleep');
+    run.child.kill('SIGKILL');
+    expect((await run.done).signal).toBe('SIGKILL'); // done once ssh, holding its output, has ended too
+    await waitFor(() => ledgerLines(join(ledger, 'gen.jsonl')).length > 0, 'the ledger line on the lane', 15_000);
+    expect(ledgerLines(join(ledger, 'gen.jsonl'))[0]).toMatchObject({ cwd: laneRepo.dir, signal: 'SIGTERM', status: 143, interruptedBy: 'SIGTERM' });
+    await waitFor(() => batchProcessesLeft(pidFile) === 0, 'nothing of the batch left running');
   });
 }

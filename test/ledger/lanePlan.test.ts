@@ -54,7 +54,7 @@ describe('the remote command', () => {
     expect(sh(`printf '%s|' ${words.map(shellQuote).join(' ')}`)).toBe(`${words.join('|')}|`);
   });
 
-  it('runs land batch in the lane dir with every word as given and the ledger variables forwarded', () => {
+  it('runs land batch in the lane dir, marked as on a lane in a session, with every word as given and the ledger variables forwarded', () => {
     // node = printf, land = its format: the command prints its own words instead of running land.
     const lane = { ssh: 'h', dir: '/', node: 'printf', land: '%s|', sshConfig: undefined, sshProgram: 'ssh' };
     const command = remoteBatchCommand(lane, {
@@ -64,8 +64,8 @@ describe('the remote command', () => {
       target: undefined,
       env: { LAND_LEDGER_DIR: "/l it's", LAND_LANE_SSH: 'not-forwarded', HOME: '/nope' },
     });
-    expect(command.startsWith("cd '/' && LAND_ON_LANE=1 LAND_LEDGER_DIR='/l it'\\''s' 'printf'")).toBe(true);
+    expect(command.startsWith("cd '/' && LAND_ON_LANE=1 LAND_LANE_SESSION=1 LAND_LEDGER_DIR='/l it'\\''s' 'printf'")).toBe(true);
     expect(sh(command)).toBe(`batch|--job|gen|--measure-dir|m 'dir'|--|bash|-c|echo "$1"|_|$(x)|`);
-    expect(sh(command.replace(/ 'printf' .*/, ' env')).split('\n')).toEqual(expect.arrayContaining(['LAND_ON_LANE=1', "LAND_LEDGER_DIR=/l it's"]));
+    expect(sh(command.replace(/ 'printf' .*/, ' env')).split('\n')).toEqual(expect.arrayContaining(['LAND_ON_LANE=1', 'LAND_LANE_SESSION=1', "LAND_LEDGER_DIR=/l it's"]));
   });
 });

@@ -2,11 +2,12 @@
 // stand-in ssh checked against the real ssh. They run where sshd is installed. Under
 // LAND_REQUIRE_SSHD=1 (.ci/run sets it) a missing sshd fails them; only without that variable are
 // they left out (reported as skipped) on a machine without sshd.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { FAKE_SSH, runSsh } from './fakeSsh.js';
+import { FAKE_SSH, SESSION_LOST, loseSession, runSsh } from './fakeSsh.js';
 import { laneCases, type TestLane } from './laneCases.js';
 import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from './sshd.js';
+import { killLeftoverBatches } from './wrapper.js';
 
 let sshd: TestSshd | null = null;
 let startError: unknown = null;
@@ -31,6 +32,8 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`land batch over an ssh lane
       startError = SSHD_REQUIRED ? new Error(`LAND_REQUIRE_SSHD=1: ${(error as Error).message}`) : error;
     }
   });
+
+  afterEach(() => killLeftoverBatches());
 
   afterAll(() => {
     sshd?.stop();
@@ -66,6 +69,19 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`land batch over an ssh lane
       expect([real.code, fake.code]).toEqual([127, 127]);
       expect(fake.stderr).toContain('no-such-command-here');
     });
+
+    it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+      'killed by %s mid-session: both end at once with 255; the remote command is not signaled, its stdin ends, its output is closed',
+      async (signal) => {
+        const { host, config } = started();
+        const args = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-F', config, host];
+        // Through the test config's master connection (as the lane runs) and on a connection of its own.
+        const alone = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-F', config, '-o', 'ControlPath=none', host];
+        expect(await loseSession('ssh', args, signal, tempDir(), env())).toEqual(SESSION_LOST);
+        expect(await loseSession('ssh', alone, signal, tempDir(), env())).toEqual(SESSION_LOST);
+        expect(await loseSession(FAKE_SSH, args, signal, tempDir(), env())).toEqual(SESSION_LOST);
+      },
+    );
 
     it('a host that does not resolve: 255 from both', async () => {
       const { config } = started();
