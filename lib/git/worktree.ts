@@ -101,15 +101,12 @@ export async function worktreeOfBranch(cwd: string, branch: string): Promise<Wor
 }
 
 /**
- * True when a worktree has no staged or unstaged change to a tracked file (porcelain status via
- * simple-git). Untracked files do not count: they survive the landing unless git would overwrite
- * one, and then the sync reports it.
+ * True when a worktree has no staged or unstaged change to a tracked file (`git status
+ * --porcelain` prints nothing). Untracked files do not count: they survive the landing unless git
+ * would overwrite one, and then the sync reports it.
  */
 export async function isWorktreeClean(dir: string): Promise<boolean> {
-  // Loaded on demand: simple-git costs start-up time that most commands never need.
-  const { simpleGit } = await import('simple-git');
-  const status = await simpleGit({ baseDir: dir }).status(['--untracked-files=no']);
-  return status.isClean();
+  return (await git(dir, ['status', '--porcelain', '--untracked-files=no'])) === '';
 }
 
 /** Moves a clean worktree's index and files to `commit` after its branch ref moved under it. */

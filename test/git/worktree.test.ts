@@ -1,10 +1,10 @@
 // lib/git worktrees on real throwaway repositories: the add/run/remove helper every gate run
 // goes through (made, body run there, removed even when the body throws, a refused add is a value
-// with git's message and leaves no folder).
+// with git's message and leaves no folder), and the clean check a checked-out target needs.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDetachedWorktree, discardWorktree, withDetachedWorktree } from '../../lib/git/index.js';
+import { addDetachedWorktree, discardWorktree, isWorktreeClean, withDetachedWorktree } from '../../lib/git/index.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -94,12 +94,12 @@ describe('withDetachedWorktree', () => {
     expect(extraWorktrees()).toEqual([]);
   });
 
-  it('leaves a non-empty folder git refuses to onCleanup', async () => {
+  it('names git\'s fatal line, not its progress, when it refuses a non-empty folder; onCleanup removes the folder', async () => {
     const dir = join(tempDir(), 'train');
     mkdirSync(dir);
     writeFileSync(join(dir, 'stale.txt'), 'left by a crash\n');
     const result = await withDetachedWorktree(repo.dir, dir, first, async () => 'ran', { onCleanup: removeFolder });
-    expect(result.made).toBe(false);
+    expect(result).toEqual({ made: false, message: expect.stringMatching(/failed \(exit 128\): fatal: '.*' already exists$/) });
     expect(existsSync(dir)).toBe(false);
     expect(extraWorktrees()).toEqual([]);
   });
@@ -139,5 +139,25 @@ describe('addDetachedWorktree and discardWorktree', () => {
     mkdirSync(dir);
     await discardWorktree(repo.dir, dir, { onCleanup: removeFolder });
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('isWorktreeClean', () => {
+  it('is true for a clean checkout and with only untracked files, false with a staged or unstaged change', async () => {
+    const dir = join(tempDir(), 'target');
+    await addDetachedWorktree(repo.dir, dir, second);
+    try {
+      expect(await isWorktreeClean(dir)).toBe(true);
+      writeFileSync(join(dir, 'untracked.txt'), 'new\n');
+      expect(await isWorktreeClean(dir)).toBe(true);
+      writeFileSync(join(dir, 'a.txt'), 'edited\n');
+      expect(await isWorktreeClean(dir)).toBe(false);
+      repo.git('-C', dir, 'add', 'a.txt');
+      expect(await isWorktreeClean(dir)).toBe(false);
+      repo.git('-C', dir, 'checkout', '-q', 'HEAD', '--', 'a.txt');
+      expect(await isWorktreeClean(dir)).toBe(true);
+    } finally {
+      await discardWorktree(repo.dir, dir);
+    }
   });
 });
