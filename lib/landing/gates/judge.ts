@@ -48,7 +48,7 @@ const skipped = (telemetry: CachedGateTelemetry, verdict: 'PASS' | 'FAIL', failu
   verdict, failure, cached: true, seconds: 0, log, telemetry, ledger: null, refreshed: null,
 });
 
-/** Runs `body` in a fresh detached worktree at `commit`; null when the worktree cannot be made. */
+/** Runs `body` in a fresh detached worktree at `commit` (the train dir); `made: false` when git will not make it. */
 function withWorktree<T>(ctx: JudgeContext, dir: string, commit: string, body: () => Promise<T>): Promise<{ made: true; value: T } | { made: false; message: string }> {
   return withDetachedWorktree(ctx.cwd, dir, commit, body, { onCleanup: (left) => ctx.store.removeTrainDir(left) });
 }
