@@ -14,12 +14,14 @@ export { changedPaths } from './diffNames.js';
 export {
   addDetachedWorktree,
   removeWorktree,
+  discardWorktree,
+  withDetachedWorktree,
   listWorktrees,
   worktreeOfBranch,
   isWorktreeClean,
   syncWorktreeTo,
 } from './worktree.js';
-export type { WorktreeInfo } from './worktree.js';
+export type { WorktreeInfo, WorktreeRun, WorktreeCleanup } from './worktree.js';
 export { remoteBranchTip, pushWithLease } from './push.js';
 export type { PushResult } from './push.js';
 export { firstParentChain } from './log.js';

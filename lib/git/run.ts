@@ -1,6 +1,12 @@
-// The one place that starts git. Arguments always travel as argv (never through a shell), and the
-// exit code is checked here rather than inferred from stderr (simple-git treats a non-zero exit
-// with an empty stderr as success, which hides a merge-tree conflict).
+// The rule for git in land: `runGit` below is the only function in lib/ and bin/ that starts git.
+// Every git call goes through it (or `git`, its trimmed-stdout form), from a module in lib/git/
+// named by intent; nothing else spawns git and no git library is used (the demo and bench
+// harnesses drive git on their own, as a user would). Arguments travel as argv, never through a
+// shell. Error policy: git's exit code decides, not its stderr. Exit 0, or a code the caller
+// listed in `okCodes` because it is an expected outcome (1 from `merge-base --is-ancestor`), is a
+// result; any other exit rejects with one GitError carrying the args, exit code, stdout and
+// stderr. The lib/git/ module turns expected outcomes into tagged values (a conflict, a lost CAS,
+// a worktree that could not be made); what a caller cannot plan for stays a GitError.
 import { spawn } from 'node:child_process';
 
 export interface GitResult {
@@ -18,6 +24,15 @@ export interface GitOptions {
   okCodes?: readonly number[];
 }
 
+/**
+ * The line of git's stderr that says why it failed: the first `fatal:` or `error:` line (progress
+ * such as `Preparing worktree` may come before it), else the first line.
+ */
+function reason(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  return lines.find((line) => /^(fatal|error): /.test(line)) ?? lines[0] ?? '';
+}
+
 export class GitError extends Error {
   readonly args: readonly string[];
   readonly exitCode: number;
@@ -25,8 +40,8 @@ export class GitError extends Error {
   readonly stderr: string;
 
   constructor(args: readonly string[], result: GitResult) {
-    const first = result.stderr.trim().split('\n')[0] ?? '';
-    super(`git ${args.slice(0, 3).join(' ')} failed (exit ${result.code})${first ? `: ${first}` : ''}`);
+    const said = reason(result.stderr);
+    super(`git ${args.slice(0, 3).join(' ')} failed (exit ${result.code})${said ? `: ${said}` : ''}`);
     this.name = 'GitError';
     this.args = args;
     this.exitCode = result.code;

@@ -1,16 +1,71 @@
-// Worktrees: the detached checkout a train's gates run in, and the lookup of a worktree that has
-// the target branch checked out (it must follow the landing, or refuse when it is dirty).
+// Worktrees: the detached checkout a train's gates run in (added, used, removed by one helper),
+// and the lookup of a worktree that has the target branch checked out (it must follow the landing,
+// or refuse when it is dirty).
 import { existsSync } from 'node:fs';
 import { git, runGit } from './run.js';
 
-export async function addDetachedWorktree(cwd: string, dir: string, commit: string): Promise<void> {
-  await git(cwd, ['worktree', 'add', '--detach', '--force', dir, commit]);
+/** What a body run in a detached worktree returned, or why the worktree could not be made. */
+export type WorktreeRun<T> = { made: true; value: T } | { made: false; message: string };
+
+export interface WorktreeCleanup {
+  /**
+   * Deletes what is left of the folder once git has let go of it (the caller owns the folder: a
+   * train dir in the state folder is removed by the store, never here). Its errors propagate.
+   */
+  onCleanup?: (dir: string) => void;
 }
 
+/**
+ * Checks `commit` out, detached, in `dir`. When git refuses, `onCleanup` runs (git removes what a
+ * failed add made) and the GitError is thrown.
+ */
+export async function addDetachedWorktree(cwd: string, dir: string, commit: string, opts: WorktreeCleanup = {}): Promise<void> {
+  try {
+    await git(cwd, ['worktree', 'add', '--detach', '--force', dir, commit]);
+  } catch (error) {
+    opts.onCleanup?.(dir);
+    throw error;
+  }
+}
+
+/** Removes a worktree with whatever is in it; throws GitError when even the prune fails. */
 export async function removeWorktree(cwd: string, dir: string): Promise<void> {
   const removed = await runGit(cwd, ['worktree', 'remove', '--force', '--force', dir], { okCodes: [128] });
   // Only when git could not remove it (its folder already gone): forget the worktree's record.
   if (removed.code !== 0) await git(cwd, ['worktree', 'prune']);
+}
+
+/**
+ * Removes a worktree that is no longer needed, then runs `onCleanup`. Never throws for git: a
+ * leftover worktree is not worth failing a drain for (the next recovery removes it again).
+ */
+export async function discardWorktree(cwd: string, dir: string, opts: WorktreeCleanup = {}): Promise<void> {
+  await removeWorktree(cwd, dir).catch(() => undefined);
+  opts.onCleanup?.(dir);
+}
+
+/**
+ * Runs `body` in a fresh detached worktree at `commit` in `dir`, and removes the worktree after
+ * it (also when `body` throws; its error then propagates). A worktree git refuses to make is an
+ * outcome, not an error: `{ made: false, message }` with git's message, and no folder left.
+ */
+export async function withDetachedWorktree<T>(
+  cwd: string,
+  dir: string,
+  commit: string,
+  body: () => Promise<T>,
+  opts: WorktreeCleanup = {},
+): Promise<WorktreeRun<T>> {
+  try {
+    await addDetachedWorktree(cwd, dir, commit, opts);
+  } catch (error) {
+    return { made: false, message: (error as Error).message };
+  }
+  try {
+    return { made: true, value: await body() };
+  } finally {
+    await discardWorktree(cwd, dir, opts);
+  }
 }
 
 export interface WorktreeInfo {
@@ -46,15 +101,12 @@ export async function worktreeOfBranch(cwd: string, branch: string): Promise<Wor
 }
 
 /**
- * True when a worktree has no staged or unstaged change to a tracked file (porcelain status via
- * simple-git). Untracked files do not count: they survive the landing unless git would overwrite
- * one, and then the sync reports it.
+ * True when a worktree has no staged or unstaged change to a tracked file (`git status
+ * --porcelain` prints nothing). Untracked files do not count: they survive the landing unless git
+ * would overwrite one, and then the sync reports it.
  */
 export async function isWorktreeClean(dir: string): Promise<boolean> {
-  // Loaded on demand: simple-git costs start-up time that most commands never need.
-  const { simpleGit } = await import('simple-git');
-  const status = await simpleGit({ baseDir: dir }).status(['--untracked-files=no']);
-  return status.isClean();
+  return (await git(dir, ['status', '--porcelain', '--untracked-files=no'])) === '';
 }
 
 /** Moves a clean worktree's index and files to `commit` after its branch ref moved under it. */

@@ -1,7 +1,7 @@
 // Recovery at the start of every drain: a job left in_progress by a drainer that died is decided
 // against git, never guessed. Its train commit already in the target → landed; otherwise it goes
 // back to the head of the queue at the same attempt. Leftover train worktrees are removed.
-import { isAncestor, removeWorktree } from '../git/index.js';
+import { discardWorktree, isAncestor } from '../git/index.js';
 import { applyChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
@@ -40,7 +40,6 @@ export async function recoverInProgress(opts: { cwd: string; store: FileStore; t
     opts.emit({ type: 'recovered', job: job.id, to: landed ? 'landed' : 'queued', train: job.train });
   }
   for (const dir of opts.store.listTrainDirs()) {
-    await removeWorktree(opts.cwd, dir).catch(() => undefined);
-    opts.store.removeTrainDir(dir);
+    await discardWorktree(opts.cwd, dir, { onCleanup: (left) => opts.store.removeTrainDir(left) });
   }
 }

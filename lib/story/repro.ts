@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { gatesHash, POLICY_FILE, policyOrThrow, type Gate, type Policy } from '../config/index.js';
 import { LandError } from '../errors.js';
-import { addDetachedWorktree, removeWorktree, showFile, treeOf } from '../git/index.js';
+import { addDetachedWorktree, showFile, treeOf } from '../git/index.js';
 import { buildTrain, type BuiltTrain } from '../landing/trains/buildTrain.js';
 import type { TrainEnv } from '../landing/gates/gateEnv.js';
 import { runGates, type GateRun } from '../landing/gates/gateRunner.js';
@@ -144,13 +144,9 @@ export async function rebuildFailedTrain(opts: { cwd: string; store: FileStore; 
   }
 
   const dir = reproDir(store, row.train, opts.dir, cwd);
-  try {
-    await addDetachedWorktree(cwd, dir, built.train);
-  } catch (error) {
-    await removeWorktree(cwd, dir).catch(() => undefined);
-    if (opts.dir === undefined) rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
+  // Kept after the rebuild (the user runs the gates there); removed only when git refuses it and
+  // the folder is ours (a --dir folder is the user's and stays).
+  await addDetachedWorktree(cwd, dir, built.train, opts.dir === undefined ? { onCleanup: (left) => rmSync(left, { recursive: true, force: true }) } : {});
   const env = reproEnv(row, built.train);
   if (row.gate?.refreshed?.length && policy.refresh.length) {
     const outcome = await runRefresh({ cwd, store, entries: policy.refresh, base: row.base, train: built.train, worktree: dir, log: opts.log, signal: opts.signal, trainEnv: env });

@@ -4,7 +4,7 @@
 // and only then the gates themselves. A PASS that ran gates is recorded as a verdict, a proof and
 // per-gate passes, so the next train built on this tree needs none of it again.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
-import { addDetachedWorktree, removeWorktree } from '../../git/index.js';
+import { withDetachedWorktree } from '../../git/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
 import { nowIso } from '../../queue/index.js';
 import type { CachedGateTelemetry, FileStore, GateTelemetry, JobRecord, LedgerObservation, LedgerObservations, RanGateTelemetry, VerdictRecord } from '../../store/index.js';
@@ -48,20 +48,9 @@ const skipped = (telemetry: CachedGateTelemetry, verdict: 'PASS' | 'FAIL', failu
   verdict, failure, cached: true, seconds: 0, log, telemetry, ledger: null, refreshed: null,
 });
 
-/** Runs `body` in a fresh detached worktree at `commit`; null when the worktree cannot be made. */
-async function withWorktree<T>(ctx: JudgeContext, dir: string, commit: string, body: () => Promise<T>): Promise<{ made: true; value: T } | { made: false; message: string }> {
-  try {
-    await addDetachedWorktree(ctx.cwd, dir, commit);
-  } catch (error) {
-    ctx.store.removeTrainDir(dir);
-    return { made: false, message: (error as Error).message };
-  }
-  try {
-    return { made: true, value: await body() };
-  } finally {
-    await removeWorktree(ctx.cwd, dir).catch(() => undefined);
-    ctx.store.removeTrainDir(dir);
-  }
+/** Runs `body` in a fresh detached worktree at `commit` (the train dir); `made: false` when git will not make it. */
+function withWorktree<T>(ctx: JudgeContext, dir: string, commit: string, body: () => Promise<T>): Promise<{ made: true; value: T } | { made: false; message: string }> {
+  return withDetachedWorktree(ctx.cwd, dir, commit, body, { onCleanup: (left) => ctx.store.removeTrainDir(left) });
 }
 
 /** The ledger line a batch stage left, as an observation: an unreadable ledger is reported, not thrown. */

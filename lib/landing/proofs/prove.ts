@@ -4,7 +4,7 @@
 // local proofs only when the policy says so (proof.trustLocal).
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { LandError } from '../../errors.js';
-import { addDetachedWorktree, changedPaths, commitTree, isAncestor, mergeTree, removeWorktree, revParse, treeOf } from '../../git/index.js';
+import { changedPaths, commitTree, isAncestor, mergeTree, revParse, treeOf, withDetachedWorktree, type WorktreeRun } from '../../git/index.js';
 import { nowIso } from '../../queue/index.js';
 import type { FileStore } from '../../store/index.js';
 import { runGates, type GateFailure, type GateRun } from '../gates/gateRunner.js';
@@ -66,27 +66,29 @@ export async function proveHead(opts: {
   const log = new LogSink(logPath);
   log.line(`== prove ${id}: ${head} onto ${loaded.target} at ${base} as ${commit} (${nowIso()})`);
   const dir = store.trainDir(id);
-  let run: GateRun;
+  let gated: WorktreeRun<GateRun>;
   try {
-    try {
-      await addDetachedWorktree(cwd, dir, commit);
-    } catch (error) {
-      log.line(`== could not create the gate worktree: ${(error as Error).message}`);
-      throw new LandError('state', `could not check the merge out in ${dir}: ${(error as Error).message}`);
-    }
-    run = await runGates({
-      gates: loaded.policy.gates,
-      worktree: dir,
-      log,
-      signal: opts.signal,
-      onGate: opts.onGate,
-      train: { LAND_TIP: commit, LAND_BASE: base, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id },
-    });
+    gated = await withDetachedWorktree(
+      cwd,
+      dir,
+      commit,
+      () =>
+        runGates({
+          gates: loaded.policy.gates,
+          worktree: dir,
+          log,
+          signal: opts.signal,
+          onGate: opts.onGate,
+          train: { LAND_TIP: commit, LAND_BASE: base, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id },
+        }),
+      { onCleanup: (left) => store.removeTrainDir(left) },
+    );
+    if (!gated.made) log.line(`== could not create the gate worktree: ${gated.message}`);
   } finally {
     await log.close();
-    await removeWorktree(cwd, dir).catch(() => undefined);
-    store.removeTrainDir(dir);
   }
+  if (!gated.made) throw new LandError('state', `could not check the merge out in ${dir}: ${gated.message}`);
+  const run = gated.value;
 
   let proof: Proof | null = null;
   if (run.verdict === 'PASS') {
