@@ -1,16 +1,16 @@
 // `land run`: the drain loop. One drainer per repository (the drain lock), recovery of whatever
 // a dead drainer left in_progress, then one admitted batch after another until no job is
-// runnable. Every decision is written to disk before the next step starts.
-import { loadPolicy } from '../config/index.js';
+// runnable. Every decision is written to disk before the next step starts. Each pass reads the
+// job listing and the policy once and hands them down to the batch it runs.
+import { loadPolicy, type LoadedPolicy } from '../config/index.js';
 import { branchTip, treeOf } from '../git/index.js';
-import { applyChanges, jobTarget, nowIso } from '../queue/index.js';
-import { runnableJobs } from '../queue/index.js';
-import type { Policy } from '../config/index.js';
-import type { FastPathRecord, FileStore, JobRecord } from '../store/index.js';
+import { applyChanges, fastPathCheckedChange, jobTarget, nowIso, runnableJobs } from '../queue/index.js';
+import type { DrainLease, FastPathRecord, FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
+import type { FastPathCheck } from './gates/judge.js';
 import { fastPathDecision } from './proofs/fastPath.js';
 import { recoverInProgress } from './recovery.js';
-import { runBatch, type DrainContext } from './trains/runBatch.js';
+import { runBatch, type BatchOutcome, type DrainContext, type PassView } from './trains/runBatch.js';
 import { planTrain } from './plan/trainPlan.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
@@ -50,14 +50,53 @@ async function pause(ms: number, stop: () => boolean): Promise<void> {
   while (Date.now() < deadline && !stop()) await sleep(Math.min(100, deadline - Date.now()));
 }
 
-/** With batch.waitSeconds, a lone job waits for company before gating alone. */
-async function waitForCompany(store: FileStore, seconds: number, head: JobRecord, emit: Emit, stop: () => boolean, mine: (jobs: readonly JobRecord[]) => JobRecord[]): Promise<void> {
-  emit({ type: 'waiting_for_company', job: head.id, seconds });
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline && !stop()) {
-    await sleep(Math.min(500, Math.max(10, deadline - Date.now())));
-    if (runnableJobs(mine(store.listJobs().jobs)).length > 1) return;
+type Stopped = DrainSummary['stopped'];
+
+/** One drain: what every pass works with. */
+interface DrainRun {
+  ctx: DrainContext;
+  opts: DrainOptions;
+  lease: DrainLease;
+  /** The drain's target; only the jobs submitted for it ride its trains. */
+  target: string;
+  idle: IdleWatch | null;
+  /** Corrupt record files already reported (each once per drain). */
+  reported: Set<string>;
+}
+
+/** A listing of the queue, with the records' version read just before it (a later change wakes an idle wait). */
+interface QueueRead {
+  version: string;
+  jobs: JobRecord[];
+}
+
+const mine = (run: DrainRun, jobs: readonly JobRecord[]) => jobs.filter((job) => jobTarget(job, run.target) === run.target);
+const runnableOf = (run: DrainRun, queue: QueueRead) => runnableJobs(mine(run, queue.jobs));
+const stopAsked = (run: DrainRun) => run.opts.stopAfterTrain() || run.opts.abort.aborted;
+const interrupted: Stopped = { why: 'interrupted', message: 'stopped by a signal at a train boundary' };
+
+function readQueue(run: DrainRun): QueueRead {
+  const { store, emit } = run.ctx;
+  const version = run.idle ? store.jobsVersion() : '';
+  const listing = store.listJobs();
+  for (const bad of listing.corrupt) {
+    if (run.reported.has(bad.file)) continue;
+    run.reported.add(bad.file);
+    emit({ type: 'corrupt_record', file: bad.file, problem: bad.problem });
   }
+  return { version, jobs: listing.jobs };
+}
+
+/** With batch.waitSeconds, a lone job waits for company before gating alone; returns the queue as it is then. */
+async function waitForCompany(run: DrainRun, seconds: number, head: JobRecord): Promise<QueueRead> {
+  run.ctx.emit({ type: 'waiting_for_company', job: head.id, seconds });
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline && !run.opts.stopAfterTrain()) {
+    await sleep(Math.min(500, Math.max(10, deadline - Date.now())));
+    const queue = readQueue(run);
+    if (runnableOf(run, queue).length > 1) return queue;
+  }
+  return readQueue(run);
 }
 
 const refusalOf = (decision: FastPathRecord): string | null => (decision.alone ? null : decision.refusal);
@@ -65,19 +104,119 @@ const refusalOf = (decision: FastPathRecord): string | null => (decision.alone ?
 /**
  * The window choice's half of the fast path: a head job whose tip is already proven (or whose
  * tree has a cached PASS) on the current target rides alone. The refusal, when there is one, is
- * kept on the job so `land show` can say why it was gated.
+ * kept on the job so `land show` can say why it was gated. The decision is handed to the judge,
+ * so it is made once per train. Null: the head rides with the rest of its admitted batch.
  */
-async function headLandsAlone(cwd: string, store: FileStore, policy: Policy, base: string, head: JobRecord): Promise<boolean> {
-  if (head.requeued && head.batch) return false; // the rest of an admitted batch rides together
-  const decision = await fastPathDecision({ cwd, store, policy, base, baseTree: await treeOf(cwd, base), job: head });
+async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy, baseTree: string, head: JobRecord): Promise<FastPathCheck | null> {
+  if (head.requeued && head.batch) return null; // the rest of an admitted batch rides together
+  const base = loaded.tip;
+  const decision = await fastPathDecision({ cwd, store, policy: loaded.policy, base, baseTree, job: head });
   const summary: FastPathRecord = decision.alone
     ? { alone: true, source: decision.source, proofSource: decision.proofSource ?? null, tree: decision.tree, base, checkedAt: nowIso() }
     : { alone: false, refusal: decision.refusal, tree: decision.tree, base, checkedAt: nowIso() };
   const previous = head.fastPath;
   if (!previous || previous.alone !== summary.alone || refusalOf(previous) !== refusalOf(summary) || previous.base !== base) {
-    await applyChanges(store, [{ id: head.id, from: ['queued'], lenient: true, event: 'fast_path_checked', detail: { ...summary }, patch: { fastPath: summary } }]);
+    await applyChanges(store, [fastPathCheckedChange(head, summary)]);
   }
-  return decision.alone;
+  return { job: head.id, base, decision };
+}
+
+/** Who rides the next train, and what the pass read for it; 'again' when the lone job left while it waited. */
+async function chooseTrain(run: DrainRun, first: { loaded: LoadedPolicy; queue: QueueRead; runnable: JobRecord[] }): Promise<{ members: JobRecord[]; pass: PassView } | 'again'> {
+  const { cwd, store } = run.ctx;
+  let { loaded, queue, runnable } = first;
+  let window = currentWindow(store, loaded.policy.batch.max);
+  const { waitSeconds } = loaded.policy.batch;
+  if (waitSeconds > 0 && window > 1 && runnable.length === 1 && !runnable[0]?.requeued) {
+    queue = await waitForCompany(run, waitSeconds, runnable[0] as JobRecord);
+    runnable = runnableOf(run, queue);
+    if (!runnable.length) return 'again'; // the lone job was canceled while it waited
+    loaded = await loadPolicy(cwd, run.opts.target); // the target may have moved meanwhile
+    window = currentWindow(store, loaded.policy.batch.max);
+  }
+  const head = runnable[0] as JobRecord;
+  const baseTree = await treeOf(cwd, loaded.tip);
+  const fastPath = await headFastPath(store, cwd, loaded, baseTree, head);
+  const members = fastPath?.decision.alone ? [head] : planTrain(runnable, window);
+  return { members, pass: { loaded, baseTree, jobs: queue.jobs, fastPath } };
+}
+
+/** Runs one batch; whatever goes wrong, no job stays in_progress behind this drainer. */
+async function runBatchRecovering(run: DrainRun, pass: PassView, members: readonly JobRecord[]): Promise<BatchOutcome> {
+  const { ctx } = run;
+  try {
+    return await runBatch(ctx, pass, members);
+  } catch (error) {
+    // Each job is decided against git now (landed if its train is in the target, else back to the queue).
+    const tipNow = await branchTip(ctx.cwd, pass.loaded.target).catch(() => null);
+    if (tipNow) await recoverInProgress({ cwd: ctx.cwd, store: ctx.store, targetTip: tipNow, emit: ctx.emit }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Between passes: the back-off after a train that tested nothing, the --once boundary, the listing. */
+interface Between {
+  queue: QueueRead | null;
+  infraInARow: number;
+  onceBatch: string | null;
+}
+
+/** After a batch: reads the queue for the next pass; false when --once has run its batch. */
+async function afterBatch(run: DrainRun, between: Between, outcome: BatchOutcome & { kind: 'done' }): Promise<boolean> {
+  let queue = readQueue(run);
+  // Nothing was tested: wait before trying again (1 s, 2 s, 4 s ... at most 30 s), so a lane
+  // or store that is briefly away does not use up every job's retries.infra at once.
+  between.infraInARow = outcome.infra ? between.infraInARow + 1 : 0;
+  if (outcome.infra && runnableOf(run, queue).length > 0) {
+    const seconds = Math.min(30, 2 ** (between.infraInARow - 1));
+    run.ctx.emit({ type: 'backing_off', seconds, reason: outcome.infra });
+    await pause(seconds * 1000, () => stopAsked(run));
+    queue = readQueue(run); // the queue as the pause left it
+  }
+  between.queue = queue;
+  if (!run.opts.once) return true;
+  // --once: one admitted batch, to the end of its bisection (its halves come back first).
+  between.onceBatch ??= outcome.batch;
+  const next = runnableOf(run, queue)[0];
+  return Boolean(next && next.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost');
+}
+
+/** Stops at a train boundary: a signal, or the drain lock lost. Undefined: go on. */
+function boundaryStop(run: DrainRun): Stopped | undefined {
+  if (stopAsked(run)) {
+    if (!run.idle?.idle) return interrupted;
+    run.idle.end('signal'); // nothing was running and nothing is runnable: a clean stop
+    return null;
+  }
+  const compromised = run.lease.compromised();
+  return compromised ? { why: 'lock_lost', message: `the drain lock was lost: ${compromised.message}` } : undefined;
+}
+
+/** One pass after another, until nothing is runnable (or, with --watch, until idle-exit or a signal). */
+async function drainPasses(run: DrainRun): Promise<Stopped> {
+  const between: Between = { queue: null, infraInARow: 0, onceBatch: null };
+  for (;;) {
+    const stop = boundaryStop(run);
+    if (stop !== undefined) return stop;
+    const queue = between.queue ?? readQueue(run);
+    between.queue = null;
+    const loaded = await loadPolicy(run.ctx.cwd, run.opts.target);
+    const runnable = runnableOf(run, queue);
+    if (!runnable.length) {
+      if (!run.idle) return null;
+      const wake = await run.idle.waitForWork(queue.version, () => stopAsked(run) || run.lease.compromised() !== null);
+      if (wake === 'idle_exit') return null;
+      continue; // a change or a stop: the loop's top decides
+    }
+    run.idle?.resume(runnable.length);
+    const chosen = await chooseTrain(run, { loaded, queue, runnable });
+    if (chosen === 'again') continue;
+    if (!chosen.members.length) return null;
+    if (stopAsked(run)) return interrupted;
+    const outcome = await runBatchRecovering(run, chosen.pass, chosen.members);
+    if (outcome.kind === 'stop') return { why: outcome.why, message: outcome.message };
+    if (!(await afterBatch(run, between, outcome))) return null;
+  }
 }
 
 export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
@@ -89,108 +228,34 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   });
   const startedAt = new Date().toISOString();
   const ctx: DrainContext = { cwd, store, emit, token: lease.holder.token, abort: opts.abort, target: opts.target, counters: { trains: 0, gateRuns: 0 } };
-  let stopped: DrainSummary['stopped'] = null;
-  const reported = new Set<string>();
-  let onceBatch: string | null = null;
-  // Only the jobs submitted for this drain's target ride its trains.
-  const mine = (jobs: readonly JobRecord[]) => jobs.filter((job) => jobTarget(job, initial.target) === initial.target);
-  let infraInARow = 0;
-  const idle = opts.watch ? new IdleWatch(store, opts.watch, emit, initial.target) : null;
+  const run: DrainRun = { ctx, opts, lease, target: initial.target, idle: opts.watch ? new IdleWatch(store, opts.watch, emit, initial.target) : null, reported: new Set() };
+  let stopped: Stopped = null;
   store.writeToken(lease.holder.token);
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
     const tip = await branchTip(cwd, initial.target);
     if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit });
-    for (;;) {
-      if (opts.stopAfterTrain() || opts.abort.aborted) {
-        if (idle?.idle) {
-          idle.end('signal'); // nothing was running and nothing is runnable: a clean stop
-          break;
-        }
-        stopped = { why: 'interrupted', message: 'stopped by a signal at a train boundary' };
-        break;
-      }
-      const compromised = lease.compromised();
-      if (compromised) {
-        stopped = { why: 'lock_lost', message: `the drain lock was lost: ${compromised.message}` };
-        break;
-      }
-      const version = idle ? store.jobsVersion() : ''; // before the listing: a later change wakes the wait
-      const loaded = await loadPolicy(cwd, opts.target);
-      const listing = store.listJobs();
-      for (const bad of listing.corrupt) {
-        if (reported.has(bad.file)) continue;
-        reported.add(bad.file);
-        emit({ type: 'corrupt_record', file: bad.file, problem: bad.problem });
-      }
-      let runnable = runnableJobs(mine(listing.jobs));
-      if (!runnable.length) {
-        if (!idle) break;
-        const wake = await idle.waitForWork(version, () => opts.stopAfterTrain() || opts.abort.aborted || lease.compromised() !== null);
-        if (wake === 'idle_exit') break;
-        continue; // a change or a stop: the loop's top decides
-      }
-      idle?.resume(runnable.length);
-      let window = currentWindow(store, loaded.policy.batch.max);
-      if (loaded.policy.batch.waitSeconds > 0 && window > 1 && runnable.length === 1 && !runnable[0]?.requeued) {
-        await waitForCompany(store, loaded.policy.batch.waitSeconds, runnable[0] as JobRecord, emit, opts.stopAfterTrain, mine);
-        runnable = runnableJobs(mine(store.listJobs().jobs));
-        window = currentWindow(store, loaded.policy.batch.max);
-        if (!runnable.length) continue; // the lone job was canceled while it waited
-      }
-      const head = runnable[0] as JobRecord;
-      const alone = await headLandsAlone(cwd, store, loaded.policy, loaded.tip, head);
-      const members = alone ? [head] : planTrain(runnable, window);
-      if (!members.length) break;
-      if (opts.stopAfterTrain() || opts.abort.aborted) {
-        stopped = { why: 'interrupted', message: 'stopped by a signal at a train boundary' };
-        break;
-      }
-      let outcome: Awaited<ReturnType<typeof runBatch>>;
-      try {
-        outcome = await runBatch(ctx, members);
-      } catch (error) {
-        // Whatever went wrong, no job stays in_progress behind this drainer: each is decided
-        // against git now (landed if its train is in the target, else back to the queue).
-        const tipNow = await branchTip(cwd, loaded.target).catch(() => null);
-        if (tipNow) await recoverInProgress({ cwd, store, targetTip: tipNow, emit }).catch(() => undefined);
-        throw error;
-      }
-      // Nothing was tested: wait before trying again (1 s, 2 s, 4 s ... at most 30 s), so a lane
-      // or store that is briefly away does not use up every job's retries.infra at once.
-      const infra = outcome.kind === 'done' ? outcome.infra : undefined;
-      infraInARow = infra ? infraInARow + 1 : 0;
-      if (infra && runnableJobs(mine(store.listJobs().jobs)).length > 0) {
-        const seconds = Math.min(30, 2 ** (infraInARow - 1));
-        emit({ type: 'backing_off', seconds, reason: infra });
-        await pause(seconds * 1000, () => opts.stopAfterTrain() || opts.abort.aborted);
-      }
-      if (outcome.kind === 'stop') {
-        stopped = { why: outcome.why, message: outcome.message };
-        break;
-      }
-      // --once: one admitted batch, to the end of its bisection (its halves come back first).
-      if (opts.once) {
-        onceBatch ??= members[0]?.batch?.id ?? store.readJob((members[0] as JobRecord).id)?.batch?.id ?? null;
-        const next = runnableJobs(mine(store.listJobs().jobs))[0];
-        if (!next || !onceBatch || !next.requeued || next.batch?.id !== onceBatch || next.reason === 'cas_lost') break;
-      }
-    }
+    stopped = await drainPasses(run);
   } finally {
     if (store.readToken() === lease.holder.token) store.writeToken(null);
     await lease.release();
   }
+  return summarize(run, startedAt, stopped, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max);
+}
+
+function summarize(run: DrainRun, startedAt: string, stopped: Stopped, max: number): DrainSummary {
+  const { store, counters } = run.ctx;
   const { jobs } = store.listJobs();
   const since = (stamp: string | undefined) => stamp !== undefined && stamp >= startedAt;
   return {
     type: 'summary',
-    trains: ctx.counters.trains,
-    gateRuns: ctx.counters.gateRuns,
+    trains: counters.trains,
+    gateRuns: counters.gateRuns,
     landed: jobs.filter((j) => j.state === 'landed' && since(j.timestamps.landed)).map((j) => j.id),
     failed: jobs.filter((j) => j.state === 'failed' && since(j.timestamps.failed)).map((j) => j.id),
     canceled: jobs.filter((j) => j.state === 'canceled' && since(j.timestamps.canceled)).map((j) => j.id),
-    queued: runnableJobs(mine(jobs)).map((j) => j.id),
-    window: currentWindow(store, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max),
+    queued: runnableJobs(mine(run, jobs)).map((j) => j.id),
+    window: currentWindow(store, max),
     stopped,
   };
 }

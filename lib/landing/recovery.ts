@@ -2,10 +2,9 @@
 // against git, never guessed. Its train commit already in the target → landed; otherwise it goes
 // back to the head of the queue at the same attempt. Leftover train worktrees are removed.
 import { discardWorktree, isAncestor } from '../git/index.js';
-import { applyChanges } from '../queue/index.js';
+import { applyChanges, cancelChanges, landChanges, requeueChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
-import { cancelChanges, landChanges, requeueChanges } from './trains/settle.js';
 
 export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit }): Promise<void> {
   const { jobs } = opts.store.listJobs();

@@ -1,6 +1,24 @@
 export { nowIso, dayStamp } from './clock.js';
 export { applyChanges, applyChangesLocked, createJobLocked, canTransition, REOPEN_EVENTS } from './transition.js';
 export type { JobChange } from './transition.js';
+export {
+  startChanges,
+  requeueChanges,
+  failChanges,
+  cancelChange,
+  cancelChanges,
+  stopRequestChange,
+  tipUpdateChange,
+  reopenChange,
+  landChanges,
+  landingChanges,
+  rejoinChanges,
+  fastPathCheckedChange,
+  fastPathNotedChanges,
+  regatedChanges,
+  ledgerObservedChanges,
+} from './changes.js';
+export type { RequeueOptions, FailInfo, LandInfo, ReopenEvent } from './changes.js';
 export { runnableJobs, displayOrder, compareLandingOrder } from './order.js';
 export { nextJobId, newBatchId } from './ids.js';
 export { submitJob, assertBranchName, newJobRecord, jobTarget } from './submit.js';

@@ -2,8 +2,8 @@
 import { LandError } from '../errors.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { assertSafeId } from '../store/index.js';
-import { nowIso } from './clock.js';
-import { reopenChange, reopenedFrom, type ReopenedFrom } from './reopen.js';
+import { cancelChange, reopenChange, stopRequestChange } from './changes.js';
+import { reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { planRetry, type RetryProblem, type RetryRequest, type RetrySkip } from './retryPlan.js';
 import { applyChangesLocked } from './transition.js';
 
@@ -22,26 +22,11 @@ export async function cancelJob(store: FileStore, id: string, by: string): Promi
     const job = readJobOrThrow(store, id);
     switch (job.state) {
       case 'queued': {
-        const [done] = applyChangesLocked(store, [
-          {
-            id,
-            to: 'canceled',
-            event: 'canceled',
-            detail: { by },
-            patch: (j) => ({ reason: 'canceled', stopRequest: null, timestamps: { ...j.timestamps, canceled: nowIso() } }),
-          },
-        ]);
+        const [done] = applyChangesLocked(store, [cancelChange(id, by)]);
         return { kind: 'canceled', job: done as JobRecord };
       }
       case 'in_progress': {
-        const [done] = applyChangesLocked(store, [
-          {
-            id,
-            event: 'stop_requested',
-            detail: { kind: 'cancel', by },
-            patch: { stopRequest: { kind: 'cancel', by, forJob: null, at: nowIso() } },
-          },
-        ]);
+        const [done] = applyChangesLocked(store, [stopRequestChange(id, { kind: 'cancel', by, forJob: null })]);
         return { kind: 'stop_requested', job: done as JobRecord };
       }
       case 'landed':

@@ -6,7 +6,8 @@ import { branchTip, configGet, isAncestor, isValidBranchName } from '../git/inde
 import type { FileStore, JobRecord } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { nextJobId } from './ids.js';
-import { isReopenable, reopenChange, reopenedFrom, type ReopenedFrom } from './reopen.js';
+import { reopenChange, stopRequestChange, tipUpdateChange } from './changes.js';
+import { isReopenable, reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { applyChangesLocked, createJobLocked } from './transition.js';
 
 export interface SubmitRequest {
@@ -99,15 +100,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
       });
     }
     if (live) {
-      const [job] = applyChangesLocked(store, [
-        {
-          id: live.id,
-          from: ['queued'],
-          event: 'tip_updated',
-          detail: { from: live.tip, to: tip },
-          patch: { tip, conflictPreview: null, ...(req.title ? { title: req.title } : {}) },
-        },
-      ]);
+      const [job] = applyChangesLocked(store, [tipUpdateChange(live, tip, req.title)]);
       return { kind: 'tip_updated', job: job as JobRecord, previousTip: live.tip };
     }
 
@@ -143,15 +136,6 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
 /** An urgent job asks the running train's normal members to step aside at the next boundary. */
 function preemptRunning(store: FileStore, jobs: readonly JobRecord[], forJob: string, by: string): string[] {
   const running = jobs.filter((other) => other.state === 'in_progress' && other.priority === 'normal' && !other.stopRequest);
-  applyChangesLocked(
-    store,
-    running.map((other) => ({
-      id: other.id,
-      from: ['in_progress'] as const,
-      event: 'stop_requested',
-      detail: { kind: 'preempt', forJob },
-      patch: { stopRequest: { kind: 'preempt' as const, by, forJob, at: nowIso() } },
-    })),
-  );
+  applyChangesLocked(store, running.map((other) => stopRequestChange(other.id, { kind: 'preempt', by, forJob })));
   return running.map((other) => other.id);
 }

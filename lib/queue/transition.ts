@@ -39,6 +39,8 @@ export interface JobChange {
    * holds (a user canceled the job meanwhile), skip the change instead of failing.
    */
   lenient?: boolean;
+  /** Only apply while the record, read under the lock, still matches; otherwise skipped. */
+  when?: (job: JobRecord) => boolean;
   patch?: Partial<JobRecord> | ((job: JobRecord) => Partial<JobRecord>);
   event: string;
   detail?: Record<string, unknown>;
@@ -54,6 +56,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
       if (change.lenient) continue;
       throw new LandError('state', `job ${job.id} is ${job.state}; expected ${change.from.join(' or ')}`);
     }
+    if (change.when && !change.when(job)) continue;
     if (change.to && change.to !== job.state && !canTransition(job.state, change.to, change.event)) {
       throw new LandError('state', `job ${job.id} cannot go from ${job.state} to ${change.to} (${change.event})`);
     }

@@ -143,110 +143,121 @@ function wasBisected(steps: readonly BisectionStep[]): boolean {
   return steps.some((step) => step.verdict === 'FAIL' && step.members.length > 1);
 }
 
-export function buildStory(input: StoryInput): Story {
-  const { job } = input;
-  const rows = input.rows;
-  const byTrain = new Map(rows.map((row) => [row.train, row]));
-  const events: StoryEvent[] = [];
-  const trains: string[] = [];
-  let ride: { train: string; judged: boolean } | null = null;
+/** The story so far, while the journal is walked: its events, the trains ridden, the ride going on. */
+interface Walk {
+  input: StoryInput;
+  byTrain: ReadonlyMap<string, TrainRow>;
+  events: StoryEvent[];
+  trains: string[];
+  ride: { train: string; judged: boolean } | null;
+}
 
-  const endRide = () => {
-    if (!ride || ride.judged) return;
-    ride.judged = true;
-    const row = byTrain.get(ride.train);
-    if (row && row.members.includes(job.id)) events.push(verdictEvent(row, byTrain));
-  };
+/** A ride ends: its train's verdict is told, once. */
+function endRide(walk: Walk): void {
+  const { ride } = walk;
+  if (!ride || ride.judged) return;
+  ride.judged = true;
+  const row = walk.byTrain.get(ride.train);
+  if (row && row.members.includes(walk.input.job.id)) walk.events.push(verdictEvent(row, walk.byTrain));
+}
 
-  const submitted = input.journal.find((entry) => entry.event === 'submitted');
-  if (!submitted) {
-    events.push({ kind: 'submitted', at: job.timestamps.queued, by: job.submitter, branch: job.branch, tip: null, title: job.title === job.branch ? null : job.title, fromRecord: true });
+/** The job starts riding a train (or a train that left no record). */
+function startRide(walk: Walk, entry: JournalEntry): void {
+  const { job, rows } = walk.input;
+  const d = entry.detail;
+  const at = entry.at;
+  const train = trainOf(entry, job.id, rows);
+  if (!train) {
+    walk.events.push({ kind: 'note', at, event: entry.event, text: `rode a train of batch ${str(d.batch) ?? '?'} (attempt ${num(d.attempt) ?? '?'}) that left no record` });
+    walk.ride = null;
+    return;
   }
+  // Straight from a failed train to the next of its batch: this job is in the first half.
+  const previous = walk.ride ? walk.byTrain.get(walk.ride.train) : undefined;
+  if (previous && previous.verdict === 'FAIL' && previous.members.includes(job.id) && previous.batch === str(d.batch)) {
+    walk.events.push({ kind: 'note', at, event: 'bisected', text: 'its train failed and was split; this job is in the first half, judged next' });
+  }
+  if (!walk.trains.includes(train)) walk.trains.push(train);
+  walk.ride = { train, judged: false };
+  walk.events.push(rodeEvent(at, train, d, walk.byTrain.get(train)));
+}
 
-  for (const entry of input.journal) {
-    const d = entry.detail;
-    const at = entry.at;
-    if (RIDE_ENDS.has(entry.event)) endRide();
-    switch (entry.event) {
-      case 'submitted':
-        events.push({ kind: 'submitted', at, by: job.submitter, branch: str(d.branch) ?? job.branch, tip: str(d.tip), title: job.title === job.branch ? null : job.title, fromRecord: false });
-        break;
-      case 'tip_updated':
-        events.push({ kind: 'tip_updated', at, from: str(d.from), to: str(d.to) });
-        break;
-      case 'train_started': {
-        const train = trainOf(entry, job.id, rows);
-        if (!train) {
-          events.push({ kind: 'note', at, event: entry.event, text: `rode a train of batch ${str(d.batch) ?? '?'} (attempt ${num(d.attempt) ?? '?'}) that left no record` });
-          ride = null;
-          break;
-        }
-        // Straight from a failed train to the next of its batch: this job is in the first half.
-        const previous = ride ? byTrain.get(ride.train) : undefined;
-        if (previous && previous.verdict === 'FAIL' && previous.members.includes(job.id) && previous.batch === str(d.batch)) {
-          events.push({ kind: 'note', at, event: 'bisected', text: 'its train failed and was split; this job is in the first half, judged next' });
-        }
-        if (!trains.includes(train)) trains.push(train);
-        ride = { train, judged: false };
-        events.push(rodeEvent(at, train, d, byTrain.get(train)));
-        break;
+/** One journal line, told as what it means for the job. */
+function tellEntry(walk: Walk, entry: JournalEntry): void {
+  const { job } = walk.input;
+  const { events } = walk;
+  const d = entry.detail;
+  const at = entry.at;
+  const train = walk.ride?.train ?? null;
+  switch (entry.event) {
+    case 'submitted':
+      events.push({ kind: 'submitted', at, by: job.submitter, branch: str(d.branch) ?? job.branch, tip: str(d.tip), title: job.title === job.branch ? null : job.title, fromRecord: false });
+      return;
+    case 'tip_updated':
+      events.push({ kind: 'tip_updated', at, from: str(d.from), to: str(d.to) });
+      return;
+    case 'train_started':
+      startRide(walk, entry);
+      return;
+    case 'requeued': {
+      const reason = str(d.reason) ?? 'requeued';
+      if (reason === 'conflict_with_train') {
+        events.push({ kind: 'conflict', at, train, against: str(d.against) ?? 'train', paths: strings(d.paths), outcome: 'requeued' });
+      } else {
+        events.push({ kind: 'requeued', at, reason, train });
       }
-      case 'requeued': {
-        const reason = str(d.reason) ?? 'requeued';
-        if (reason === 'conflict_with_train') {
-          events.push({ kind: 'conflict', at, train: ride?.train ?? null, against: str(d.against) ?? 'train', paths: strings(d.paths), outcome: 'requeued' });
-        } else {
-          events.push({ kind: 'requeued', at, reason, train: ride?.train ?? null });
-        }
-        ride = null;
-        break;
+      walk.ride = null;
+      return;
+    }
+    case 'failed': {
+      const reason = str(d.reason);
+      if (reason === 'conflict') {
+        events.push({ kind: 'conflict', at, train, against: str(d.against) ?? 'target', paths: strings(d.paths), outcome: 'failed' });
       }
-      case 'failed': {
-        const reason = str(d.reason);
-        if (reason === 'conflict') {
-          events.push({ kind: 'conflict', at, train: ride?.train ?? null, against: str(d.against) ?? 'target', paths: strings(d.paths), outcome: 'failed' });
-        }
-        events.push({ kind: 'failed', at, train: ride?.train ?? null, reason, code: str(d.code), message: str(d.message) });
-        ride = null;
-        break;
-      }
-      case 'landed':
-      case 'already_contained':
-      case 'recovered_landed':
-        events.push({ kind: 'landed', at, train: ride?.train ?? null, commit: str(d.train), via: str(d.via), how: entry.event });
-        ride = null;
-        break;
-      case 'canceled':
-        events.push({ kind: 'canceled', at, by: str(d.by) });
-        ride = null;
-        break;
-      case 'stop_requested':
-        events.push({ kind: 'stop_requested', at, stop: str(d.kind) ?? 'stop', by: str(d.by), forJob: str(d.forJob) });
-        break;
-      case 'retried':
-      case 'resubmitted':
-        events.push({ kind: 'retried', at, how: entry.event, by: str(d.by), previousState: str(d.previousState), previousReason: str(d.previousReason) });
-        break;
-      default: {
-        if (QUIET.has(entry.event)) break;
-        const note = noteFor(entry);
-        if (note) events.push(note);
-      }
+      events.push({ kind: 'failed', at, train, reason, code: str(d.code), message: str(d.message) });
+      walk.ride = null;
+      return;
+    }
+    case 'landed':
+    case 'already_contained':
+    case 'recovered_landed':
+      events.push({ kind: 'landed', at, train, commit: str(d.train), via: str(d.via), how: entry.event });
+      walk.ride = null;
+      return;
+    case 'canceled':
+      events.push({ kind: 'canceled', at, by: str(d.by) });
+      walk.ride = null;
+      return;
+    case 'stop_requested':
+      events.push({ kind: 'stop_requested', at, stop: str(d.kind) ?? 'stop', by: str(d.by), forJob: str(d.forJob) });
+      return;
+    case 'retried':
+    case 'resubmitted':
+      events.push({ kind: 'retried', at, how: entry.event, by: str(d.by), previousState: str(d.previousState), previousReason: str(d.previousReason) });
+      return;
+    default: {
+      if (QUIET.has(entry.event)) return;
+      const note = noteFor(entry);
+      if (note) events.push(note);
     }
   }
-  endRide();
+}
 
-  // A conflict journaled before the journal kept paths: the record's preview names them.
+/** A conflict journaled before the journal kept paths: the record's preview names them. */
+function fillConflictPaths(events: StoryEvent[], job: JobRecord): void {
   const lastConflict = [...events].reverse().find((event) => event.kind === 'conflict');
   if (lastConflict?.kind === 'conflict' && !lastConflict.paths.length && job.conflictPreview) {
     lastConflict.paths = [...job.conflictPreview.paths];
     lastConflict.against = job.conflictPreview.against;
   }
+}
 
-  // Each bisected batch, told once, after the last verdict this job had in it.
-  const batches = [...new Set(trains.map((train) => byTrain.get(train)?.batch).filter((b): b is string => typeof b === 'string'))];
+/** Each bisected batch, told once, after the last verdict this job had in it. */
+function insertBisections(walk: Walk): void {
+  const { events, byTrain } = walk;
+  const batches = [...new Set(walk.trains.map((train) => byTrain.get(train)?.batch).filter((b): b is string => typeof b === 'string'))];
   for (const batch of batches) {
-    const steps = bisectionOf(batch, rows, job.id);
+    const steps = bisectionOf(batch, walk.input.rows, walk.input.job.id);
     if (!wasBisected(steps)) continue;
     let after = -1;
     events.forEach((event, index) => {
@@ -256,15 +267,30 @@ export function buildStory(input: StoryInput): Story {
     // A summary of the whole batch, later trains included: it has no time of its own.
     events.splice(after + 1, 0, { kind: 'bisection', at: null, batch, steps });
   }
+}
 
+export function buildStory(input: StoryInput): Story {
+  const { job } = input;
+  const walk: Walk = { input, byTrain: new Map(input.rows.map((row) => [row.train, row])), events: [], trains: [], ride: null };
+  const { events } = walk;
+  if (!input.journal.some((entry) => entry.event === 'submitted')) {
+    events.push({ kind: 'submitted', at: job.timestamps.queued, by: job.submitter, branch: job.branch, tip: null, title: job.title === job.branch ? null : job.title, fromRecord: true });
+  }
+  for (const entry of input.journal) {
+    if (RIDE_ENDS.has(entry.event)) endRide(walk);
+    tellEntry(walk, entry);
+  }
+  endRide(walk);
+  fillConflictPaths(events, job);
+  insertBisections(walk);
   if (!events.some((event) => event.kind !== 'submitted')) {
     events.push({ kind: 'note', at: null, event: 'no_history', text: 'no history beyond its submission: it has not ridden a train yet' });
   }
-  events.push(nowEvent(input, trains));
+  events.push(nowEvent(input, walk.trains));
   return {
     job: { id: job.id, branch: job.branch, tip: job.tip, title: job.title, submitter: job.submitter, state: job.state },
     events,
-    trains,
+    trains: walk.trains,
     skippedJournalLines: [...(input.skippedJournalLines ?? [])],
   };
 }

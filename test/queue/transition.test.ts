@@ -32,4 +32,18 @@ describe('job transitions', () => {
     const [reopened] = await applyChanges(store, [{ id: job.id, to: 'queued', event: 'resubmitted' }]);
     expect(reopened?.state).toBe('queued');
   });
+
+  it('skips a change whose record no longer matches under the lock, journaling nothing', async () => {
+    const repo = makeRepo();
+    const store = await openStore(repo.dir);
+    const job = newJobRecord({ id: 'j-20260101-0002', branch: 'y', tip: 'a'.repeat(40), title: 'y', submitter: 't', urgent: false });
+    await store.withQueueLock(() => createJobLocked(store, job));
+    const before = store.readJournal().rows.length;
+    const skipped = await applyChanges(store, [{ id: job.id, from: ['queued'], lenient: true, when: (j) => j.reason === 'bisected', event: 'culprit_found', patch: { reason: 'culprit_found' } }]);
+    expect(skipped).toEqual([]);
+    expect(store.readJob(job.id)?.reason).toBeNull();
+    expect(store.readJournal().rows.length).toBe(before);
+    const [moved] = await applyChanges(store, [{ id: job.id, from: ['queued'], when: (j) => j.reason === null, event: 'culprit_found', patch: { reason: 'culprit_found' } }]);
+    expect(moved?.reason).toBe('culprit_found');
+  });
 });

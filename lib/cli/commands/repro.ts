@@ -105,7 +105,7 @@ export function registerRepro(program: Command): void {
           }
           if (run.verdict === 'PASS') return 0;
           if (run.verdict === 'STOPPED') return EXIT_CODES.interrupted;
-          const failure = run.failure && run.failure.kind !== 'stopped' ? `gate ${run.failure.gate}: ${run.failure.status}` : run.verdict;
+          const failure = `gate ${run.failure.gate}: ${run.failure.status}`;
           throw new LandError('state', `the failure reproduced: ${failure}`, { hint: `the worktree is left in ${repro.dir}` });
         } finally {
           await sink.close().catch(() => undefined);

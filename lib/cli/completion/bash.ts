@@ -85,7 +85,12 @@ ${fn}_add_lines() {
   done
 }
 
-${fn}() {
+` + bashCompleter(fn, name);
+}
+
+/** The completer itself: walks the words before the cursor, then offers what fits there. */
+function bashCompleter(fn: string, name: string): string {
+  return `${fn}() {
   local cur=\${COMP_WORDS[COMP_CWORD]} word cmd= positional=0 i=1 REPLY REPLY_MANY
   local self=\${COMP_WORDS[0]}
   local -a cwd=()

@@ -62,7 +62,24 @@ ${valueCases.join('\n')}
     return 1
 end
 
-# Prints the command path and the count of positional words before the cursor, one per line.
+` + fishWalk(fn) + `# The subcommands of a command path.
+function ${fn}_subcommands
+    switch "$argv[1]"
+${spec.commands
+  .filter((c) => c.subcommands.length)
+  .map((c) => `        case ${quote(c.path)}\n            printf '%s\\n' ${c.subcommands.map((s) => quote(s.name)).join(' ')}`)
+  .join('\n')}
+    end
+end
+
+` + fishHelpers(fn, name) + `complete -c ${name} -f
+${lines.join('\n')}
+`;
+}
+
+/** The walk over the words before the cursor: the command path and the count of positional words. */
+function fishWalk(fn: string): string {
+  return `# Prints the command path and the count of positional words before the cursor, one per line.
 function ${fn}_walk
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -97,17 +114,12 @@ function ${fn}_walk
     printf '%s\\n' $cmd $positional
 end
 
-# The subcommands of a command path.
-function ${fn}_subcommands
-    switch "$argv[1]"
-${spec.commands
-  .filter((c) => c.subcommands.length)
-  .map((c) => `        case ${quote(c.path)}\n            printf '%s\\n' ${c.subcommands.map((s) => quote(s.name)).join(' ')}`)
-  .join('\n')}
-    end
-end
+`;
+}
 
-# Succeeds when the command path is $argv[1] and, with "0", no positional word was given yet.
+/** Where the cursor is, the -C directory, and the job ids and branch names read at completion time. */
+function fishHelpers(fn: string, name: string): string {
+  return `# Succeeds when the command path is $argv[1] and, with "0", no positional word was given yet.
 function ${fn}_at
     set -l walk (${fn}_walk)
     test "$walk[1]" = "$argv[1]"; or return 1
@@ -137,7 +149,5 @@ function ${fn}_branches
     git (${fn}_cwd) for-each-ref --format='%(refname:lstrip=2)' refs/heads/ 2>/dev/null
 end
 
-complete -c ${name} -f
-${lines.join('\n')}
 `;
 }

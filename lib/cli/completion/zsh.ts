@@ -72,7 +72,12 @@ ${args}
   esac
 }
 
-${fn}() {
+` + zshCompleter(fn, name);
+}
+
+/** The completer itself: walks the words before the cursor, then offers what fits there. */
+function zshCompleter(fn: string, name: string): string {
+  return `${fn}() {
   local cur=\${words[CURRENT]} word cmd= REPLY REPLY_MANY
   local -i positional=0 i=2
   local -a reply names cwd lines

@@ -9,29 +9,53 @@ import { outcomeText as statusText, runInGroup, type GroupOutcome } from './proc
 
 export const LAND_ENTRY = fileURLToPath(new URL('../../../bin/land.js', import.meta.url));
 
+/** The code under test failed: bisect, or fail a singleton. */
+export type GateFail = { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string };
+/** The policy refused to run the batch: fail the train, no bisection. */
+export type GateRefusal = { kind: 'refused'; reason: 'policy_refused'; gate: string; status: string };
+/**
+ * Nothing was tested (could not start, no lane, no ledger store): requeue, no bisection.
+ * `stderr` is the gate's last stderr line ("sh: 1: mytset: not found"), secrets redacted.
+ */
+export type InfraFailure = { kind: 'infra'; reason: string; gate: string; status: string; stderr?: string | null };
+/** A stop request or signal ended the run: the result says nothing. */
+export type GateStop = { kind: 'stopped'; gate: string };
+
 /** How a gate ended, in the terms the drain loop acts on. */
-export type GateFailure =
-  /** The code under test failed: bisect, or fail a singleton. */
-  | { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string }
-  /** The policy refused to run the batch: fail the train, no bisection. */
-  | { kind: 'refused'; reason: 'policy_refused'; gate: string; status: string }
-  /**
-   * Nothing was tested (could not start, no lane, no ledger store): requeue, no bisection.
-   * `stderr` is the gate's last stderr line ("sh: 1: mytset: not found"), secrets redacted.
-   */
-  | { kind: 'infra'; reason: string; gate: string; status: string; stderr?: string | null }
-  /** A stop request or signal ended the run: the result says nothing. */
-  | { kind: 'stopped'; gate: string };
+export type GateFailure = GateFail | GateRefusal | InfraFailure | GateStop;
+
+/** A verdict and the failure that goes with it: PASS has none, each other verdict its own kind. */
+export type Verdicted =
+  | { verdict: 'PASS'; failure: null }
+  | { verdict: 'FAIL'; failure: GateFail | GateRefusal }
+  | { verdict: 'INFRA'; failure: InfraFailure }
+  | { verdict: 'STOPPED'; failure: GateStop };
+
+/** The verdict a failure stands for (null: PASS). */
+export function verdictOf(failure: GateFailure | null): Verdicted {
+  if (failure === null) return { verdict: 'PASS', failure: null };
+  switch (failure.kind) {
+    case 'fail':
+    case 'refused':
+      return { verdict: 'FAIL', failure };
+    case 'infra':
+      return { verdict: 'INFRA', failure };
+    case 'stopped':
+      return { verdict: 'STOPPED', failure };
+    default: {
+      const never: never = failure;
+      return never;
+    }
+  }
+}
 
 /** One gate that ran, as the telemetry keeps it (declared with the job record, lib/store/recordParts.ts). */
 export type { GateResult };
 
-export interface GateRun {
-  verdict: 'PASS' | 'FAIL' | 'INFRA' | 'STOPPED';
-  failure: GateFailure | null;
+export type GateRun = Verdicted & {
   results: GateResult[];
   seconds: number;
-}
+};
 
 function argvOf(run: string | readonly string[]): string[] {
   return typeof run === 'string' ? ['sh', '-c', run] : [...run];
@@ -104,10 +128,7 @@ export async function runGates(opts: {
     const classified = classify(gate, outcome);
     // Why a gate never ran the code under test is usually in its last words on stderr.
     const failure = classified?.kind === 'infra' && outcome.lastStderrLine ? { ...classified, stderr: opts.log.redact(outcome.lastStderrLine) } : classified;
-    if (failure) {
-      const verdict = failure.kind === 'stopped' ? 'STOPPED' : failure.kind === 'infra' ? 'INFRA' : 'FAIL';
-      return { verdict, failure, results, seconds: Math.round(total * 100) / 100 };
-    }
+    if (failure) return { ...verdictOf(failure), results, seconds: Math.round(total * 100) / 100 };
   }
-  return { verdict: 'PASS', failure: null, results, seconds: Math.round(total * 100) / 100 };
+  return { ...verdictOf(null), results, seconds: Math.round(total * 100) / 100 };
 }

@@ -10,17 +10,17 @@ import { nowIso } from '../../queue/index.js';
 import type { CachedGateTelemetry, FileStore, GateTelemetry, JobRecord, LedgerObservation, LedgerObservations, RanGateTelemetry, VerdictRecord } from '../../store/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
 import type { Emit } from '../events.js';
-import { fastPathDecision } from '../proofs/fastPath.js';
-import { runGates, type GateFailure } from './gateRunner.js';
+import { fastPathDecision, type FastPathDecision } from '../proofs/fastPath.js';
+import type { TrainEnv } from './gateEnv.js';
+import { runGates, type Verdicted } from './gateRunner.js';
 import { LogSink } from './logSink.js';
 import { recordProof } from '../proofs/proof.js';
-import { runRefresh } from './refresh.js';
+import { runRefresh, type RefreshOutcome } from './refresh.js';
 import { recordGatePasses, selectGates } from './selection.js';
 import { cachedVerdict, storeVerdict } from './verdictCache.js';
 
-export interface Judgement {
-  verdict: 'PASS' | 'FAIL' | 'INFRA' | 'STOPPED';
-  failure: GateFailure | null;
+/** What a judgement found besides its verdict. */
+interface JudgementFacts {
   cached: boolean;
   seconds: number;
   log: string | null;
@@ -30,6 +30,9 @@ export interface Judgement {
   /** The train after refresh entries (a new commit on top), when they changed it. */
   refreshed: { commit: string; tree: string; entries: string[] } | null;
 }
+
+/** A train's verdict with the failure that goes with it (none for PASS), and how it was reached. */
+export type Judgement = Verdicted & JudgementFacts;
 
 export interface JudgeContext {
   cwd: string;
@@ -44,8 +47,15 @@ export interface TrainIds {
   trainId: string;
 }
 
-const skipped = (telemetry: CachedGateTelemetry, verdict: 'PASS' | 'FAIL', failure: GateFailure | null, log: string | null): Judgement => ({
-  verdict, failure, cached: true, seconds: 0, log, telemetry, ledger: null, refreshed: null,
+/** The fast-path decision the drain already made for a lone job on this base (made once per train). */
+export interface FastPathCheck {
+  job: string;
+  base: string;
+  decision: FastPathDecision;
+}
+
+const skipped = (telemetry: CachedGateTelemetry, outcome: Verdicted & { verdict: 'PASS' | 'FAIL' }, log: string | null): Judgement => ({
+  ...outcome, cached: true, seconds: 0, log, telemetry, ledger: null, refreshed: null,
 });
 
 /** Runs `body` in a fresh detached worktree at `commit` (the train dir); `made: false` when git will not make it. */
@@ -64,17 +74,31 @@ function observeLedgerLine(ledgerDir: string | null, job: string, since: string)
 }
 
 /**
- * The failure a cached FAIL stands for, in the words of the run that judged it and naming that
- * run: "exit 1 (cached: the same tree failed in train X)". Its log is the judgement's log.
+ * A cached verdict with the failure it stands for, in the words of the run that judged it and
+ * naming that run: "exit 1 (cached: the same tree failed in train X)". Its log is the judgement's log.
  */
-function cachedFailure(record: VerdictRecord): GateFailure | null {
-  if (record.verdict !== 'FAIL') return null;
-  return { kind: 'fail', reason: record.failReason ?? 'gate', gate: record.reason ?? '(cached)', status: `${record.status ?? 'FAIL'} (cached: the same tree failed in train ${record.train})` };
+function cachedOutcome(record: VerdictRecord): Verdicted & { verdict: 'PASS' | 'FAIL' } {
+  if (record.verdict !== 'FAIL') return { verdict: 'PASS', failure: null };
+  return { verdict: 'FAIL', failure: { kind: 'fail', reason: record.failReason ?? 'gate', gate: record.reason ?? '(cached)', status: `${record.status ?? 'FAIL'} (cached: the same tree failed in train ${record.train})` } };
 }
 
 /** The gate telemetry of a verdict taken from the cache: whose verdict it was and where its log is. */
 function cachedTelemetry(record: VerdictRecord, planBase: string, hash: string): CachedGateTelemetry {
   return { mode: 'cached', source: 'cache', cachedFrom: record.train, cachedVerdict: record.verdict, cachedLog: record.log, planBase, executed: [], gatesHash: hash };
+}
+
+/** Everything one judgement works with. */
+interface Judging {
+  ctx: JudgeContext;
+  loaded: LoadedPolicy;
+  built: BuiltTrain;
+  baseTree: string;
+  ids: TrainIds;
+  members: readonly JobRecord[];
+  lone: JobRecord | null;
+  hash: string;
+  log: LogSink;
+  logPath: string;
 }
 
 export async function judgeTrain(
@@ -84,125 +108,136 @@ export async function judgeTrain(
   baseTree: string,
   ids: TrainIds,
   members: readonly JobRecord[],
+  fastPath: FastPathCheck | null = null,
 ): Promise<Judgement> {
   const logPath = ctx.store.logPath(ids.trainId);
   const log = new LogSink(logPath);
   log.line(`== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
+  const lone = members.length === 1 ? (members[0] as JobRecord) : null;
+  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash: gatesHash(loaded.policy.gates), log, logPath };
   try {
-    return await judgeLogged(ctx, loaded, built, baseTree, ids, members, log, logPath);
+    return (await judgeWithoutGate(judging, fastPath)) ?? (await judgeInWorktree(judging));
   } finally {
     await log.close();
   }
 }
 
-async function judgeLogged(
-  ctx: JudgeContext,
-  loaded: LoadedPolicy,
-  built: BuiltTrain,
-  baseTree: string,
-  ids: TrainIds,
-  members: readonly JobRecord[],
-  log: LogSink,
-  logPath: string,
-): Promise<Judgement> {
-  const { policy } = loaded;
-  const hash = gatesHash(policy.gates);
-  const lone = members.length === 1 ? (members[0] as JobRecord) : null;
-
-  // A lone job: the same decision the window choice made (cached PASS or accepted proof).
+/**
+ * The verdicts that need no worktree: for a lone job, the same fast-path decision the window
+ * choice made (cached PASS or accepted proof), else the verdict cache for the train's tree.
+ */
+async function judgeWithoutGate(j: Judging, given: FastPathCheck | null): Promise<Judgement | null> {
+  const { ctx, built, lone, hash, log } = j;
+  const { policy } = j.loaded;
   if (lone && !policy.refresh.length) {
-    const decision = await fastPathDecision({ cwd: ctx.cwd, store: ctx.store, policy, base: built.base, baseTree, job: lone });
+    const decision = given && given.job === lone.id && given.base === built.base
+      ? given.decision
+      : await fastPathDecision({ cwd: ctx.cwd, store: ctx.store, policy, base: built.base, baseTree: j.baseTree, job: lone });
     if (decision.alone && decision.tree === built.tree) {
       ctx.emit({ type: 'fast_path', job: lone.id, source: decision.proofSource ? `${decision.source}:${decision.proofSource}` : decision.source, tree: decision.tree });
       log.line(`== verdict PASS without a gate: ${decision.source === 'cache' ? 'cached PASS' : `${decision.proofSource ?? ''} proof`} of tree ${decision.tree}`);
-      return skipped({ mode: 'cached', source: decision.source, proofSource: decision.proofSource ?? null, planBase: built.base, executed: [], gatesHash: hash }, 'PASS', null, null);
+      return skipped({ mode: 'cached', source: decision.source, proofSource: decision.proofSource ?? null, planBase: built.base, executed: [], gatesHash: hash }, { verdict: 'PASS', failure: null }, null);
     }
   }
-  const cached = cachedVerdict(ctx.store, built.tree, hash, members);
-  if (cached) {
-    const failure = cachedFailure(cached);
-    log.line(`== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`);
-    return skipped(cachedTelemetry(cached, built.base, hash), cached.verdict, failure, cached.log);
-  }
+  const cached = cachedVerdict(ctx.store, built.tree, hash, j.members);
+  if (!cached) return null;
+  log.line(`== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`);
+  return skipped(cachedTelemetry(cached, built.base, hash), cachedOutcome(cached), cached.log);
+}
 
+/** The train's checkout runs its refresh entries and its gates. */
+async function judgeInWorktree(j: Judging): Promise<Judgement> {
+  const { ctx, built, ids, lone, hash, log, logPath } = j;
   const trainEnv = {
     LAND_TIP: built.train,
     LAND_BASE: built.base,
     LAND_JOB: lone ? lone.id : ids.batchId,
-    LAND_MEMBERS: members.map((m) => m.id).join(' '),
+    LAND_MEMBERS: j.members.map((m) => m.id).join(' '),
     LAND_TRAIN: ids.trainId,
   };
   const dir = ctx.store.trainDir(ids.trainId);
   const result = await withWorktree(ctx, dir, built.train, async (): Promise<Judgement> => {
-    let train = built.train;
-    let tree = built.tree;
-    let refreshed: Judgement['refreshed'] = null;
-    if (policy.refresh.length) {
-      const outcome = await runRefresh({ cwd: ctx.cwd, store: ctx.store, entries: policy.refresh, base: built.base, train, worktree: dir, log, signal: ctx.abort, trainEnv });
-      switch (outcome.kind) {
-        case 'unchanged': break;
-        case 'refreshed':
-          refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
-          train = outcome.commit;
-          tree = outcome.tree;
-          break;
-        case 'failed':
-          return { verdict: 'FAIL', failure: { kind: 'fail', reason: 'refresh', gate: `refresh "${outcome.entry}"`, status: outcome.status }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], refresh: outcome, gatesHash: hash }, ledger: null, refreshed: null };
-        case 'stopped':
-          return { verdict: 'STOPPED', failure: { kind: 'stopped', gate: `refresh "${outcome.entry}"` }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [] }, ledger: null, refreshed: null };
-        default: {
-          const never: never = outcome;
-          throw new Error(`unknown refresh outcome ${JSON.stringify(never)}`);
-        }
-      }
-      // A refreshed tree may already be judged.
-      const again = refreshed ? cachedVerdict(ctx.store, tree, hash, members) : null;
-      if (again) {
-        const failure = cachedFailure(again);
-        return { ...skipped(cachedTelemetry(again, built.base, hash), again.verdict, failure, again.log), refreshed };
-      }
-    }
-
-    const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
-    const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
-    if (!plan.gates.length) {
-      recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
-      log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
-      return { verdict: 'PASS', failure: null, cached: true, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
-    }
-    ctx.counters.gateRuns += 1;
-    const startedAt = nowIso();
-    const run = await runGates({
-      gates: plan.gates,
-      worktree: dir,
-      log,
-      signal: ctx.abort,
-      train: { ...trainEnv, LAND_TIP: train },
-      onGate: (e) =>
-        e.phase === 'started'
-          ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate, log: logPath })
-          : ctx.emit({ type: 'gate_finished', train: ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
-    });
-    const executed = run.results.map((r) => r.name);
-    telemetry.executed = executed;
-    telemetry.results = run.results;
-    const ledger: LedgerObservations = {};
-    for (const gate of plan.gates.filter((g) => g.batch && executed.includes(g.name))) {
-      ledger[gate.name] = observeLedgerLine(resolveLedgerDir(process.env, policy.ledger, dir), gate.batch?.job ?? '', startedAt);
-    }
-    if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure?.kind === 'fail')) {
-      const fail = run.failure?.kind === 'fail' ? run.failure : null;
-      storeVerdict(ctx.store, { tree, gatesHash: hash, verdict: run.verdict, reason: fail?.gate ?? null, status: fail?.status ?? null, failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null), seconds: run.seconds, train: ids.trainId, log: logPath });
-    }
-    if (run.verdict === 'PASS') {
-      recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
-      if (policy.proof.enabled) {
-        recordProof(ctx.store, { version: 1, tree, planBaseTree: baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry, tip: lone ? lone.tip : null });
-      }
-    }
-    return { verdict: run.verdict, failure: run.failure, cached: false, seconds: run.seconds, log: logPath, telemetry, ledger: Object.keys(ledger).length ? ledger : null, refreshed };
+    const refreshed = await refreshInWorktree(j, dir, trainEnv);
+    if (refreshed.kind === 'judged') return refreshed.judgement;
+    return gateInWorktree(j, dir, trainEnv, refreshed.refreshed);
   });
   if (result.made) return result.value;
   log.line(`== could not create the gate worktree: ${result.message}`);
   return { verdict: 'INFRA', failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: result.message }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], gatesHash: hash }, ledger: null, refreshed: null };
+}
+
+type Refreshed = JudgementFacts['refreshed'];
+
+/** Refresh entries run first; a failed or stopped one, or a refreshed tree already judged, decides. */
+async function refreshInWorktree(j: Judging, dir: string, trainEnv: TrainEnv): Promise<{ kind: 'judged'; judgement: Judgement } | { kind: 'go'; refreshed: Refreshed }> {
+  const { ctx, built, hash, log, logPath } = j;
+  const { policy } = j.loaded;
+  if (!policy.refresh.length) return { kind: 'go', refreshed: null };
+  const outcome: RefreshOutcome = await runRefresh({ cwd: ctx.cwd, store: ctx.store, entries: policy.refresh, base: built.base, train: built.train, worktree: dir, log, signal: ctx.abort, trainEnv });
+  switch (outcome.kind) {
+    case 'unchanged':
+      return { kind: 'go', refreshed: null };
+    case 'refreshed': {
+      const refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
+      // A refreshed tree may already be judged.
+      const again = cachedVerdict(ctx.store, outcome.tree, hash, j.members);
+      if (!again) return { kind: 'go', refreshed };
+      return { kind: 'judged', judgement: { ...skipped(cachedTelemetry(again, built.base, hash), cachedOutcome(again), again.log), refreshed } };
+    }
+    case 'failed':
+      return { kind: 'judged', judgement: { verdict: 'FAIL', failure: { kind: 'fail', reason: 'refresh', gate: `refresh "${outcome.entry}"`, status: outcome.status }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], refresh: outcome, gatesHash: hash }, ledger: null, refreshed: null } };
+    case 'stopped':
+      return { kind: 'judged', judgement: { verdict: 'STOPPED', failure: { kind: 'stopped', gate: `refresh "${outcome.entry}"` }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [] }, ledger: null, refreshed: null } };
+    default: {
+      const never: never = outcome;
+      throw new Error(`unknown refresh outcome ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The gates the selection keeps run on the (refreshed) train; what they decide is recorded. */
+async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refreshed: Refreshed): Promise<Judgement> {
+  const { ctx, built, ids, hash, log, logPath } = j;
+  const { policy } = j.loaded;
+  const train = refreshed ? refreshed.commit : built.train;
+  const tree = refreshed ? refreshed.tree : built.tree;
+  const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
+  const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
+  if (!plan.gates.length) {
+    recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
+    log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
+    return { verdict: 'PASS', failure: null, cached: true, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
+  }
+  ctx.counters.gateRuns += 1;
+  const startedAt = nowIso();
+  const run = await runGates({
+    gates: plan.gates,
+    worktree: dir,
+    log,
+    signal: ctx.abort,
+    train: { ...trainEnv, LAND_TIP: train },
+    onGate: (e) =>
+      e.phase === 'started'
+        ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate, log: logPath })
+        : ctx.emit({ type: 'gate_finished', train: ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
+  });
+  const executed = run.results.map((r) => r.name);
+  telemetry.executed = executed;
+  telemetry.results = run.results;
+  const ledger: LedgerObservations = {};
+  for (const gate of plan.gates.filter((g) => g.batch && executed.includes(g.name))) {
+    ledger[gate.name] = observeLedgerLine(resolveLedgerDir(process.env, policy.ledger, dir), gate.batch?.job ?? '', startedAt);
+  }
+  if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure.kind === 'fail')) {
+    const fail = run.verdict === 'FAIL' && run.failure.kind === 'fail' ? run.failure : null;
+    storeVerdict(ctx.store, { tree, gatesHash: hash, verdict: run.verdict, reason: fail?.gate ?? null, status: fail?.status ?? null, failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null), seconds: run.seconds, train: ids.trainId, log: logPath });
+  }
+  if (run.verdict === 'PASS') {
+    recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
+    if (policy.proof.enabled) {
+      recordProof(ctx.store, { version: 1, tree, planBaseTree: j.baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry, tip: j.lone ? j.lone.tip : null });
+    }
+  }
+  const { results: _results, seconds, ...outcome } = run;
+  return { ...outcome, cached: false, seconds, log: logPath, telemetry, ledger: Object.keys(ledger).length ? ledger : null, refreshed };
 }

@@ -43,19 +43,18 @@ export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): P
   // The target tip is a train with no member: nothing is merged, the base itself is checked out.
   const built: BuiltTrain = { kind: 'fast-forward', base: input.base, train: input.base, tree: input.baseTree, members: [], skipped: [], contained: [] };
   const judgement = await judgeTrain(ctx, input.loaded, built, input.baseTree, { batchId: input.batchId, trainId }, []);
-  const failure = judgement.failure;
   switch (judgement.verdict) {
     case 'PASS':
       return { kind: 'green', cached: judgement.cached, log: judgement.log };
     case 'FAIL':
-      return { kind: 'red', cached: judgement.cached, gate: failure && failure.kind !== 'stopped' ? failure.gate : '(unknown)', status: failure && failure.kind !== 'stopped' ? failure.status : 'FAIL', log: judgement.log, train: trainId };
+      return { kind: 'red', cached: judgement.cached, gate: judgement.failure.gate, status: judgement.failure.status, log: judgement.log, train: trainId };
     case 'INFRA':
-      return { kind: 'unknown', status: failure && failure.kind !== 'stopped' ? `${failure.reason}: ${failure.status}` : 'infrastructure failure', log: judgement.log };
+      return { kind: 'unknown', status: `${judgement.failure.reason}: ${judgement.failure.status}`, log: judgement.log };
     case 'STOPPED':
       return { kind: 'stopped' };
     default: {
-      const never: never = judgement.verdict;
-      throw new Error(`unknown verdict ${String(never)}`);
+      const never: never = judgement;
+      throw new Error(`unknown verdict ${JSON.stringify(never)}`);
     }
   }
 }

@@ -1,7 +1,8 @@
 // The fast path: a head job whose merge onto the current target gives a tree that already has a
 // PASS (in the verdict cache, or as an accepted proof) lands alone, with no gate run, and never
-// rides a batch. This is the one function that decides it: the window choice and the train runner
-// both call it, so they cannot disagree.
+// rides a batch. This is the one function that decides it, once per train: the window choice makes
+// the decision and hands it to the judge (which makes it itself only for a train the window choice
+// did not decide, such as a bisection half), so they cannot disagree.
 import { existsSync } from 'node:fs';
 import { gatesHash, type Policy } from '../../config/index.js';
 import { changedPaths, mergeTree } from '../../git/index.js';

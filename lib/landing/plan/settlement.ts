@@ -1,0 +1,278 @@
+// How a judged train is settled, as one pure function: from the verdict, the members, the batch's
+// attempt, the policy, the window and what the effects around it found (a member withdrawn
+// during the gate, the target's own verdict, the CAS), to the record changes, the train's metrics
+// row, the events, the window move and what rides next. The train runner (trains/runBatch.ts)
+// performs the effects and applies what this returns.
+import { failChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
+import type { JobRecord, TrainMetricRow } from '../../store/index.js';
+import type { DrainEvent } from '../events.js';
+import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
+import type { Judgement } from '../gates/judge.js';
+import type { TargetHealth } from '../gates/targetCheck.js';
+import type { LandOutcome } from '../trains/landTrain.js';
+import { splitFailed, verdictMovesWindow } from './trainPlan.js';
+import { targetCheckedEvent, withdrawals } from './trainSteps.js';
+import { nextWindow, type WindowEvent } from './windowPlan.js';
+
+/** The train as the settlement sees it: plain values, read by the runner. */
+export interface TrainFacts {
+  target: string;
+  batchId: string;
+  trainId: string;
+  attempt: number;
+  /** The members as they started the train, in merge order. */
+  members: readonly JobRecord[];
+  /** The chain that was judged (after refresh entries, when they ran). */
+  train: { kind: 'fast-forward' | 'merge'; base: string; commit: string; tree: string };
+  policy: { retries: { infra: number; casLost: number }; batch: { max: number } };
+  /** The window size before this train settles. */
+  window: number;
+  /** Halves of this batch waiting in the queue (requeued `bisected`); they rejoin once the culprit is found. */
+  waiting: readonly JobRecord[];
+  now: string;
+}
+
+/** What the effects after the gate found, beyond the verdict itself. */
+export type Found =
+  /** The verdict alone decides (STOPPED, INFRA, a FAIL of a batch or a refusal). */
+  | { step: 'judged' }
+  /** A member's stop request arrived during the gate: the run is void. `fresh`: the members re-read. */
+  | { step: 'withdrawn'; fresh: readonly JobRecord[] }
+  /** A lone job failed: the target's own gates were asked (trains/runBatch.ts, gates/targetCheck.ts). */
+  | { step: 'target_checked'; health: TargetHealth }
+  /** A PASS: the compare-and-swap of the target was tried. */
+  | { step: 'landing'; outcome: LandOutcome };
+
+export type StopWhy = 'target_dirty' | 'interrupted' | 'lock_lost' | 'target_red';
+
+/** What the batch does after this train. */
+export type Next =
+  /** A failed batch was split: its first half is the next train, at once. */
+  | { next: 'first_half'; members: JobRecord[]; attempt: number; requeued: JobRecord[] }
+  /** The train landed; publish it, and the batch is done. */
+  | { next: 'publish'; commit: string }
+  /** `infra`: the reason of a train that tested nothing (the drain backs off before the next). */
+  | { next: 'done'; infra?: string }
+  | { next: 'stop'; why: StopWhy; message: string };
+
+export interface Settlement {
+  changes: JobChange[];
+  /** The train's one metrics row, written under the same lock as the changes (none for a void run). */
+  metric: TrainMetricRow | null;
+  /** Reported after the changes are on disk, in this order. */
+  events: DrainEvent[];
+  /** The window change to persist (history kept even when the size stays). */
+  window: { event: WindowEvent; before: number; after: number } | null;
+  next: Next;
+}
+
+/** Which effect the runner performs before settling: the target's own check, the CAS, or none. */
+export function effectNeeded(judgement: Judgement, members: readonly JobRecord[]): 'target_check' | 'landing' | 'none' {
+  if (judgement.verdict === 'PASS') return 'landing';
+  if (judgement.verdict === 'FAIL' && members.length === 1 && judgement.failure.kind === 'fail') return 'target_check';
+  return 'none';
+}
+
+export function settleTrain(facts: TrainFacts, judgement: Judgement, found: Found): Settlement {
+  if (found.step === 'withdrawn') return settleWithdrawn(facts, found.fresh);
+  switch (judgement.verdict) {
+    case 'STOPPED': return settleStopped(facts);
+    case 'INFRA': return settleInfra(facts, judgement, judgement.failure);
+    case 'FAIL': return settleFail(facts, judgement, judgement.failure, found.step === 'target_checked' ? found.health : null);
+    case 'PASS':
+      if (found.step !== 'landing') throw new Error('a PASS is settled after its landing');
+      return settleLanding(facts, judgement, found.outcome);
+    default: {
+      const never: never = judgement;
+      throw new Error(`unknown verdict ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+const ids = (jobs: readonly JobRecord[]) => jobs.map((job) => job.id);
+
+/** Back to the head of the queue at the same attempt, riding together. */
+function sameAttempt(facts: TrainFacts, jobs: readonly JobRecord[]) {
+  return { id: facts.batchId, members: jobs, attempt: facts.attempt };
+}
+
+/**
+ * The train's metrics row. Enough to tell the train's story (`land why`) and rebuild it (`land
+ * repro`): members in merge order with the tips that were merged, the kind of chain, and the log
+ * the verdict is in.
+ */
+function metricRow(facts: TrainFacts, judgement: Judgement, row: Pick<TrainMetricRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>): TrainMetricRow {
+  const { members, train } = facts;
+  return {
+    at: facts.now, train: facts.trainId, batch: facts.batchId, attempt: facts.attempt, kind: train.kind,
+    members: ids(members), branches: members.map((m) => m.branch), tips: members.map((m) => m.tip),
+    base: train.base, commit: train.commit, tree: train.tree,
+    gateSeconds: judgement.seconds, cached: judgement.cached, log: judgement.log, gate: judgement.telemetry,
+    ...row,
+  };
+}
+
+/** The window after this verdict: it moves once per admitted batch, on a verdict that ran a gate. */
+function windowMove(facts: TrainFacts, judgement: Judgement, event: WindowEvent): Settlement['window'] {
+  if (!verdictMovesWindow(facts.attempt, judgement.cached)) return null;
+  return { event, before: facts.window, after: nextWindow(facts.window, event, facts.policy.batch.max) };
+}
+
+function windowEvents(move: Settlement['window']): DrainEvent[] {
+  return move && move.before !== move.after ? [{ type: 'window', before: move.before, after: move.after, event: move.event }] : [];
+}
+
+/** A signal stopped the gate: the members go back at the same attempt; nothing is known. */
+function settleStopped(facts: TrainFacts): Settlement {
+  return {
+    changes: requeueChanges(facts.members, { reason: 'interrupted', toHead: true, batch: sameAttempt(facts, facts.members) }),
+    metric: null,
+    events: [{ type: 'requeued', train: facts.trainId, jobs: ids(facts.members), reason: 'interrupted' }],
+    window: null,
+    next: { next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' },
+  };
+}
+
+/**
+ * A member stopped while the gate ran voids the run (the gate judged a tree that will not land):
+ * the stopped ones are settled, the others go back at the same attempt, and the window stays.
+ */
+function settleWithdrawn(facts: TrainFacts, fresh: readonly JobRecord[]): Settlement {
+  const out = withdrawals(fresh);
+  const changes = [...out.changes];
+  const events = [...out.events];
+  if (out.live.length) {
+    changes.push(...requeueChanges(out.live, { reason: 'withdrawn', toHead: true, batch: sameAttempt(facts, out.live) }));
+    events.push({ type: 'requeued', train: facts.trainId, jobs: ids(out.live), reason: 'a member withdrew during the gate; run void' });
+  }
+  return { changes, metric: null, events, window: null, next: { next: 'done' } };
+}
+
+/** Nothing was tested: the members go back (counted against retries.infra), or fail past it. */
+function settleInfra(facts: TrainFacts, judgement: Judgement, failure: InfraFailure): Settlement {
+  const { retries } = facts.policy;
+  const over = facts.members.filter((job) => (job.requeues.infra ?? 0) + 1 > retries.infra);
+  const again = facts.members.filter((job) => !over.includes(job));
+  const message = `gate ${failure.gate}: ${failure.status} (${failure.reason})${failure.stderr ? `: ${failure.stderr}` : ''}; nothing was tested`;
+  const events: DrainEvent[] = again.length ? [{ type: 'requeued', train: facts.trainId, jobs: ids(again), reason: message }] : [];
+  for (const job of over) events.push({ type: 'failed', job: job.id, reason: 'infra', message });
+  return {
+    changes: [
+      ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: sameAttempt(facts, again), countAs: 'infra' }),
+      ...failChanges(over, { reason: 'infra', code: failure.reason, message: `${message}; gave up after ${retries.infra} retries`, gateLog: judgement.log }),
+    ],
+    metric: metricRow(facts, judgement, { verdict: 'INFRA', reason: failure.reason, windowBefore: facts.window, windowAfter: facts.window, landed: false }),
+    events,
+    window: null,
+    next: { next: 'done', infra: failure.reason },
+  };
+}
+
+/**
+ * A FAIL. A lone job whose target is itself red (or whose target check was stopped) is not
+ * judged; otherwise the window halves first, then a singleton or a refusal fails its members and
+ * the rest of the batch rejoins, and a batch is split: the first half rides next.
+ */
+function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail | GateRefusal, health: TargetHealth | null): Settlement {
+  const checked = health ? [targetCheckedEvent(facts.target, facts.train.base, health)] : [];
+  if (health && (health.kind === 'red' || health.kind === 'stopped')) return sendBackUnjudged(facts, judgement, failure, health, checked);
+  const note = health?.kind === 'unknown' ? `; ${facts.target} itself could not be gated (${health.status})` : '';
+  const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}${note}`;
+  const window = windowMove(facts, judgement, 'FAIL');
+  const events = [...checked, ...windowEvents(window)];
+  const metric = metricRow(facts, judgement, { verdict: 'FAIL', reason: failure.reason, windowBefore: window?.before ?? facts.window, windowAfter: window?.after ?? facts.window, landed: false });
+  const { members, train } = facts;
+  if (members.length === 1 || failure.kind === 'refused') {
+    // The culprit is found: the rest of its batch, waiting in halves, rides together next.
+    for (const job of members) events.push({ type: 'failed', job: job.id, reason: failure.reason, message });
+    return {
+      changes: [
+        ...failChanges(members, { reason: failure.reason, code: failure.reason, message, gateLog: judgement.log, verdict: 'FAIL', tree: train.tree, base: train.base, gate: judgement.telemetry }),
+        ...rejoinChanges(facts.waiting, facts.batchId, 'culprit_found'),
+      ],
+      metric, events, window, next: { next: 'done' },
+    };
+  }
+  const { first, second } = splitFailed(members);
+  events.push({ type: 'bisected', train: facts.trainId, attempt: facts.attempt, first: ids(first), second: ids(second) });
+  return {
+    changes: requeueChanges(second, { reason: 'bisected', toHead: true, batch: { id: facts.batchId, members: second, attempt: facts.attempt + 1 } }),
+    metric, events, window,
+    next: { next: 'first_half', members: first, attempt: facts.attempt + 1, requeued: second },
+  };
+}
+
+/**
+ * A job that failed alone on a red target (or whose target check was stopped) is not judged: it
+ * goes back to the head of the queue at the same attempt, counted against no retry, and the rest
+ * of its batch waiting in halves rejoins it, so once the target is fixed the batch rides whole.
+ * The verdict moves nothing, the window included.
+ */
+function sendBackUnjudged(facts: TrainFacts, judgement: Judgement, failure: GateFail | GateRefusal, health: TargetHealth & { kind: 'red' | 'stopped' }, checked: DrainEvent[]): Settlement {
+  const { target, train } = facts;
+  const job = facts.members[0] as JobRecord;
+  const red = health.kind === 'red' ? health : null;
+  const reason = red ? 'target_red' : 'interrupted';
+  const targetCheck = red ? { target, base: train.base, gate: red.gate, status: red.status, log: red.log, judgedBy: red.train, cached: red.cached } : undefined;
+  return {
+    changes: [
+      ...requeueChanges([job], { reason, toHead: true, batch: sameAttempt(facts, [job]), targetCheck }),
+      ...(red ? rejoinChanges(facts.waiting, facts.batchId, 'target_red') : []),
+    ],
+    metric: metricRow(facts, judgement, { verdict: 'FAIL', reason: red ? 'target_red' : failure.reason, windowBefore: facts.window, windowAfter: facts.window, landed: false }),
+    events: [...checked, { type: 'requeued', train: facts.trainId, jobs: [job.id], reason: red ? `${target} itself is red; not this job's fault` : 'interrupted' }],
+    window: null,
+    next: red
+      ? { next: 'stop', why: 'target_red', message: `${target} itself fails gate ${red.gate} (${red.status}) at ${train.base.slice(0, 12)}; log ${red.log ?? '(none)'}; fix ${target}, then run land again; no job was failed` }
+      : { next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' },
+  };
+}
+
+/** A PASS after its compare-and-swap: landed (the window grows), lost (rebuild) or a dirty target checkout (stop). */
+function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOutcome): Settlement {
+  const { members, train, trainId } = facts;
+  const unlanded = (reason: string) => metricRow(facts, judgement, { verdict: 'PASS', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
+  switch (outcome.kind) {
+    case 'lost': {
+      const { casLost } = facts.policy.retries;
+      const over = members.filter((job) => (job.requeues.casLost ?? 0) + 1 > casLost);
+      const again = members.filter((job) => !over.includes(job));
+      return {
+        changes: [
+          ...requeueChanges(again, { reason: 'cas_lost', toHead: true, batch: sameAttempt(facts, again), countAs: 'casLost' }),
+          ...failChanges(over, { reason: 'cas_lost', code: 'cas_lost', message: `the target kept moving; gave up after ${casLost} rebuilds` }),
+        ],
+        metric: unlanded('cas_lost'),
+        events: [{ type: 'requeued', train: trainId, jobs: ids(again), reason: `the target moved to ${outcome.actual?.slice(0, 12) ?? '(deleted)'} during the gate; rebuilding` }],
+        window: null,
+        next: { next: 'done' },
+      };
+    }
+    case 'target_dirty':
+      return {
+        changes: requeueChanges(members, { reason: 'target_dirty', toHead: true, batch: sameAttempt(facts, members) }),
+        metric: unlanded('target_dirty'),
+        events: [{ type: 'requeued', train: trainId, jobs: ids(members), reason: 'target_dirty' }],
+        window: null,
+        next: { next: 'stop', why: 'target_dirty', message: `${facts.target} is checked out with uncommitted changes at ${outcome.worktree}; commit or stash them, then run land again` },
+      };
+    case 'landed': {
+      const window = windowMove(facts, judgement, 'PASS');
+      return {
+        changes: landChanges(members, { via: train.kind, base: train.base, tree: train.tree, train: train.commit, gateLog: judgement.log, gate: judgement.telemetry, verdict: 'PASS' }),
+        metric: metricRow(facts, judgement, { verdict: 'PASS', reason: null, windowBefore: window?.before ?? facts.window, windowAfter: window?.after ?? facts.window, landed: true }),
+        events: [
+          ...(outcome.warning ? [{ type: 'warning' as const, message: outcome.warning }] : []),
+          { type: 'landed', train: trainId, commit: train.commit, via: train.kind, members: ids(members) },
+          ...windowEvents(window),
+        ],
+        window,
+        next: { next: 'publish', commit: train.commit },
+      };
+    }
+    default: {
+      const never: never = outcome;
+      throw new Error(`unknown landing ${JSON.stringify(never)}`);
+    }
+  }
+}
