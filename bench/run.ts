@@ -40,7 +40,10 @@ async function main(): Promise<number> {
     const rss = gnuTimeWorks(root, rssFile);
     const host = machine(root);
     // The culprit queues are submitted first: the N=8 one is also the small repository of (a).
-    const templates = [8, 16].map((n) => (progress(`c. submitting ${n} branches for the culprit runs (not timed)`), prepareCulpritTemplate(root, n)));
+    const templates = [8, 16].map((n) => {
+    progress(`c. submitting ${n} branches for the culprit runs (not timed)`);
+    return prepareCulpritTemplate(root, n);
+  });
     progress('a. startup');
     const startup = measureStartup(root, (templates[0] as CulpritTemplate).dir);
     progress('b. 32 branches');

@@ -178,7 +178,7 @@ async function afterBatch(run: DrainRun, between: Between, outcome: BatchOutcome
   // --once: one admitted batch, to the end of its bisection (its halves come back first).
   between.onceBatch ??= outcome.batch;
   const next = runnableOf(run, queue)[0];
-  return Boolean(next && next.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost');
+  return Boolean(next?.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost');
 }
 
 /** Stops at a train boundary: a signal, or the drain lock lost. Undefined: go on. */

@@ -158,7 +158,7 @@ function endRide(walk: Walk): void {
   if (!ride || ride.judged) return;
   ride.judged = true;
   const row = walk.byTrain.get(ride.train);
-  if (row && row.members.includes(walk.input.job.id)) walk.events.push(verdictEvent(row, walk.byTrain));
+  if (row?.members.includes(walk.input.job.id)) walk.events.push(verdictEvent(row, walk.byTrain));
 }
 
 /** The job starts riding a train (or a train that left no record). */

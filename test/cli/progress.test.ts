@@ -152,7 +152,7 @@ async function submit(repo: TestRepo, branches: Record<string, Record<string, st
   return Object.fromEntries(result.lines().map((line) => [line.job.branch, line.job.id]));
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('land run into a pipe (CI)', () => {
   it('prints the log path when a gate starts, a heartbeat while it runs, and sentences naming branches', async () => {
@@ -166,7 +166,7 @@ describe('land run into a pipe (CI)', () => {
     expect(started, run.stderr).not.toBeNull();
     const log = (started as RegExpMatchArray)[1] as string;
     expect(existsSync(log)).toBe(true);
-    expect(run.stderr).toMatch(new RegExp(`^ {2}gate test running \\d+s; log ${escape(log)}$`, 'm'));
+    expect(run.stderr).toMatch(new RegExp(`^ {2}gate test running \\d+s; log ${escapeRegExp(log)}$`, 'm'));
     expect(run.stderr).toContain('[feature/login feature/signup]'); // the train line lists branches
     expect(run.stderr).toContain(`landed feature/login (${ids['feature/login']})`);
     expect(run.stderr).toContain(`landed feature/signup (${ids['feature/signup']})`);

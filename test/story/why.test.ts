@@ -57,7 +57,7 @@ describe('the story of a batch of four with one culprit', () => {
     expect(why.stdout).toContain('| chatty line 7');
     expect(why.stdout).not.toContain('chatty line 6');
     expect(why.stdout).toMatch(/bisection of batch b-/);
-    expect(why.stdout).toMatch(/FAIL\s+b3 \(this job\)  <- isolated/);
+    expect(why.stdout).toMatch(/FAIL\s+b3 \(this job\) {2}<- isolated/);
     expect(why.stdout).toMatch(/\nnow: failed \(gate\): gate test: exit 3/);
   });
 

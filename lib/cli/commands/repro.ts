@@ -19,7 +19,7 @@ function describe(repro: ReproTrain): string[] {
   const add = (key: string, value: string) => out.push(`  ${key.padEnd(9)} ${value}`);
   out.push(`rebuilt train ${row.train}, the latest failed train of ${repro.job.id}, in ${repro.dir}`);
   add('base', `${row.base} (the target's tip the train was built on)`);
-  row.members.forEach((id, i) => add(i === 0 ? 'members' : '', `${showName(row.branches?.[i] ?? id)} (${id}) at ${short(row.tips[i])}`));
+  for (const [i, id] of row.members.entries()) add(i === 0 ? 'members' : '', `${showName(row.branches?.[i] ?? id)} (${id}) at ${short(row.tips[i])}`);
   add('kind', built.kind);
   add('commit', `${built.train}${row.commit && row.commit !== built.train ? ` (new; the failed train's commit was ${row.commit})` : ''}`);
   const same = [repro.treeMatchesTrain ? "the failed train's tree" : null, repro.treeMatchesRecord ? "the job record's tree" : null].filter(Boolean);
