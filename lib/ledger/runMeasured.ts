@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Env } from './envNames.js';
 import { statusOf } from './exitCodes.js';
-import { reapedChildrenCpuSeconds, runningInProcessGroup } from './procTree.js';
+import { reapedChildrenCpuSeconds, runningInProcessGroup } from '../proc/procTree.js';
 import { startSampler } from './sampler.js';
 import { StampedLog } from './stampedLog.js';
 
