@@ -108,6 +108,8 @@ export function startProcess(spec: ProcessSpec): RunningProcess {
 }
 
 /** How the process itself ended, or null when it never ran. */
+export function exitStatusOf(ending: Exclude<Ending, { kind: 'spawn_failed' }>): ExitStatus;
+export function exitStatusOf(ending: Ending): ExitStatus | null;
 export function exitStatusOf(ending: Ending): ExitStatus | null {
   switch (ending.kind) {
     case 'exited': return { code: ending.code, signal: null };
