@@ -20,9 +20,29 @@ export interface LaneRun {
   note: (line: string) => void;
 }
 
+const WRAPPER_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Remembers the first signal this wrapper gets, for its whole life. A signal sent to the wrapper
+ * and its ssh together (a gate's timeout, a terminal's Ctrl-C) may be handled after ssh's end is:
+ * without a listener left, its default action would kill the wrapper before it reports. The
+ * listeners stay until the process exits, which follows the batch at once.
+ */
+function rememberSignals(): () => NodeJS.Signals | null {
+  let first: NodeJS.Signals | null = null;
+  for (const signal of WRAPPER_SIGNALS) process.on(signal, () => (first ??= signal));
+  return () => first;
+}
+
 export async function runViaLane(run: LaneRun): Promise<number> {
   const { lane, note } = run;
+  const signaled = rememberSignals();
   const probe = await probeLane(lane, remoteProbeCommand(lane));
+  const early = signaled();
+  if (early !== null) {
+    note(`land batch: ${early} before the batch started on ${lane.ssh}; nothing run`);
+    return statusOf(null, early);
+  }
   if (probe.kind !== 'ok') {
     const what = probe.kind === 'unreachable' ? 'does not answer' : 'cannot run the batch';
     note(`land batch: no lane: ${lane.ssh} ${what}${probe.detail ? ` (${probe.detail})` : ''}; nothing run`);
@@ -31,7 +51,9 @@ export async function runViaLane(run: LaneRun): Promise<number> {
   const ran = await runOnLane(lane, remoteBatchCommand(lane, run), note);
   const pulled = await pullMeasureDir(lane, remotePullCommand(lane, run.measureDir), resolve(run.cwd, run.measureDir));
   if (!pulled.ok) note(`land batch: could not copy the measure dir back from ${lane.ssh}: ${pulled.detail}`);
-  // ssh's 255 after a signal this side passed on is the signal's doing, not a lane failure.
-  const status = ran.interruptedBy !== null && ran.status === SSH_FAILED ? statusOf(null, ran.interruptedBy) : ran.status;
-  return finalStatus(status, ran.interruptedBy);
+  // ssh's 255 after a signal this side got is the signal's doing, not a lane failure. Read after
+  // the copy back: by then a signal that raced ssh's end has been handled.
+  const interruptedBy = ran.interruptedBy ?? signaled();
+  const status = interruptedBy !== null && ran.status === SSH_FAILED ? statusOf(null, interruptedBy) : ran.status;
+  return finalStatus(status, interruptedBy);
 }

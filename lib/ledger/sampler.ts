@@ -1,7 +1,7 @@
 // Samples a process group every interval into `samples.jsonl` of the measure dir and keeps the
 // peaks. Stopping takes one last sample at once instead of waiting for the next tick.
 import { appendFileSync } from 'node:fs';
-import { sampleProcessGroup } from './procTree.js';
+import { sampleProcessGroup } from '../proc/procTree.js';
 
 export const SAMPLE_INTERVAL_MS = 200;
 

@@ -2,12 +2,12 @@
 // ssh never prompts (BatchMode) and gives up on a lane that does not answer within 5 seconds.
 // The program is the lane's sshProgram (LAND_SSH, default `ssh`): anything that takes ssh's
 // options, a host and a remote command, and exits with the remote command's status or 255.
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { exitStatusOf, startProcess, type Ending, type ProcessSpec, type RunningProcess } from '../proc/index.js';
 import { statusOf } from './exitCodes.js';
 import type { Lane } from './lanePlan.js';
-import { sessionStopMessage } from './laneSession.js';
+import { SESSION_SIGNALS, sessionStopMessage } from './laneSession.js';
 
 // ssh's own status when it could not connect (or the connection failed).
 export const SSH_FAILED = 255;
@@ -17,19 +17,20 @@ export function sshArgs(lane: Lane, remoteCommand: string): string[] {
   return ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', ...config, lane.ssh, remoteCommand];
 }
 
-function startSsh(lane: Lane, remoteCommand: string, stdio: StdioOptions): ChildProcess {
-  return spawn(lane.sshProgram, sshArgs(lane, remoteCommand), { stdio });
+type SshIo = Omit<ProcessSpec, 'argv' | 'group'>;
+
+// ssh stays in this process's group: a terminal's Ctrl-C reaches it as it reaches this process.
+function startSsh(lane: Lane, remoteCommand: string, io: SshIo): RunningProcess {
+  return startProcess({ argv: [lane.sshProgram, ...sshArgs(lane, remoteCommand)], group: false, ...io });
 }
 
 export type ProbeResult = { kind: 'ok' } | { kind: 'unreachable'; detail: string } | { kind: 'unusable'; detail: string };
 
 export async function probeLane(lane: Lane, probeCommand: string): Promise<ProbeResult> {
-  const child = startSsh(lane, probeCommand, ['ignore', 'ignore', 'pipe']);
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ended = await endOf(child);
-  if (ended.startError !== null) return { kind: 'unreachable', detail: `cannot start ${lane.sshProgram}: ${ended.startError}` };
-  const code = ended.code;
+  const { ending } = await startSsh(lane, probeCommand, { stderr: (chunk) => (stderr += chunk.toString()) }).ended;
+  if (ending.kind === 'spawn_failed') return { kind: 'unreachable', detail: cannotStart(lane, ending) };
+  const code = ending.kind === 'exited' ? ending.code : null;
   const detail = lastLine(stderr);
   if (code === 0) return { kind: 'ok' };
   if (code === SSH_FAILED || code === null) return { kind: 'unreachable', detail };
@@ -51,28 +52,23 @@ export async function runOnLane(
   remoteCommand: string,
   note: (line: string) => void,
 ): Promise<{ status: number; interruptedBy: NodeJS.Signals | null }> {
-  const child = startSsh(lane, remoteCommand, ['pipe', 'inherit', 'inherit']);
-  // ssh gone (killed with this side's terminal, or the connection lost): nothing to write to.
-  child.stdin?.on('error', () => undefined);
-  let interruptedBy: NodeJS.Signals | null = null;
   let giveUp: NodeJS.Timeout | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interruptedBy !== null) {
-      child.kill(signal);
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals, ssh: RunningProcess) => {
+    if (stopping) {
+      ssh.signal(signal);
       return;
     }
-    interruptedBy = signal;
+    stopping = true;
     note(`land batch: ${signal}: stopping the batch on ${lane.ssh}; it writes its ledger line there (waiting up to ${LANE_STOP_WAIT_MS / 1000} s, a second signal stops waiting)`);
-    child.stdin?.end(sessionStopMessage(signal));
-    giveUp = setTimeout(() => child.kill('SIGTERM'), LANE_STOP_WAIT_MS);
+    ssh.stdin?.end(sessionStopMessage(signal));
+    giveUp = setTimeout(() => ssh.signal('SIGTERM'), LANE_STOP_WAIT_MS);
   };
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const signal of signals) process.on(signal, onSignal);
-  const ended = await endOf(child);
+  const ssh = startSsh(lane, remoteCommand, { stdin: 'pipe', stdout: 'inherit', stderr: 'inherit', forwardSignals: SESSION_SIGNALS, onSignal });
+  const { ending, interruptedBy } = await ssh.ended;
   clearTimeout(giveUp);
-  child.stdin?.destroy();
-  for (const signal of signals) process.off(signal, onSignal);
-  return { status: ended.code === null && ended.signal === null ? SSH_FAILED : statusOf(ended.code, ended.signal), interruptedBy };
+  const exit = exitStatusOf(ending);
+  return { status: exit === null ? SSH_FAILED : statusOf(exit.code, exit.signal), interruptedBy };
 }
 
 /**
@@ -83,23 +79,20 @@ export async function pullMeasureDir(lane: Lane, pullCommand: string, localDir: 
   mkdirSync(localDir, { recursive: true });
   const incoming = mkdtempSync(join(dirname(localDir), '.land-measure-'));
   try {
-    const ssh = startSsh(lane, pullCommand, ['ignore', 'pipe', 'pipe']);
-    const tar = spawn('tar', ['-C', incoming, '-xf', '-'], { stdio: ['pipe', 'ignore', 'pipe'] });
-    ssh.stdout?.pipe(tar.stdin);
-    tar.stdin.on('error', () => undefined);
     let sshErr = '';
     let tarErr = '';
-    ssh.stderr?.on('data', (chunk: Buffer) => (sshErr += chunk.toString()));
-    tar.stderr.on('data', (chunk: Buffer) => (tarErr += chunk.toString()));
-    const tarEnded = exitOf(tar);
-    const sshEnded = await endOf(ssh);
+    const ssh = startSsh(lane, pullCommand, { stdout: 'pipe', stderr: (chunk) => (sshErr += chunk.toString()) });
+    const tar = startProcess({ argv: ['tar', '-C', incoming, '-xf', '-'], group: false, stdin: 'pipe', stderr: (chunk) => (tarErr += chunk.toString()) });
+    if (ssh.stdout && tar.stdin) ssh.stdout.pipe(tar.stdin);
+    const tarEnded = tar.ended;
+    const sshEnded = (await ssh.ended).ending;
     // A program that never started never ends tar's input.
-    if (sshEnded.startError !== null) tar.stdin.end();
-    const tarCode = await tarEnded;
-    if (sshEnded.startError !== null) return { ok: false, detail: `cannot start ${lane.sshProgram}: ${sshEnded.startError}` };
+    if (sshEnded.kind === 'spawn_failed') tar.stdin?.end();
+    const tarEnding = (await tarEnded).ending;
+    if (sshEnded.kind === 'spawn_failed') return { ok: false, detail: cannotStart(lane, sshEnded) };
     // When ssh failed, tar's complaint about an empty stream is only a consequence.
-    if (sshEnded.code !== 0) return { ok: false, detail: lastLine(sshErr) || 'there is no measure dir on the lane' };
-    if (tarCode !== 0) return { ok: false, detail: lastLine(tarErr) || `tar exited ${tarCode}` };
+    if (!exitedZero(sshEnded)) return { ok: false, detail: lastLine(sshErr) || 'there is no measure dir on the lane' };
+    if (!exitedZero(tarEnding)) return { ok: false, detail: lastLine(tarErr) || `tar exited ${tarEnding.kind === 'exited' ? tarEnding.code : null}` };
     cpSync(incoming, localDir, { recursive: true, force: true });
     return { ok: true };
   } finally {
@@ -107,22 +100,13 @@ export async function pullMeasureDir(lane: Lane, pullCommand: string, localDir: 
   }
 }
 
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** Why the program could not be started (ENOENT, EACCES), or null when it ran. */
-  startError: string | null;
+function exitedZero(ending: Ending): boolean {
+  return ending.kind === 'exited' && ending.code === 0;
 }
 
-function endOf(child: ChildProcess): Promise<Ended> {
-  return new Promise((resolve) => {
-    child.on('error', (error: NodeJS.ErrnoException) => resolve({ code: null, signal: null, startError: error.code ?? error.message }));
-    child.on('close', (code, signal) => resolve({ code, signal, startError: null }));
-  });
-}
-
-async function exitOf(child: ChildProcess): Promise<number | null> {
-  return (await endOf(child)).code;
+/** Why the program could not be started (ENOENT, EACCES). */
+function cannotStart(lane: Lane, ending: Extract<Ending, { kind: 'spawn_failed' }>): string {
+  return `cannot start ${lane.sshProgram}: ${ending.errno ?? ending.message}`;
 }
 
 function lastLine(text: string): string {

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runningInProcessGroup } from '../../lib/ledger/procTree.js';
+import { runningInProcessGroup } from '../../lib/proc/procTree.js';
 import { FIXTURES, LAND_BIN } from '../helpers/cli.js';
 
 export const FAKE_BATCH = join(FIXTURES, 'batch', 'fake-batch.sh');
