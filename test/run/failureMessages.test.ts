@@ -73,7 +73,9 @@ describe('failure messages', () => {
   });
 
   it('a secret passed to a gate that cannot start is redacted from the quoted stderr line', async () => {
-    const repo = makeQueueRepo({ policy: { gates: [{ name: 'test', run: 'echo "token $API_TOKEN" >&2; exit 127', passEnv: ['API_TOKEN'] }], retries: { infra: 0 } } });
+    const repo = makeQueueRepo({
+      policy: { gates: [{ name: 'test', run: 'echo "token $API_TOKEN" >&2; exit 127', passEnv: ['API_TOKEN'] }], retries: { infra: 0 } },
+    });
     const [id] = await submitBranches(repo, 1);
     const run = await land(repo.dir, ['run', '--json'], { env: { API_TOKEN: 'hunter2-secret' } });
     expect(run.code, run.stderr).toBe(0);
