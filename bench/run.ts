@@ -40,7 +40,10 @@ async function main(): Promise<number> {
     const rss = gnuTimeWorks(root, rssFile);
     const host = machine(root);
     // The culprit queues are submitted first: the N=8 one is also the small repository of (a).
-    const templates = [8, 16].map((n) => (progress(`c. submitting ${n} branches for the culprit runs (not timed)`), prepareCulpritTemplate(root, n)));
+    const templates = [8, 16].map((n) => {
+      progress(`c. submitting ${n} branches for the culprit runs (not timed)`);
+      return prepareCulpritTemplate(root, n);
+    });
     progress('a. startup');
     const startup = measureStartup(root, (templates[0] as CulpritTemplate).dir);
     progress('b. 32 branches');
@@ -52,7 +55,9 @@ async function main(): Promise<number> {
       startup,
       train,
       culprits,
-      rss: rss ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' } : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' },
+      rss: rss
+        ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
+        : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' },
       loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
       totalSeconds: 0,
     };
@@ -60,7 +65,7 @@ async function main(): Promise<number> {
     process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     return 0;
   } catch (error) {
-    process.stderr.write(`bench failed: ${error instanceof BenchError ? error.message : (error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(`bench failed: ${error instanceof BenchError ? error.message : ((error as Error)?.stack ?? String(error))}\n`);
     return 1;
   } finally {
     if (keep) process.stderr.write(`bench: kept ${root}\n`);

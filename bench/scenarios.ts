@@ -29,7 +29,9 @@ function copyRepo(from: string, root: string, name: string): string {
 /** Submits every branch in order with one `land submit`; returns job id -> branch name. */
 function submitAll(dir: string, branches: readonly BranchSpec[]): Map<string, string> {
   const ids = new Map<string, string>();
-  const lines = land(dir, ['submit', ...branches.map((b) => b.name), '--json']).stdout.split('\n').filter((l) => l.trim() !== '');
+  const lines = land(dir, ['submit', ...branches.map((b) => b.name), '--json'])
+    .stdout.split('\n')
+    .filter((l) => l.trim() !== '');
   for (const line of lines) {
     const out = JSON.parse(line) as { job: { id: string; branch: string } };
     ids.set(out.job.id, out.job.branch);
@@ -98,7 +100,10 @@ function drainOnce(dir: string, rssFile: string | null): DrainRun {
   return { ms: run.ms, summary: runSummary(run.stdout), mergesOnMain: mergesSince(dir, before), maxRssKiB: run.maxRssKiB };
 }
 
-export function measureTrainFigure(root: string, opts: { n?: number; loopRuns?: number; rssFile: string | null; progress: (line: string) => void }): TrainFigure {
+export function measureTrainFigure(
+  root: string,
+  opts: { n?: number; loopRuns?: number; rssFile: string | null; progress: (line: string) => void },
+): TrainFigure {
   const n = opts.n ?? 32;
   const branches = branchSpecs(n);
   const template = freshDir(root, 'train-template');
@@ -116,7 +121,10 @@ export function measureTrainFigure(root: string, opts: { n?: number; loopRuns?: 
     const dir = copyRepo(template, root, `loop-${i}`);
     const before = git(dir, ['rev-parse', 'refs/heads/main']);
     const started = performance.now();
-    gitProcesses = mergeLoop(dir, branches.map((b) => b.name));
+    gitProcesses = mergeLoop(
+      dir,
+      branches.map((b) => b.name),
+    );
     loopRuns.push(performance.now() - started);
     loopMerges = mergesSince(dir, before);
   }
@@ -208,7 +216,11 @@ export function measureCulprits(root: string, templates: readonly CulpritTemplat
       rmSync(counter, { force: true });
       const run = land(dir, ['run', '--json']);
       const summary = runSummary(run.stdout);
-      const gateRuns = existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter((line) => line.trim() !== '').length : 0;
+      const gateRuns = existsSync(counter)
+        ? readFileSync(counter, 'utf8')
+            .split('\n')
+            .filter((line) => line.trim() !== '').length
+        : 0;
       rows.push({
         n,
         label: scenario.label,

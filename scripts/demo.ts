@@ -31,7 +31,11 @@ const APP_CONF = 'greeting = hello\ntheme = light\nitems_per_page = 20\n';
 
 /** The six branches of the first act, in the order they are submitted. */
 const BRANCHES: { name: string; message: string; files: Record<string, string> }[] = [
-  { name: 'feature/login', message: 'login page; greet returning users', files: { 'login.txt': 'login form\n', 'app.conf': APP_CONF.replace('hello', 'welcome back') } },
+  {
+    name: 'feature/login',
+    message: 'login page; greet returning users',
+    files: { 'login.txt': 'login form\n', 'app.conf': APP_CONF.replace('hello', 'welcome back') },
+  },
   { name: 'feature/search', message: 'search box', files: { 'search.txt': 'search box\n' } },
   { name: 'feature/profile', message: 'profile page', files: { 'profile.txt': 'profile page\n' } },
   { name: 'feature/broken', message: 'half-done export (breaks the check)', files: { 'export.txt': 'export\n', BROKEN: 'not ready\n' } },
@@ -163,7 +167,7 @@ async function main(): Promise<number> {
     await story(root);
     return 0;
   } catch (error) {
-    process.stderr.write(`\ndemo failed: ${error instanceof DemoError ? error.message : (error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(`\ndemo failed: ${error instanceof DemoError ? error.message : ((error as Error)?.stack ?? String(error))}\n`);
     if (!keep) process.stderr.write('hint: npm run demo -- --keep keeps the temporary repository for a look\n');
     return 1;
   } finally {

@@ -34,7 +34,12 @@ function shown(arg: string): string {
  * Runs `program args` in `cwd`, prints `$ <shownAs>` first, streams stdout and stderr through
  * as they arrive and keeps a copy of both. A non-zero exit is a DemoError unless `allowFail`.
  */
-export function step(shownAs: readonly string[], program: string, args: readonly string[], opts: { cwd: string; allowFail?: boolean; quiet?: boolean }): Promise<StepResult> {
+export function step(
+  shownAs: readonly string[],
+  program: string,
+  args: readonly string[],
+  opts: { cwd: string; allowFail?: boolean; quiet?: boolean },
+): Promise<StepResult> {
   const title = shownAs.map(shown).join(' ');
   if (!opts.quiet) process.stdout.write(`\n$ ${title}\n`);
   return new Promise((resolve, reject) => {

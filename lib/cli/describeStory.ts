@@ -36,19 +36,23 @@ const REQUEUE_WORDS: Record<string, string> = {
   no_lane: 'no lane answered; nothing was tested',
   no_ledger_store: 'no ledger store; nothing was tested',
   worktree: 'the gate worktree could not be made; nothing was tested',
-  target_red: 'it failed alone, but the target itself fails its gates: not this job\'s fault; it waits for the target to be fixed',
+  target_red: "it failed alone, but the target itself fails its gates: not this job's fault; it waits for the target to be fixed",
 };
 
 function eventLines(event: StoryEvent, self: string, story: Story): string[] {
   const head = when(event.at);
   switch (event.kind) {
     case 'submitted':
-      return [`${head}submitted by ${event.by}: ${showName(event.branch)}${event.tip ? ` at ${short(event.tip)}` : ''}${event.title ? ` "${event.title}"` : ''}${event.fromRecord ? ' (from the job record; the journal has no submission line)' : ''}`];
+      return [
+        `${head}submitted by ${event.by}: ${showName(event.branch)}${event.tip ? ` at ${short(event.tip)}` : ''}${event.title ? ` "${event.title}"` : ''}${event.fromRecord ? ' (from the job record; the journal has no submission line)' : ''}`,
+      ];
     case 'tip_updated':
       return [`${head}new tip ${short(event.to)} (was ${short(event.from)})`];
     case 'rode': {
       const where = event.trainKind ? `${event.trainKind}${event.base ? ` on ${short(event.base)}` : ''}` : event.base ? `on ${short(event.base)}` : '';
-      const lines = [`${head}rode train ${event.train} (${event.batch ? `batch ${event.batch}, ` : ''}attempt ${event.attempt ?? '?'})${where ? `: ${where}` : ''}`];
+      const lines = [
+        `${head}rode train ${event.train} (${event.batch ? `batch ${event.batch}, ` : ''}attempt ${event.attempt ?? '?'})${where ? `: ${where}` : ''}`,
+      ];
       if (event.members.length) lines.push(`${INDENT}members: ${members(event.members, self)}`);
       return lines;
     }
@@ -58,7 +62,7 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
         const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
         return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`];
       }
-      const what = event.failing ? gate(event.failing) : event.reason ?? 'no gate named';
+      const what = event.failing ? gate(event.failing) : (event.reason ?? 'no gate named');
       const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
       if (event.log) lines.push(`${INDENT}log ${event.log}`);
       if (event.output?.length) {
@@ -75,17 +79,23 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
       for (const step of event.steps) {
         const verdict = `${step.verdict}${step.cached ? ' cached' : ''}${step.landed ? ' landed' : ''}`.padEnd(18);
         const isolated = step.verdict === 'FAIL' && step.members.length === 1 && step.rode ? '  <- isolated' : '';
-        lines.push(`${INDENT}  ${step.train.padEnd(width)}  attempt ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`);
+        lines.push(
+          `${INDENT}  ${step.train.padEnd(width)}  attempt ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`,
+        );
       }
       return lines;
     }
     case 'conflict': {
       const with_ = event.against === 'target' ? 'the target' : 'the members ahead of it in the train';
       const then = event.outcome === 'failed' ? 'failed: rebase and submit again' : 'left out of the train and put back in the queue';
-      return [`${head}conflict with ${with_}${event.train ? ` (train ${event.train})` : ''} in ${event.paths.length ? event.paths.join(', ') : '(paths not recorded)'}: ${then}`];
+      return [
+        `${head}conflict with ${with_}${event.train ? ` (train ${event.train})` : ''} in ${event.paths.length ? event.paths.join(', ') : '(paths not recorded)'}: ${then}`,
+      ];
     }
     case 'stop_requested':
-      return [`${head}${event.stop === 'preempt' ? `asked to step aside${event.forJob ? ` for urgent job ${event.forJob}` : ''}` : `${event.stop} requested`}${event.by ? ` by ${event.by}` : ''}`];
+      return [
+        `${head}${event.stop === 'preempt' ? `asked to step aside${event.forJob ? ` for urgent job ${event.forJob}` : ''}` : `${event.stop} requested`}${event.by ? ` by ${event.by}` : ''}`,
+      ];
     case 'requeued':
       return [`${head}requeued (${event.reason}): ${REQUEUE_WORDS[event.reason] ?? 'back in the queue'}`];
     case 'retried': {

@@ -133,6 +133,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
   completion: {
     examples: [
       ['land completion bash > ~/.local/share/bash-completion/completions/land', 'bash completion of commands, options and job ids'],
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types
       ['land completion zsh > "${fpath[1]}/_land"', 'zsh (before compinit runs)'],
       ['land completion fish > ~/.config/fish/completions/land.fish', 'fish'],
     ],

@@ -3,7 +3,11 @@
 // wording of docs/policy.md), which the JSON Schema of `land config schema` carries to editors.
 import { z } from 'zod';
 
-const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'expected letters, digits, ".", "_" or "-"');
+const name = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9._-]+$/, 'expected letters, digits, ".", "_" or "-"');
 const command = z.union([z.string().min(1), z.array(z.string()).min(1)]);
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name');
 const glob = z.string().min(1);
@@ -19,13 +23,8 @@ export const batchStageSchema = z
 export const gateSchema = z.strictObject({
   name: name.describe('The gate name: letters, digits, ".", "_", "-" (at most 100); unique within the policy.'),
   run: command.describe('The command: a string runs with `sh -c`; an array is the argv, run without a shell.'),
-  timeoutSeconds: timeoutSeconds.describe(
-    "Above 0, at most 86400. On timeout the gate's whole process group is killed and the train fails (reason timeout).",
-  ),
-  env: z
-    .record(envName, z.string())
-    .default({})
-    .describe("Fixed variables (name → value) added to the gate's environment."),
+  timeoutSeconds: timeoutSeconds.describe("Above 0, at most 86400. On timeout the gate's whole process group is killed and the train fails (reason timeout)."),
+  env: z.record(envName, z.string()).default({}).describe("Fixed variables (name → value) added to the gate's environment."),
   passEnv: z
     .array(envName)
     .default([])
@@ -42,12 +41,17 @@ export const refreshSchema = z.strictObject({
   paths: z.array(glob).min(1).describe('Globs: the entry runs when the train changes a matching file.'),
   run: command.describe('The command that updates the generated files: a string runs with `sh -c`; an array is the argv, run without a shell.'),
   message: z.string().min(1).describe('The commit message of the refresh commit added to the train.'),
-  timeoutSeconds: timeoutSeconds.describe("Above 0, at most 86400. On timeout the command's whole process group is killed and the train fails (reason refresh)."),
+  timeoutSeconds: timeoutSeconds.describe(
+    "Above 0, at most 86400. On timeout the command's whole process group is killed and the train fails (reason refresh).",
+  ),
 });
 
 export const policySchema = z
   .strictObject({
-    $schema: z.string().optional().describe('The JSON Schema of this file, for editor completion (save `land config schema`, for example as ./ctm.schema.json); ignored by land.'),
+    $schema: z
+      .string()
+      .optional()
+      .describe('The JSON Schema of this file, for editor completion (save `land config schema`, for example as ./ctm.schema.json); ignored by land.'),
     target: z.string().min(1).describe('The branch this policy governs; must equal the branch it is read from.'),
     remote: z.string().min(1).default('origin').describe('The remote `publish` pushes to, unless publish.remote is set.'),
     gates: z

@@ -32,7 +32,10 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 function describeUnknownKey(raw: unknown, path: readonly PropertyKey[], key: string): string {
   const here = valueAt(raw, path);
   const present = new Set(here && typeof here === 'object' ? Object.keys(here) : []);
-  const suggestion = nearestKey(key, knownKeysAt(policySchema, path).filter((known) => !present.has(known)));
+  const suggestion = nearestKey(
+    key,
+    knownKeysAt(policySchema, path).filter((known) => !present.has(known)),
+  );
   const line = `${pathOf([...path, key])}: unknown key`;
   return suggestion === null ? line : `${line}; did you mean ${pathOf([...path, suggestion])}?`;
 }

@@ -9,13 +9,7 @@ export interface CommitIdentity {
  * Writes a commit object for `tree` with the given parents. The message goes through stdin
  * (`-F -`): git commit-tree without -m/-F would wait on stdin forever.
  */
-export async function commitTree(
-  cwd: string,
-  tree: string,
-  parents: readonly string[],
-  message: string,
-  identity?: CommitIdentity,
-): Promise<string> {
+export async function commitTree(cwd: string, tree: string, parents: readonly string[], message: string, identity?: CommitIdentity): Promise<string> {
   const args = ['commit-tree', tree];
   for (const parent of parents) args.push('-p', parent);
   args.push('-F', '-');

@@ -1,8 +1,6 @@
 import { GitError, runGit } from './run.js';
 
-export type MergeTreeResult =
-  | { kind: 'clean'; tree: string }
-  | { kind: 'conflict'; tree: string; paths: string[] };
+export type MergeTreeResult = { kind: 'clean'; tree: string } | { kind: 'conflict'; tree: string; paths: string[] };
 
 /**
  * Merges two commits in memory (`git merge-tree --write-tree`, git >= 2.38): no checkout, no index.
@@ -27,11 +25,7 @@ const MEMO = new Map<string, MergeTreeResult>();
 const MEMO_LIMIT = 1_000;
 
 async function mergeTreeUncached(cwd: string, ours: string, theirs: string): Promise<MergeTreeResult> {
-  const result = await runGit(
-    cwd,
-    ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', ours, theirs],
-    { okCodes: [1] },
-  );
+  const result = await runGit(cwd, ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', ours, theirs], { okCodes: [1] });
   // -z output: "<tree>\0<path>\0<path>\0" ; with --no-messages nothing follows the paths.
   const fields = result.stdout.split('\0').filter((field) => field !== '');
   const tree = fields[0] ?? '';

@@ -23,11 +23,10 @@ export async function pushWithLease(
   env?: Record<string, string>,
 ): Promise<PushResult> {
   const ref = `refs/heads/${branch}`;
-  const result = await runGit(
-    cwd,
-    ['push', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, '--end-of-options', remote, `${commit}:${ref}`],
-    { okCodes: [1], env },
-  );
+  const result = await runGit(cwd, ['push', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, '--end-of-options', remote, `${commit}:${ref}`], {
+    okCodes: [1],
+    env,
+  });
   if (result.code === 0) return { kind: 'pushed' };
   const line = (result.stdout + result.stderr).split('\n').find((l) => l.startsWith('!')) ?? result.stderr.trim().split('\n')[0] ?? 'rejected';
   return { kind: 'rejected', message: line.trim() };

@@ -122,7 +122,10 @@ async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy,
 }
 
 /** Who rides the next train, and what the pass read for it; 'again' when the lone job left while it waited. */
-async function chooseTrain(run: DrainRun, first: { loaded: LoadedPolicy; queue: QueueRead; runnable: JobRecord[] }): Promise<{ members: JobRecord[]; pass: PassView } | 'again'> {
+async function chooseTrain(
+  run: DrainRun,
+  first: { loaded: LoadedPolicy; queue: QueueRead; runnable: JobRecord[] },
+): Promise<{ members: JobRecord[]; pass: PassView } | 'again'> {
   const { cwd, store } = run.ctx;
   let { loaded, queue, runnable } = first;
   let window = currentWindow(store, loaded.policy.batch.max);
@@ -178,7 +181,7 @@ async function afterBatch(run: DrainRun, between: Between, outcome: BatchOutcome
   // --once: one admitted batch, to the end of its bisection (its halves come back first).
   between.onceBatch ??= outcome.batch;
   const next = runnableOf(run, queue)[0];
-  return Boolean(next && next.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost');
+  return Boolean(next?.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost');
 }
 
 /** Stops at a train boundary: a signal, or the drain lock lost. Undefined: go on. */
@@ -224,11 +227,19 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
     shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,
-    onWaiting: (holder) => emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
+    onWaiting: (holder) =>
+      emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
   });
   const startedAt = new Date().toISOString();
   const ctx: DrainContext = { cwd, store, emit, token: lease.holder.token, abort: opts.abort, target: opts.target, counters: { trains: 0, gateRuns: 0 } };
-  const run: DrainRun = { ctx, opts, lease, target: initial.target, idle: opts.watch ? new IdleWatch(store, opts.watch, emit, initial.target) : null, reported: new Set() };
+  const run: DrainRun = {
+    ctx,
+    opts,
+    lease,
+    target: initial.target,
+    idle: opts.watch ? new IdleWatch(store, opts.watch, emit, initial.target) : null,
+    reported: new Set(),
+  };
   let stopped: Stopped = null;
   store.writeToken(lease.holder.token);
   try {

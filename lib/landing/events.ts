@@ -30,7 +30,16 @@ export type DrainEvent =
   /** A job failed alone on a target tree with no PASS on record: the target tip is gated first. */
   | { type: 'checking_target'; target: string; base: string; train: string; job: string }
   /** What the target tip's own gates say (PASS, FAIL, or UNKNOWN when they could not run). */
-  | { type: 'target_checked'; target: string; base: string; verdict: 'PASS' | 'FAIL' | 'UNKNOWN'; cached: boolean; gate: string | null; status: string | null; log: string | null };
+  | {
+      type: 'target_checked';
+      target: string;
+      base: string;
+      verdict: 'PASS' | 'FAIL' | 'UNKNOWN';
+      cached: boolean;
+      gate: string | null;
+      status: string | null;
+      log: string | null;
+    };
 
 export type Emit = (event: DrainEvent) => void;
 
@@ -40,9 +49,12 @@ function describeTargetCheck(event: DrainEvent & { type: 'target_checked' }): st
   const at = `${event.target} at ${short(event.base)}`;
   const cached = event.cached ? ' (verdict cache)' : '';
   switch (event.verdict) {
-    case 'PASS': return `  ${at} passes its own gates${cached}: the job's change is the cause`;
-    case 'FAIL': return `  ${at} fails gate ${event.gate ?? '?'} (${event.status ?? 'FAIL'}) on its own${cached}${event.log ? `; log ${event.log}` : ''}`;
-    case 'UNKNOWN': return `  ${at} could not be gated (${event.status ?? 'unknown'}); the job's own verdict stands`;
+    case 'PASS':
+      return `  ${at} passes its own gates${cached}: the job's change is the cause`;
+    case 'FAIL':
+      return `  ${at} fails gate ${event.gate ?? '?'} (${event.status ?? 'FAIL'}) on its own${cached}${event.log ? `; log ${event.log}` : ''}`;
+    case 'UNKNOWN':
+      return `  ${at} could not be gated (${event.status ?? 'unknown'}); the job's own verdict stands`;
     default: {
       const never: never = event.verdict;
       return String(never);
@@ -75,32 +87,58 @@ const failure = (reason: string, message: string) => (message.startsWith('gate '
 export function describeEvent(event: DrainEvent, names: JobNames = noNames): string {
   const who = (job: string) => jobLabel(job, names);
   switch (event.type) {
-    case 'drain_started': return `draining the queue onto ${event.target} (pid ${event.pid})`;
-    case 'recovered': return `recovered ${who(event.job)} from a stopped drainer: ${event.to}`;
-    case 'corrupt_record': return `skipped corrupt job record ${event.file}: ${event.problem}`;
-    case 'waiting_for_company': return `${who(event.job)} waits up to ${event.seconds}s for company`;
-    case 'fast_path': return `${who(event.job)} is already proven (${event.source}); it lands alone without a gate`;
-    case 'train_built': return `train ${event.train} attempt ${event.attempt}: ${event.members.length} member(s) [${branches(event.members, names)}] ${event.kind} on ${short(event.base)}`;
-    case 'member_skipped': return `  ${who(event.job)} conflicts with the ${event.against} (${event.paths.join(', ')})`;
-    case 'gate_started': return `  gate ${event.gate} started; log ${event.log}`;
-    case 'gate_finished': return `  gate ${event.gate}: ${event.status} (${event.seconds}s)`;
-    case 'verdict': return `  verdict ${event.verdict}${event.cached ? ' (cached)' : ''}${event.reason ? ` (${event.reason})` : ''}${event.log ? `  log ${event.log}` : ''}`;
-    case 'landed': return event.members.map((job) => `  landed ${who(job)} as ${short(event.commit)} (${event.via})`).join('\n');
-    case 'bisected': return `  bisecting: [${branches(event.first, names)}] next, [${branches(event.second, names)}] back to the head of the queue`;
-    case 'requeued': return `  requeued ${labels(event.jobs, names)}: ${event.reason}`;
-    case 'failed': return `  failed ${who(event.job)}: ${failure(event.reason, event.message)}`;
-    case 'canceled': return `  canceled ${who(event.job)}`;
-    case 'window': return `  window ${event.before} -> ${event.after}`;
-    case 'published': return `  pushed ${short(event.commit)} to ${event.remote}`;
-    case 'publish_rejected': return `  push to ${event.remote} rejected: ${event.message} (retried after the next landing)`;
-    case 'stopping': return `stopping: ${event.why}`;
-    case 'warning': return `warning: ${event.message}`;
-    case 'idle': return `queue empty; waiting for submissions (${event.idleExitSeconds === null ? 'until stopped' : `idle-exit in ${event.idleExitSeconds}s`}${event.polling ? '; polling' : ''})`;
-    case 'resumed': return `resuming after ${event.idleSeconds}s idle: ${event.jobs} runnable job(s)`;
-    case 'watch_ended': return event.why === 'idle_exit' ? `queue empty for ${event.idleSeconds}s; exiting (--idle-exit)` : `stopped while idle (no train was running)`;
-    case 'backing_off': return `infrastructure failure (${event.reason}); waiting ${event.seconds}s before the next train`;
-    case 'checking_target': return `  ${who(event.job)} failed alone; gating ${event.target} itself at ${short(event.base)} (train ${event.train}) to tell a red target from a culprit`;
-    case 'target_checked': return describeTargetCheck(event);
+    case 'drain_started':
+      return `draining the queue onto ${event.target} (pid ${event.pid})`;
+    case 'recovered':
+      return `recovered ${who(event.job)} from a stopped drainer: ${event.to}`;
+    case 'corrupt_record':
+      return `skipped corrupt job record ${event.file}: ${event.problem}`;
+    case 'waiting_for_company':
+      return `${who(event.job)} waits up to ${event.seconds}s for company`;
+    case 'fast_path':
+      return `${who(event.job)} is already proven (${event.source}); it lands alone without a gate`;
+    case 'train_built':
+      return `train ${event.train} attempt ${event.attempt}: ${event.members.length} member(s) [${branches(event.members, names)}] ${event.kind} on ${short(event.base)}`;
+    case 'member_skipped':
+      return `  ${who(event.job)} conflicts with the ${event.against} (${event.paths.join(', ')})`;
+    case 'gate_started':
+      return `  gate ${event.gate} started; log ${event.log}`;
+    case 'gate_finished':
+      return `  gate ${event.gate}: ${event.status} (${event.seconds}s)`;
+    case 'verdict':
+      return `  verdict ${event.verdict}${event.cached ? ' (cached)' : ''}${event.reason ? ` (${event.reason})` : ''}${event.log ? `  log ${event.log}` : ''}`;
+    case 'landed':
+      return event.members.map((job) => `  landed ${who(job)} as ${short(event.commit)} (${event.via})`).join('\n');
+    case 'bisected':
+      return `  bisecting: [${branches(event.first, names)}] next, [${branches(event.second, names)}] back to the head of the queue`;
+    case 'requeued':
+      return `  requeued ${labels(event.jobs, names)}: ${event.reason}`;
+    case 'failed':
+      return `  failed ${who(event.job)}: ${failure(event.reason, event.message)}`;
+    case 'canceled':
+      return `  canceled ${who(event.job)}`;
+    case 'window':
+      return `  window ${event.before} -> ${event.after}`;
+    case 'published':
+      return `  pushed ${short(event.commit)} to ${event.remote}`;
+    case 'publish_rejected':
+      return `  push to ${event.remote} rejected: ${event.message} (retried after the next landing)`;
+    case 'stopping':
+      return `stopping: ${event.why}`;
+    case 'warning':
+      return `warning: ${event.message}`;
+    case 'idle':
+      return `queue empty; waiting for submissions (${event.idleExitSeconds === null ? 'until stopped' : `idle-exit in ${event.idleExitSeconds}s`}${event.polling ? '; polling' : ''})`;
+    case 'resumed':
+      return `resuming after ${event.idleSeconds}s idle: ${event.jobs} runnable job(s)`;
+    case 'watch_ended':
+      return event.why === 'idle_exit' ? `queue empty for ${event.idleSeconds}s; exiting (--idle-exit)` : `stopped while idle (no train was running)`;
+    case 'backing_off':
+      return `infrastructure failure (${event.reason}); waiting ${event.seconds}s before the next train`;
+    case 'checking_target':
+      return `  ${who(event.job)} failed alone; gating ${event.target} itself at ${short(event.base)} (train ${event.train}) to tell a red target from a culprit`;
+    case 'target_checked':
+      return describeTargetCheck(event);
     default: {
       const never: never = event;
       return JSON.stringify(never);

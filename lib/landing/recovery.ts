@@ -15,15 +15,19 @@ export async function recoverInProgress(opts: { cwd: string; store: FileStore; t
     if (landed) {
       await applyChanges(
         opts.store,
-        landChanges([job], {
-          via: job.landedVia ?? 'recovered',
-          base: job.base ?? opts.targetTip,
-          tree: job.tree ?? opts.targetTip,
-          train,
-          gateLog: job.gateLog,
-          gate: job.gate,
-          verdict: 'PASS',
-        }, 'recovered_landed'),
+        landChanges(
+          [job],
+          {
+            via: job.landedVia ?? 'recovered',
+            base: job.base ?? opts.targetTip,
+            tree: job.tree ?? opts.targetTip,
+            train,
+            gateLog: job.gateLog,
+            gate: job.gate,
+            verdict: 'PASS',
+          },
+          'recovered_landed',
+        ),
       );
     } else if (job.stopRequest?.kind === 'cancel') {
       // Canceled while its drainer was gone: the request is honoured, not dropped by the requeue.

@@ -62,8 +62,10 @@ export class IdleWatch {
       const slice = timeoutMs === null ? null : Math.min(timeoutMs, LONGEST_WAIT_MS);
       const outcome = await this.store.waitForChange({ since, signal: stop.signal, timeoutMs: slice, poll: this.opts.poll });
       switch (outcome.kind) {
-        case 'changed': return 'recheck';
-        case 'aborted': return 'stop';
+        case 'changed':
+          return 'recheck';
+        case 'aborted':
+          return 'stop';
         case 'timeout':
           if (slice !== timeoutMs) return 'recheck'; // one slice of a longer idle-exit
           this.end('idle_exit');

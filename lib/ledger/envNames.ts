@@ -28,8 +28,4 @@ export function readVar(env: Env, key: EnvKey): string | undefined {
 }
 
 /** Variables a lane run forwards to the wrapper on the lane (the lane choice itself stays here). */
-export const FORWARDED_TO_LANE: readonly string[] = [
-  ...ENV_NAMES.provider,
-  ...ENV_NAMES.laneShared,
-  ...ENV_NAMES.ledgerDir,
-];
+export const FORWARDED_TO_LANE: readonly string[] = [...ENV_NAMES.provider, ...ENV_NAMES.laneShared, ...ENV_NAMES.ledgerDir];

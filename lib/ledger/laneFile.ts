@@ -15,10 +15,7 @@ const laneFileSchema = z.strictObject({
 
 export type LaneFileContent = z.infer<typeof laneFileSchema>;
 
-export type LaneFileRead =
-  | { kind: 'absent' }
-  | { kind: 'ok'; path: string; lane: LaneFileContent }
-  | { kind: 'invalid'; path: string; problem: string };
+export type LaneFileRead = { kind: 'absent' } | { kind: 'ok'; path: string; lane: LaneFileContent } | { kind: 'invalid'; path: string; problem: string };
 
 export function readLaneFile(root: string): LaneFileRead {
   const path = join(root, LANE_FILE);

@@ -20,10 +20,7 @@ export interface Lane {
   sshProgram: string;
 }
 
-export type LanePlan =
-  | { kind: 'here'; why: string }
-  | { kind: 'ssh'; lane: Lane; from: string }
-  | { kind: 'none'; reason: string };
+export type LanePlan = { kind: 'here'; why: string } | { kind: 'ssh'; lane: Lane; from: string } | { kind: 'none'; reason: string };
 
 export interface LanePlanInput {
   env: Env;

@@ -60,7 +60,9 @@ export async function runOnLane(
       return;
     }
     stopping = true;
-    note(`land batch: ${signal}: stopping the batch on ${lane.ssh}; it writes its ledger line there (waiting up to ${LANE_STOP_WAIT_MS / 1000} s, a second signal stops waiting)`);
+    note(
+      `land batch: ${signal}: stopping the batch on ${lane.ssh}; it writes its ledger line there (waiting up to ${LANE_STOP_WAIT_MS / 1000} s, a second signal stops waiting)`,
+    );
     ssh.stdin?.end(sessionStopMessage(signal));
     giveUp = setTimeout(() => ssh.signal('SIGTERM'), LANE_STOP_WAIT_MS);
   };

@@ -9,7 +9,10 @@ export class StampedLog {
   private readonly fd: number;
   private readonly flushers: (() => void)[] = [];
 
-  constructor(path: string, private readonly onLine: (line: string) => void) {
+  constructor(
+    path: string,
+    private readonly onLine: (line: string) => void,
+  ) {
     this.fd = openSync(path, 'a', 0o644);
   }
 

@@ -112,11 +112,15 @@ export function exitStatusOf(ending: Exclude<Ending, { kind: 'spawn_failed' }>):
 export function exitStatusOf(ending: Ending): ExitStatus | null;
 export function exitStatusOf(ending: Ending): ExitStatus | null {
   switch (ending.kind) {
-    case 'exited': return { code: ending.code, signal: null };
-    case 'signaled': return { code: null, signal: ending.signal };
+    case 'exited':
+      return { code: ending.code, signal: null };
+    case 'signaled':
+      return { code: null, signal: ending.signal };
     case 'timeout':
-    case 'stopped': return ending.exit;
-    case 'spawn_failed': return null;
+    case 'stopped':
+      return ending.exit;
+    case 'spawn_failed':
+      return null;
     default: {
       const never: never = ending;
       return never;
@@ -140,7 +144,11 @@ class ProcessRun implements RunningProcess {
   private settled = false;
   private readonly cleanups: (() => void)[] = [];
 
-  constructor(private readonly spec: ProcessSpec, private readonly child: ChildProcess, private readonly startedAt: Date) {
+  constructor(
+    private readonly spec: ProcessSpec,
+    private readonly child: ChildProcess,
+    private readonly startedAt: Date,
+  ) {
     this.pid = child.pid;
     this.inGroup = spec.group ?? true;
     this.killGraceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;

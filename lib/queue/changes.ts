@@ -6,7 +6,16 @@ import { nowIso } from './clock.js';
 import type { JobChange } from './transition.js';
 
 function batchRef(id: string, members: readonly JobRecord[], attempt: number, job: JobRecord, train?: string): BatchRef {
-  return { id, members: members.map((m) => m.id), attempt, index: Math.max(0, members.findIndex((m) => m.id === job.id)), ...(train ? { train } : {}) };
+  return {
+    id,
+    members: members.map((m) => m.id),
+    attempt,
+    index: Math.max(
+      0,
+      members.findIndex((m) => m.id === job.id),
+    ),
+    ...(train ? { train } : {}),
+  };
 }
 
 /** A conflict skip as the journal keeps it, so `land why` can name the paths long after. */

@@ -20,8 +20,6 @@ export function runnableJobs(jobs: readonly JobRecord[]): JobRecord[] {
 /** Every job for display: running first, then queued in landing order, then the finished ones. */
 export function displayOrder(jobs: readonly JobRecord[]): JobRecord[] {
   const running = jobs.filter((job) => job.state === 'in_progress').sort(compareLandingOrder);
-  const finished = jobs
-    .filter((job) => job.state !== 'queued' && job.state !== 'in_progress')
-    .sort((a, b) => (a.id < b.id ? 1 : -1));
+  const finished = jobs.filter((job) => job.state !== 'queued' && job.state !== 'in_progress').sort((a, b) => (a.id < b.id ? 1 : -1));
   return [...running, ...runnableJobs(jobs), ...finished];
 }

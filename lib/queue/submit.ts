@@ -36,7 +36,15 @@ async function submitterName(cwd: string): Promise<string> {
   return (await configGet(cwd, 'user.email')) ?? (await configGet(cwd, 'user.name')) ?? process.env.USER ?? 'unknown';
 }
 
-export function newJobRecord(fields: { id: string; branch: string; tip: string; title: string; submitter: string; urgent: boolean; target?: string }): JobRecord {
+export function newJobRecord(fields: {
+  id: string;
+  branch: string;
+  tip: string;
+  title: string;
+  submitter: string;
+  urgent: boolean;
+  target?: string;
+}): JobRecord {
   return {
     version: 1,
     id: fields.id,
@@ -95,9 +103,13 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
     const live = sameBranch.find((job) => isLive(job) && job.tip === tip) ?? sameBranch.find(isLive);
     if (live?.tip === tip) return { kind: 'existing', job: live };
     if (live?.state === 'in_progress') {
-      throw new LandError('state', `job ${live.id} for ${JSON.stringify(req.branch)} is riding a train at ${live.tip.slice(0, 12)}; the new tip was not queued`, {
-        hint: 'submit again once that job has finished',
-      });
+      throw new LandError(
+        'state',
+        `job ${live.id} for ${JSON.stringify(req.branch)} is riding a train at ${live.tip.slice(0, 12)}; the new tip was not queued`,
+        {
+          hint: 'submit again once that job has finished',
+        },
+      );
     }
     if (live) {
       const [job] = applyChangesLocked(store, [tipUpdateChange(live, tip, req.title)]);
@@ -136,6 +148,9 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
 /** An urgent job asks the running train's normal members to step aside at the next boundary. */
 function preemptRunning(store: FileStore, jobs: readonly JobRecord[], forJob: string, by: string): string[] {
   const running = jobs.filter((other) => other.state === 'in_progress' && other.priority === 'normal' && !other.stopRequest);
-  applyChangesLocked(store, running.map((other) => stopRequestChange(other.id, { kind: 'preempt', by, forJob })));
+  applyChangesLocked(
+    store,
+    running.map((other) => stopRequestChange(other.id, { kind: 'preempt', by, forJob })),
+  );
   return running.map((other) => other.id);
 }

@@ -79,11 +79,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
 }
 
 /** Applies changes under one hold of the queue lock; `also` runs under the same hold. */
-export function applyChanges(
-  store: FileStore,
-  changes: readonly JobChange[],
-  also?: (jobs: JobRecord[]) => void,
-): Promise<JobRecord[]> {
+export function applyChanges(store: FileStore, changes: readonly JobChange[], also?: (jobs: JobRecord[]) => void): Promise<JobRecord[]> {
   return store.withQueueLock(() => {
     const jobs = applyChangesLocked(store, changes);
     also?.(jobs);

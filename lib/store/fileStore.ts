@@ -180,11 +180,15 @@ export class FileStore {
     assertSafeId(id);
     const entries: JournalEntry[] = [];
     const badLines: number[] = [];
-    scanLines(this.paths.journal, (line) => line.includes(id), (line, number) => {
-      const entry = parseJsonLine(line, (raw) => journalEntrySchema.safeParse(raw));
-      if (entry === null) badLines.push(number);
-      else if (entry.job === id) entries.push(entry);
-    });
+    scanLines(
+      this.paths.journal,
+      (line) => line.includes(id),
+      (line, number) => {
+        const entry = parseJsonLine(line, (raw) => journalEntrySchema.safeParse(raw));
+        if (entry === null) badLines.push(number);
+        else if (entry.job === id) entries.push(entry);
+      },
+    );
     return { entries, badLines };
   }
 
@@ -298,11 +302,17 @@ export class FileStore {
     const rows: Record<string, unknown>[] = [];
     const badLines: number[] = [];
     if (!needles.length) return { rows, badLines };
-    scanLines(this.paths.metrics, (line) => needles.some((needle) => line.includes(needle)), (line, number) => {
-      const row = parseJsonLine(line, (raw) => (raw && typeof raw === 'object' && !Array.isArray(raw) ? { success: true, data: raw as Record<string, unknown> } : { success: false }));
-      if (row === null) badLines.push(number);
-      else rows.push(row);
-    });
+    scanLines(
+      this.paths.metrics,
+      (line) => needles.some((needle) => line.includes(needle)),
+      (line, number) => {
+        const row = parseJsonLine(line, (raw) =>
+          raw && typeof raw === 'object' && !Array.isArray(raw) ? { success: true, data: raw as Record<string, unknown> } : { success: false },
+        );
+        if (row === null) badLines.push(number);
+        else rows.push(row);
+      },
+    );
     return { rows, badLines };
   }
 
@@ -319,7 +329,11 @@ export class FileStore {
   /** Every line of a train's log, read in one pass; false when there is no such log. */
   scanLog(id: string, onLine: (line: string) => void): boolean {
     if (!existsSync(this.paths.log(id))) return false;
-    scanLines(this.paths.log(id), () => true, (line) => onLine(line));
+    scanLines(
+      this.paths.log(id),
+      () => true,
+      (line) => onLine(line),
+    );
     return true;
   }
 

@@ -21,31 +21,73 @@ const HASH = /^[0-9a-f]{8,128}$/;
 export class StatePaths {
   constructor(readonly root: string) {}
 
-  get jobsDir(): string { return join(this.root, 'jobs'); }
-  job(id: string): string { return join(this.jobsDir, `${assertSafeId(id)}.json`); }
-  get journal(): string { return join(this.root, 'journal.jsonl'); }
-  get window(): string { return join(this.root, 'window.json'); }
-  get verdictsDir(): string { return join(this.root, 'verdicts'); }
+  get jobsDir(): string {
+    return join(this.root, 'jobs');
+  }
+  job(id: string): string {
+    return join(this.jobsDir, `${assertSafeId(id)}.json`);
+  }
+  get journal(): string {
+    return join(this.root, 'journal.jsonl');
+  }
+  get window(): string {
+    return join(this.root, 'window.json');
+  }
+  get verdictsDir(): string {
+    return join(this.root, 'verdicts');
+  }
   verdict(tree: string, gatesHash: string): string {
     if (!HASH.test(gatesHash)) throw new LandError('usage', `invalid gates hash ${JSON.stringify(gatesHash)}`);
     return join(this.verdictsDir, `${assertObjectId(tree)}-${gatesHash}.json`);
   }
-  get proofsDir(): string { return join(this.root, 'proofs'); }
-  proof(tree: string): string { return join(this.proofsDir, `${assertObjectId(tree)}.json`); }
+  get proofsDir(): string {
+    return join(this.root, 'proofs');
+  }
+  proof(tree: string): string {
+    return join(this.proofsDir, `${assertObjectId(tree)}.json`);
+  }
   /** The latest proof of a tip, whatever target it was merged onto (names the proof's tree). */
-  proofOfTip(tip: string): string { return join(this.proofsDir, 'tips', `${assertObjectId(tip)}.json`); }
-  get logsDir(): string { return join(this.root, 'logs'); }
-  log(id: string): string { return join(this.logsDir, `${assertSafeId(id, 'log id')}.log`); }
-  get metrics(): string { return join(this.root, 'metrics.jsonl'); }
-  get trainsDir(): string { return join(this.root, 'trains'); }
-  train(id: string): string { return join(this.trainsDir, assertSafeId(id, 'train id')); }
-  get locksDir(): string { return join(this.root, 'locks'); }
-  get queueLock(): string { return join(this.locksDir, 'queue'); }
-  get drainLock(): string { return join(this.locksDir, 'drain'); }
-  get drainHolder(): string { return join(this.locksDir, 'drain-holder.json'); }
-  get token(): string { return join(this.root, 'token'); }
-  get publishState(): string { return join(this.root, 'publish.json'); }
-  get gatePassesDir(): string { return join(this.root, 'gate-passes'); }
+  proofOfTip(tip: string): string {
+    return join(this.proofsDir, 'tips', `${assertObjectId(tip)}.json`);
+  }
+  get logsDir(): string {
+    return join(this.root, 'logs');
+  }
+  log(id: string): string {
+    return join(this.logsDir, `${assertSafeId(id, 'log id')}.log`);
+  }
+  get metrics(): string {
+    return join(this.root, 'metrics.jsonl');
+  }
+  get trainsDir(): string {
+    return join(this.root, 'trains');
+  }
+  train(id: string): string {
+    return join(this.trainsDir, assertSafeId(id, 'train id'));
+  }
+  get locksDir(): string {
+    return join(this.root, 'locks');
+  }
+  get queueLock(): string {
+    return join(this.locksDir, 'queue');
+  }
+  get drainLock(): string {
+    return join(this.locksDir, 'drain');
+  }
+  get drainHolder(): string {
+    return join(this.locksDir, 'drain-holder.json');
+  }
+  get token(): string {
+    return join(this.root, 'token');
+  }
+  get publishState(): string {
+    return join(this.root, 'publish.json');
+  }
+  get gatePassesDir(): string {
+    return join(this.root, 'gate-passes');
+  }
   /** Per-gate PASS records of a commit (selective gates). */
-  gatePasses(commit: string): string { return join(this.gatePassesDir, `${assertObjectId(commit)}.json`); }
+  gatePasses(commit: string): string {
+    return join(this.gatePassesDir, `${assertObjectId(commit)}.json`);
+  }
 }

@@ -65,7 +65,7 @@ export function readFrom(path: string, offset: number, limit = 16 * CHUNK): Text
   if (fd === null) return { text: '', next: offset, exists: false };
   try {
     const size = fstatSync(fd).size;
-    if (size <= offset) return { text: '', next: size < offset ? size : offset, exists: true };
+    if (size <= offset) return { text: '', next: Math.min(size, offset), exists: true };
     const length = Math.min(size - offset, limit);
     const bytes = Buffer.alloc(length);
     const read = readSync(fd, bytes, 0, length, offset);

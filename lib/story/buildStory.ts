@@ -87,7 +87,9 @@ function trainOf(entry: JournalEntry, jobId: string, rows: readonly TrainRow[]):
   if (named) return named;
   const batch = str(entry.detail.batch);
   const attempt = num(entry.detail.attempt);
-  const match = rows.find((row) => row.batch === batch && row.attempt === attempt && row.members.includes(jobId) && (row.at === undefined || row.at >= entry.at));
+  const match = rows.find(
+    (row) => row.batch === batch && row.attempt === attempt && row.members.includes(jobId) && (row.at === undefined || row.at >= entry.at),
+  );
   return match?.train ?? null;
 }
 
@@ -102,20 +104,40 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
   const at = entry.at;
   switch (entry.event) {
     case 'culprit_found':
-      return { kind: 'note', at, event: entry.event, text: `the culprit of batch ${str(entry.detail.batch) ?? '?'} was found; this job rides with the rest of its batch next` };
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `the culprit of batch ${str(entry.detail.batch) ?? '?'} was found; this job rides with the rest of its batch next`,
+      };
     case 'fast_path_taken': {
       const proof = str(entry.detail.proofSource);
       const source = str(entry.detail.source) === 'cache' ? 'the verdict cache (the same tree was judged before)' : proof ? `a ${proof} proof` : 'a proof';
       return { kind: 'note', at, event: entry.event, text: `judged alone without running a gate: ${source}` };
     }
     case 'judged_from_cache':
-      return { kind: 'note', at, event: entry.event, text: `judged alone from the verdict cache: the same tree failed in train ${str(entry.detail.cachedFrom) ?? '?'}` };
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `judged alone from the verdict cache: the same tree failed in train ${str(entry.detail.cachedFrom) ?? '?'}`,
+      };
     case 'target_red':
-      return { kind: 'note', at, event: entry.event, text: `the target itself fails its gates: this job waits with the rest of batch ${str(entry.detail.batch) ?? '?'} until the target is fixed` };
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `the target itself fails its gates: this job waits with the rest of batch ${str(entry.detail.batch) ?? '?'} until the target is fixed`,
+      };
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
     case 'ledger_observed':
-      return { kind: 'note', at, event: entry.event, text: `the batch stages of train ${str(entry.detail.train) ?? '?'} left their ledger observation on the record` };
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `the batch stages of train ${str(entry.detail.train) ?? '?'} left their ledger observation on the record`,
+      };
     default: {
       const detail = describeDetail(entry.detail);
       return { kind: 'note', at, event: entry.event, text: `${entry.event.replace(/_/g, ' ')}${detail ? ` (${detail})` : ''}` };
@@ -158,7 +180,7 @@ function endRide(walk: Walk): void {
   if (!ride || ride.judged) return;
   ride.judged = true;
   const row = walk.byTrain.get(ride.train);
-  if (row && row.members.includes(walk.input.job.id)) walk.events.push(verdictEvent(row, walk.byTrain));
+  if (row?.members.includes(walk.input.job.id)) walk.events.push(verdictEvent(row, walk.byTrain));
 }
 
 /** The job starts riding a train (or a train that left no record). */
@@ -168,7 +190,12 @@ function startRide(walk: Walk, entry: JournalEntry): void {
   const at = entry.at;
   const train = trainOf(entry, job.id, rows);
   if (!train) {
-    walk.events.push({ kind: 'note', at, event: entry.event, text: `rode a train of batch ${str(d.batch) ?? '?'} (attempt ${num(d.attempt) ?? '?'}) that left no record` });
+    walk.events.push({
+      kind: 'note',
+      at,
+      event: entry.event,
+      text: `rode a train of batch ${str(d.batch) ?? '?'} (attempt ${num(d.attempt) ?? '?'}) that left no record`,
+    });
     walk.ride = null;
     return;
   }
@@ -191,7 +218,15 @@ function tellEntry(walk: Walk, entry: JournalEntry): void {
   const train = walk.ride?.train ?? null;
   switch (entry.event) {
     case 'submitted':
-      events.push({ kind: 'submitted', at, by: job.submitter, branch: str(d.branch) ?? job.branch, tip: str(d.tip), title: job.title === job.branch ? null : job.title, fromRecord: false });
+      events.push({
+        kind: 'submitted',
+        at,
+        by: job.submitter,
+        branch: str(d.branch) ?? job.branch,
+        tip: str(d.tip),
+        title: job.title === job.branch ? null : job.title,
+        fromRecord: false,
+      });
       return;
     case 'tip_updated':
       events.push({ kind: 'tip_updated', at, from: str(d.from), to: str(d.to) });
@@ -274,7 +309,15 @@ export function buildStory(input: StoryInput): Story {
   const walk: Walk = { input, byTrain: new Map(input.rows.map((row) => [row.train, row])), events: [], trains: [], ride: null };
   const { events } = walk;
   if (!input.journal.some((entry) => entry.event === 'submitted')) {
-    events.push({ kind: 'submitted', at: job.timestamps.queued, by: job.submitter, branch: job.branch, tip: null, title: job.title === job.branch ? null : job.title, fromRecord: true });
+    events.push({
+      kind: 'submitted',
+      at: job.timestamps.queued,
+      by: job.submitter,
+      branch: job.branch,
+      tip: null,
+      title: job.title === job.branch ? null : job.title,
+      fromRecord: true,
+    });
   }
   for (const entry of input.journal) {
     if (RIDE_ENDS.has(entry.event)) endRide(walk);
@@ -297,7 +340,19 @@ export function buildStory(input: StoryInput): Story {
 
 function nowEvent(input: StoryInput, trains: readonly string[]): StoryEvent {
   const { job } = input;
-  const base = { kind: 'now' as const, at: null, state: job.state, position: null, train: null, log: null, commit: null, via: null, reason: job.reason, message: job.error?.message ?? null, by: null };
+  const base = {
+    kind: 'now' as const,
+    at: null,
+    state: job.state,
+    position: null,
+    train: null,
+    log: null,
+    commit: null,
+    via: null,
+    reason: job.reason,
+    message: job.error?.message ?? null,
+    by: null,
+  };
   switch (job.state) {
     case 'queued':
       return { ...base, position: input.position };

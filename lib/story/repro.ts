@@ -118,7 +118,8 @@ export function failedTrainOf(store: FileStore, job: JobRecord): RebuildableRow 
   const { rows } = parseTrainRows(store.readMetricsMatching([job.id]).rows);
   const row = latestFailedRow(rows, job.id);
   if (!row) {
-    const why = job.state === 'failed' ? `it failed without a failing train (${job.reason ?? 'no reason'}: ${job.error?.message ?? ''})`.trim() : `it is ${job.state}`;
+    const why =
+      job.state === 'failed' ? `it failed without a failing train (${job.reason ?? 'no reason'}: ${job.error?.message ?? ''})`.trim() : `it is ${job.state}`;
     throw new LandError('not_found', `job ${job.id} never failed a train; nothing to reproduce: ${why}`, { hint: `land why ${job.id} tells its story` });
   }
   return assertRebuildable(row);
@@ -129,7 +130,14 @@ export function failedTrainOf(store: FileStore, job: JobRecord): RebuildableRow 
  * on that train before its gates, they run here too (their output to `log`), so the tree checked
  * out is the tree that was gated.
  */
-export async function rebuildFailedTrain(opts: { cwd: string; store: FileStore; job: JobRecord; dir?: string; log: LogSink; signal?: AbortSignal }): Promise<ReproTrain> {
+export async function rebuildFailedTrain(opts: {
+  cwd: string;
+  store: FileStore;
+  job: JobRecord;
+  dir?: string;
+  log: LogSink;
+  signal?: AbortSignal;
+}): Promise<ReproTrain> {
   const { cwd, store, job } = opts;
   const row = failedTrainOf(store, job);
   const policyText = await showFile(cwd, row.base, POLICY_FILE);
@@ -140,7 +148,10 @@ export async function rebuildFailedTrain(opts: { cwd: string; store: FileStore; 
   const built = await buildTrain(cwd, row.base, await treeOf(cwd, row.base), memberRecords(store, row), row.train);
   const rebuilt = built.members.map((member) => member.job.id);
   if (built.skipped.length || built.contained.length || rebuilt.join(' ') !== row.members.join(' ')) {
-    throw new LandError('state', `train ${row.train} does not rebuild the same: ${built.skipped.length ? `${built.skipped.map((s) => s.job.id).join(', ')} now conflict` : 'members differ'}`);
+    throw new LandError(
+      'state',
+      `train ${row.train} does not rebuild the same: ${built.skipped.length ? `${built.skipped.map((s) => s.job.id).join(', ')} now conflict` : 'members differ'}`,
+    );
   }
 
   const dir = reproDir(store, row.train, opts.dir, cwd);
@@ -149,13 +160,27 @@ export async function rebuildFailedTrain(opts: { cwd: string; store: FileStore; 
   await addDetachedWorktree(cwd, dir, built.train, opts.dir === undefined ? { onCleanup: (left) => rmSync(left, { recursive: true, force: true }) } : {});
   const env = reproEnv(row, built.train);
   if (row.gate?.refreshed?.length && policy.refresh.length) {
-    const outcome = await runRefresh({ cwd, store, entries: policy.refresh, base: row.base, train: built.train, worktree: dir, log: opts.log, signal: opts.signal, trainEnv: env });
+    const outcome = await runRefresh({
+      cwd,
+      store,
+      entries: policy.refresh,
+      base: row.base,
+      train: built.train,
+      worktree: dir,
+      log: opts.log,
+      signal: opts.signal,
+      trainEnv: env,
+    });
     if (outcome.kind === 'refreshed') {
       built.train = outcome.commit;
       built.tree = outcome.tree;
       env.LAND_TIP = outcome.commit;
     } else if (outcome.kind !== 'unchanged') {
-      throw new LandError('state', `the refresh entries of train ${row.train} did not run here: ${outcome.kind === 'failed' ? `"${outcome.entry}": ${outcome.status}` : 'stopped'}`, { hint: `the worktree is left in ${dir}` });
+      throw new LandError(
+        'state',
+        `the refresh entries of train ${row.train} did not run here: ${outcome.kind === 'failed' ? `"${outcome.entry}": ${outcome.status}` : 'stopped'}`,
+        { hint: `the worktree is left in ${dir}` },
+      );
     }
   }
   return {

@@ -34,7 +34,8 @@ export function jobLog(store: FileStore, id: string, train?: string): JobLog {
     }
   }
   const chosen = train ?? trains[trains.length - 1];
-  if (!chosen) throw new LandError('not_found', `job ${job.id} has not ridden a train yet: there is no gate log`, { hint: `land why ${job.id} tells its story` });
+  if (!chosen)
+    throw new LandError('not_found', `job ${job.id} has not ridden a train yet: there is no gate log`, { hint: `land why ${job.id} tells its story` });
   if (!store.hasLog(chosen)) throw new LandError('not_found', `the log of train ${chosen} is gone (${store.logPath(chosen)})`);
   return { job, train: chosen, path: store.logPath(chosen) };
 }

@@ -2,7 +2,13 @@
 // trains named their branches, tips and log lack those fields: they are optional here, and what
 // needs them (`land repro`) says so instead of guessing.
 import { z } from 'zod';
-import { cachedGateTelemetrySchema, failedRefreshSchema, GATE_TELEMETRY_MODES, gateResultSchema as writtenResultSchema, ranGateTelemetrySchema } from '../store/index.js';
+import {
+  cachedGateTelemetrySchema,
+  failedRefreshSchema,
+  GATE_TELEMETRY_MODES,
+  gateResultSchema as writtenResultSchema,
+  ranGateTelemetrySchema,
+} from '../store/index.js';
 
 // The gate telemetry the drain writes is GateTelemetry (lib/store/recordParts.ts). A row is read
 // leniently: every field is optional (old rows lack some), and each has the type the drain writes.

@@ -30,7 +30,10 @@ describe('land config: a bad policy on the target', () => {
     const problems = problemLines(result.stderr);
     expect(problems).toHaveLength(3);
     for (const path of ['batch.max', 'gates[0].tmeout', 'target']) {
-      expect(problems.filter((line) => line.trim().startsWith(`${path}:`)), path).toHaveLength(1);
+      expect(
+        problems.filter((line) => line.trim().startsWith(`${path}:`)),
+        path,
+      ).toHaveLength(1);
     }
 
     // A submit under a bad policy queues nothing, and --json prints no JSON on failure.

@@ -106,6 +106,10 @@ describe('job ids that are not ids', () => {
     const gitDir = dirname(stateDir(repo));
     const files = walk(stateDir(repo)).filter((path) => statSync(join(stateDir(repo), path)).isFile());
     expect(files).toEqual([]);
-    expect(walk(gitDir).filter((path) => !path.startsWith('land')).sort()).toEqual(before.filter((path) => !path.startsWith('land')).sort());
+    expect(
+      walk(gitDir)
+        .filter((path) => !path.startsWith('land'))
+        .sort(),
+    ).toEqual(before.filter((path) => !path.startsWith('land')).sort());
   });
 });

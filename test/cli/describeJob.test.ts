@@ -9,13 +9,21 @@ const B = 'b'.repeat(40);
 describe('describeFastPath', () => {
   it('says how a job landed alone, why it was gated, and when a cached FAIL judged it', () => {
     expect(describeFastPath(undefined)).toBeNull();
-    expect(describeFastPath({ alone: true, source: 'cache', proofSource: null, tree: A, base: B, checkedAt: 'x' })).toBe(`lands alone without a gate: cached PASS on ${B.slice(0, 12)}`);
-    expect(describeFastPath({ alone: true, source: 'proof', proofSource: 'local', tree: A, base: B, checkedAt: 'x' })).toBe(`lands alone without a gate: local proof on ${B.slice(0, 12)}`);
-    expect(describeFastPath({ alone: true, source: 'proof', proofSource: null, tree: A, base: B, checkedAt: 'x' })).toBe(`lands alone without a gate: proof on ${B.slice(0, 12)}`);
+    expect(describeFastPath({ alone: true, source: 'cache', proofSource: null, tree: A, base: B, checkedAt: 'x' })).toBe(
+      `lands alone without a gate: cached PASS on ${B.slice(0, 12)}`,
+    );
+    expect(describeFastPath({ alone: true, source: 'proof', proofSource: 'local', tree: A, base: B, checkedAt: 'x' })).toBe(
+      `lands alone without a gate: local proof on ${B.slice(0, 12)}`,
+    );
+    expect(describeFastPath({ alone: true, source: 'proof', proofSource: null, tree: A, base: B, checkedAt: 'x' })).toBe(
+      `lands alone without a gate: proof on ${B.slice(0, 12)}`,
+    );
     expect(describeFastPath({ alone: false, refusal: 'target_moved', tree: A, base: B, checkedAt: 'x' })).toBe(
       `gated (target_moved): the target moved since the proof (it was tested on another target tree) on ${B.slice(0, 12)}`,
     );
-    expect(describeFastPath({ alone: false, refusal: 'conflict', tree: null, base: B, checkedAt: 'x' })).toBe(`gated (conflict): the tip conflicts with the target on ${B.slice(0, 12)}`);
+    expect(describeFastPath({ alone: false, refusal: 'conflict', tree: null, base: B, checkedAt: 'x' })).toBe(
+      `gated (conflict): the tip conflicts with the target on ${B.slice(0, 12)}`,
+    );
     expect(describeFastPath({ alone: false, refusal: 'cached_fail', cachedFrom: 'b-7-1', cachedLog: null, tree: A, base: B, checkedAt: 'x' })).toBe(
       `failed from the verdict cache: the same tree failed in train b-7-1 on ${B.slice(0, 12)}`,
     );
@@ -28,19 +36,37 @@ describe('describeFastPath', () => {
 describe('describeGate', () => {
   it('describes a verdict from the verdict cache and a fast path', () => {
     expect(describeGate(null)).toEqual([]);
-    expect(describeGate({ mode: 'cached', source: 'cache', cachedFrom: 'b-1-1', cachedVerdict: 'FAIL', cachedLog: '/l/b-1-1.log', planBase: A, executed: [], gatesHash: 'h' })).toEqual([
+    expect(
+      describeGate({
+        mode: 'cached',
+        source: 'cache',
+        cachedFrom: 'b-1-1',
+        cachedVerdict: 'FAIL',
+        cachedLog: '/l/b-1-1.log',
+        planBase: A,
+        executed: [],
+        gatesHash: 'h',
+      }),
+    ).toEqual([`mode cached on ${A.slice(0, 12)}`, 'from cache (FAIL of train b-1-1); log /l/b-1-1.log', 'executed -']);
+    expect(describeGate({ mode: 'cached', source: 'proof', proofSource: 'train', planBase: A, executed: [], gatesHash: 'h' })).toEqual([
       `mode cached on ${A.slice(0, 12)}`,
-      'from cache (FAIL of train b-1-1); log /l/b-1-1.log',
+      'from proof',
       'executed -',
     ]);
-    expect(describeGate({ mode: 'cached', source: 'proof', proofSource: 'train', planBase: A, executed: [], gatesHash: 'h' })).toEqual([`mode cached on ${A.slice(0, 12)}`, 'from proof', 'executed -']);
   });
 
   it('describes a selection that ran gates, with refresh entries, and the legacy shapes', () => {
     expect(
       describeGate({
-        mode: 'selective', planBase: A, selected: ['test', 'lint'], executed: ['test', 'lint'], cached: [{ gate: 'docs', from: B }],
-        missReasons: { test: 'no paths: always runs', lint: 'changed: a.ts' }, fallbackReason: null, gatesHash: 'h', refreshed: ['lockfile'],
+        mode: 'selective',
+        planBase: A,
+        selected: ['test', 'lint'],
+        executed: ['test', 'lint'],
+        cached: [{ gate: 'docs', from: B }],
+        missReasons: { test: 'no paths: always runs', lint: 'changed: a.ts' },
+        fallbackReason: null,
+        gatesHash: 'h',
+        refreshed: ['lockfile'],
         results: [{ name: 'test', outcome: 'exited', status: 'exit 0', seconds: 1 }],
       }),
     ).toEqual([
@@ -52,13 +78,21 @@ describe('describeGate', () => {
       'runs lint: changed: a.ts',
       'refreshed: lockfile',
     ]);
-    expect(describeGate({ mode: 'full', planBase: A, selected: [], executed: [], cached: [], missReasons: {}, fallbackReason: 'git could not compute the selection' })).toEqual([
-      `mode full on ${A.slice(0, 12)}`,
-      'selected -',
+    expect(
+      describeGate({
+        mode: 'full',
+        planBase: A,
+        selected: [],
+        executed: [],
+        cached: [],
+        missReasons: {},
+        fallbackReason: 'git could not compute the selection',
+      }),
+    ).toEqual([`mode full on ${A.slice(0, 12)}`, 'selected -', 'executed -', 'fallback: git could not compute the selection']);
+    expect(describeGate({ mode: 'full', executed: [], refresh: { kind: 'failed', entry: 'lockfile', status: 'exit 2' }, gatesHash: 'h' })).toEqual([
+      'mode full',
       'executed -',
-      'fallback: git could not compute the selection',
     ]);
-    expect(describeGate({ mode: 'full', executed: [], refresh: { kind: 'failed', entry: 'lockfile', status: 'exit 2' }, gatesHash: 'h' })).toEqual(['mode full', 'executed -']);
     expect(describeGate({ mode: 'cached', cachedFrom: 'b-1-1', executed: [], gatesHash: 'h' })).toEqual(['mode cached', 'executed -']);
     expect(describeGate({ mode: 'none', executed: [], gatesHash: 'h' })).toEqual(['mode none', 'executed -']);
   });
@@ -68,9 +102,23 @@ describe('describeLedger', () => {
   it('describes a found ledger line, a missing one and an unreadable ledger', () => {
     expect(describeLedger(undefined)).toEqual([]);
     const line = {
-      version: 1 as const, job: 'gen', track: 'gen', start: '2026-01-01T00:00:00.000Z', end: '2026-01-01T00:00:02.000Z',
-      wallSeconds: 2, cpuSeconds: 1.5, cpuHours: 0.0004, peakRssBytes: null, exitCode: 3, signal: null, status: 3,
-      interruptedBy: null, host: 'h', gitHead: null, cwd: '/w', measureDir: '/w',
+      version: 1 as const,
+      job: 'gen',
+      track: 'gen',
+      start: '2026-01-01T00:00:00.000Z',
+      end: '2026-01-01T00:00:02.000Z',
+      wallSeconds: 2,
+      cpuSeconds: 1.5,
+      cpuHours: 0.0004,
+      peakRssBytes: null,
+      exitCode: 3,
+      signal: null,
+      status: 3,
+      interruptedBy: null,
+      host: 'h',
+      gitHead: null,
+      cwd: '/w',
+      measureDir: '/w',
       counts: { timings: {}, timingSeconds: null, compiled: null, candidates: null, received: null, completionTokens: null, scored: null, best: null },
     };
     expect(describeLedger({ build: line, docs: { missing: true, ledgerDir: '/ledger' }, lint: { missing: true, ledgerDir: null, error: 'EACCES' } })).toEqual([

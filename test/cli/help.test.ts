@@ -78,7 +78,7 @@ describe('help examples', () => {
     for (const [line] of PROGRAM_EXAMPLES.examples) expect(line.startsWith('land ')).toBe(true);
   });
 
-  it("points every registered command to a docs page and heading that exist", () => {
+  it('points every registered command to a docs page and heading that exist', () => {
     const broken = commands.map((command) => brokenLink(helpExamplesFor(commandPath(command))!.docs)).filter((problem) => problem !== null);
     expect(broken).toEqual([]);
     expect(brokenLink(PROGRAM_EXAMPLES.docs)).toBeNull();

@@ -45,14 +45,16 @@ describe('land cancel and land retry', () => {
     // Fail the job the way a drainer would: queued -> in_progress -> failed, through the store API.
     const store = await openStore(repo.dir);
     await applyChanges(store, [{ id: failId, to: 'in_progress', from: ['queued'], event: 'train_started' }]);
-    await applyChanges(store, [
-      { id: failId, to: 'failed', from: ['in_progress'], event: 'failed', patch: { reason: 'gate test failed', verdict: 'FAIL' } },
-    ]);
+    await applyChanges(store, [{ id: failId, to: 'failed', from: ['in_progress'], event: 'failed', patch: { reason: 'gate test failed', verdict: 'FAIL' } }]);
     expect(readJobFile(repo, failId)).toMatchObject({ state: 'failed', reason: 'gate test failed' });
 
     const retried = await land(repo.dir, ['retry', failId, '--json']);
     expect(retried.code, retried.stderr).toBe(0);
-    expect(retried.json()).toMatchObject({ outcome: 'requeued', job: { id: failId, state: 'queued' }, previous: { state: 'failed', reason: 'gate test failed' } });
+    expect(retried.json()).toMatchObject({
+      outcome: 'requeued',
+      job: { id: failId, state: 'queued' },
+      previous: { state: 'failed', reason: 'gate test failed' },
+    });
     expect(readJobFile(repo, failId)).toMatchObject({ state: 'queued', reason: null, verdict: null });
     expect(journal(repo).filter((e) => e.job === failId && e.event === 'retried')).toMatchObject([
       { from: 'failed', to: 'queued', detail: { previousReason: 'gate test failed' } },
@@ -111,7 +113,11 @@ describe('land retry: several ids, --all-failed', () => {
       { outcome: 'requeued', job: { id: f1, state: 'queued', regate: true }, previous: { state: 'failed', reason: 'gate' } },
       { outcome: 'requeued', job: { id: c1, state: 'queued', regate: true }, previous: { state: 'canceled' } },
     ]);
-    expect(journal(repo).filter((e) => e.event === 'retried').map((e) => [e.job, e.from, e.to])).toEqual([
+    expect(
+      journal(repo)
+        .filter((e) => e.event === 'retried')
+        .map((e) => [e.job, e.from, e.to]),
+    ).toEqual([
       [f1, 'failed', 'queued'],
       [c1, 'canceled', 'queued'],
     ]);
@@ -200,10 +206,7 @@ describe('land: help and usage errors', () => {
     for (const command of ['init', 'config', 'submit', 'status', 'show', 'cancel', 'retry', 'window']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
-    const results = await Promise.all([
-      land(repo.dir, ['frobnicate']),
-      land(repo.dir, ['status', '--frobnicate']),
-    ]);
+    const results = await Promise.all([land(repo.dir, ['frobnicate']), land(repo.dir, ['status', '--frobnicate'])]);
     for (const result of results) {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(/error: /);

@@ -66,12 +66,19 @@ describe('the live reporter (fake terminal and clock)', () => {
   it('redraws the block in place, at most every 250 ms and only when its text changed', () => {
     let now = 0;
     const writes: { at: number; text: string }[] = [];
-    const reporter = liveReporter({ terminal: { write: (text) => writes.push({ at: now, text }), columns: () => 100 }, source: source({ test: [20, 40] }), colors: makeColors(false), now: () => now, window: 2 });
+    const reporter = liveReporter({
+      terminal: { write: (text) => writes.push({ at: now, text }), columns: () => 100 },
+      source: source({ test: [20, 40] }),
+      colors: makeColors(false),
+      now: () => now,
+      window: 2,
+    });
     for (const event of TRAIN) reporter.event(event);
     for (now = 0; now <= 3000; now += 50) reporter.tick(now);
 
     const draws = writes.filter((w) => w.text.includes('train t-1'));
-    for (let i = 1; i < draws.length; i += 1) expect((draws[i] as { at: number }).at - (draws[i - 1] as { at: number }).at).toBeGreaterThanOrEqual(MIN_REDRAW_MS);
+    for (let i = 1; i < draws.length; i += 1)
+      expect((draws[i] as { at: number }).at - (draws[i - 1] as { at: number }).at).toBeGreaterThanOrEqual(MIN_REDRAW_MS);
     expect(draws.length).toBeLessThanOrEqual(6); // the text changes once a second, not on every tick
     const last = (draws.at(-1) as { text: string }).text;
     expect(last.startsWith(`\r${UP_AND_CLEAR.repeat(3)}`)).toBe(true);
@@ -83,7 +90,13 @@ describe('the live reporter (fake terminal and clock)', () => {
   it('prints the events that matter above the block, and clears the block at the end', () => {
     let now = 0;
     const writes: string[] = [];
-    const reporter = liveReporter({ terminal: { write: (text) => writes.push(text), columns: () => 100 }, source: source(), colors: makeColors(true), now: () => now, window: null });
+    const reporter = liveReporter({
+      terminal: { write: (text) => writes.push(text), columns: () => 100 },
+      source: source(),
+      colors: makeColors(true),
+      now: () => now,
+      window: null,
+    });
     for (const event of TRAIN) reporter.event(event);
     now = 1000;
     reporter.tick(now);
@@ -101,7 +114,13 @@ describe('the live reporter (fake terminal and clock)', () => {
 
   it('shows an idle watch drainer in the block, not as a permanent line', () => {
     const writes: string[] = [];
-    const reporter = liveReporter({ terminal: { write: (text) => writes.push(text), columns: () => 100 }, source: source(), colors: makeColors(false), now: () => 0, window: 1 });
+    const reporter = liveReporter({
+      terminal: { write: (text) => writes.push(text), columns: () => 100 },
+      source: source(),
+      colors: makeColors(false),
+      now: () => 0,
+      window: 1,
+    });
     reporter.event({ type: 'drain_started', pid: 1, target: 'main' });
     reporter.event({ type: 'idle', target: 'main', idleExitSeconds: 300, polling: false });
     reporter.tick(1000);
@@ -112,7 +131,13 @@ describe('the live reporter (fake terminal and clock)', () => {
 
   it('cuts lines to the terminal width so that the block never wraps', () => {
     const writes: string[] = [];
-    const reporter = liveReporter({ terminal: { write: (text) => writes.push(text), columns: () => 30 }, source: source(), colors: makeColors(false), now: () => 0, window: 1 });
+    const reporter = liveReporter({
+      terminal: { write: (text) => writes.push(text), columns: () => 30 },
+      source: source(),
+      colors: makeColors(false),
+      now: () => 0,
+      window: 1,
+    });
     for (const event of TRAIN) reporter.event(event);
     for (const line of writes.join('').replaceAll(UP_AND_CLEAR, '').replaceAll('\r', '').split('\n')) expect([...line].length).toBeLessThan(30);
   });
@@ -142,7 +167,13 @@ describe('the plain reporter (fake clock)', () => {
 
 /** A repository whose gate sleeps (and fails at once on a train carrying a file named culprit). */
 function sleepyRepo(sleepSeconds: number): TestRepo {
-  return makeRepo({ policy: { target: 'main', gates: [{ name: 'test', run: ['sh', '-c', `if [ -e culprit ]; then echo culprit found; exit 1; fi; sleep ${sleepSeconds}`] }], batch: { max: 4 } } });
+  return makeRepo({
+    policy: {
+      target: 'main',
+      gates: [{ name: 'test', run: ['sh', '-c', `if [ -e culprit ]; then echo culprit found; exit 1; fi; sleep ${sleepSeconds}`] }],
+      batch: { max: 4 },
+    },
+  });
 }
 
 async function submit(repo: TestRepo, branches: Record<string, Record<string, string>>): Promise<Record<string, string>> {
@@ -152,7 +183,7 @@ async function submit(repo: TestRepo, branches: Record<string, Record<string, st
   return Object.fromEntries(result.lines().map((line) => [line.job.branch, line.job.id]));
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('land run into a pipe (CI)', () => {
   it('prints the log path when a gate starts, a heartbeat while it runs, and sentences naming branches', async () => {
@@ -166,7 +197,7 @@ describe('land run into a pipe (CI)', () => {
     expect(started, run.stderr).not.toBeNull();
     const log = (started as RegExpMatchArray)[1] as string;
     expect(existsSync(log)).toBe(true);
-    expect(run.stderr).toMatch(new RegExp(`^ {2}gate test running \\d+s; log ${escape(log)}$`, 'm'));
+    expect(run.stderr).toMatch(new RegExp(`^ {2}gate test running \\d+s; log ${escapeRegExp(log)}$`, 'm'));
     expect(run.stderr).toContain('[feature/login feature/signup]'); // the train line lists branches
     expect(run.stderr).toContain(`landed feature/login (${ids['feature/login']})`);
     expect(run.stderr).toContain(`landed feature/signup (${ids['feature/signup']})`);
@@ -192,7 +223,15 @@ describe('land run into a pipe (CI)', () => {
 });
 
 describe('land run on a terminal (pseudo-terminal)', () => {
-  const ttyEnv = (extra: Record<string, string>) => ({ ...process.env, CI: undefined, NO_COLOR: undefined, FORCE_COLOR: undefined, LAND_HEARTBEAT_SECONDS: undefined, TERM: 'xterm', ...extra });
+  const ttyEnv = (extra: Record<string, string>) => ({
+    ...process.env,
+    CI: undefined,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    LAND_HEARTBEAT_SECONDS: undefined,
+    TERM: 'xterm',
+    ...extra,
+  });
 
   it('redraws the train, the gate with its elapsed and expected time, the window and the queue', async () => {
     const repo = sleepyRepo(1.5);

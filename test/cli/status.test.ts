@@ -12,7 +12,11 @@ async function submit(repo: TestRepo, branches: string[]): Promise<void> {
   expect(result.code, result.stderr).toBe(0);
 }
 
-const rowsOf = (stdout: string) => stdout.split('\n').filter((line) => /^\d+\s/.test(line)).map((line) => line.split(/\s+/));
+const rowsOf = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => /^\d+\s/.test(line))
+    .map((line) => line.split(/\s+/));
 
 describe('land status: estimated time to land', () => {
   it('says "no history yet" before any train ran its gates, then estimates from the trains that did', async () => {
@@ -29,7 +33,13 @@ describe('land status: estimated time to land', () => {
 
     const beforeJson = (await land(repo.dir, ['status', '--json'])).json();
     expect(beforeJson.jobs.map((job: { eta: unknown }) => job.eta)).toEqual([null, null]);
-    expect(beforeJson.estimate).toMatchObject({ medianTrainSeconds: null, trainsMeasured: 0, window: 1, runningTrain: false, reason: expect.stringMatching(/^no history yet/) });
+    expect(beforeJson.estimate).toMatchObject({
+      medianTrainSeconds: null,
+      trainsMeasured: 0,
+      window: 1,
+      runningTrain: false,
+      reason: expect.stringMatching(/^no history yet/),
+    });
 
     const run = await land(repo.dir, ['run']);
     expect(run.code, run.stderr).toBe(0);

@@ -160,7 +160,13 @@ describe('land submit: a failed or canceled job of the same branch at the same t
     const repo = makeRepo({
       policy: {
         target: 'main',
-        gates: [{ name: 'test', run: ['sh', '-c', 'echo run >> "$GATE_COUNTER"; test ! -e "$GATE_FLAG" || test ! -e b4.txt'], env: { GATE_FLAG: flag, GATE_COUNTER: counter } }],
+        gates: [
+          {
+            name: 'test',
+            run: ['sh', '-c', 'echo run >> "$GATE_COUNTER"; test ! -e "$GATE_FLAG" || test ! -e b4.txt'],
+            env: { GATE_FLAG: flag, GATE_COUNTER: counter },
+          },
+        ],
       },
     });
     const gateRuns = () => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0);
@@ -218,7 +224,11 @@ describe('land submit: a failed or canceled job of the same branch at the same t
 
     const requeued = await land(repo.dir, ['submit', 'topic', '--json']);
     expect(requeued.code, requeued.stderr).toBe(0);
-    expect(requeued.json()).toMatchObject({ outcome: 'requeued', previous: { state: 'canceled' }, job: { id, state: 'queued', regate: true, stopRequest: null } });
+    expect(requeued.json()).toMatchObject({
+      outcome: 'requeued',
+      previous: { state: 'canceled' },
+      job: { id, state: 'queued', regate: true, stopRequest: null },
+    });
     expect(jobFiles(repo)).toEqual([`${id}.json`]);
     expect(journal(repo).map((e) => [e.event, e.from, e.to])).toEqual([
       ['submitted', null, 'queued'],

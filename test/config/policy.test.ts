@@ -55,8 +55,25 @@ describe('parsePolicy', () => {
   });
 
   it('reports a duplicate gate name together with the other problems', () => {
-    expect(pathsOf(problems({ target: 'main', gates: [{ name: 'a', run: 'x' }, { name: 'a', run: 'y' }] }))).toEqual(['gates[1].name']);
-    const list = problems({ target: 'main', batch: { max: 0 }, gates: [{ name: 'a', run: 'x' }, { name: 'a', run: 'y' }] });
+    expect(
+      pathsOf(
+        problems({
+          target: 'main',
+          gates: [
+            { name: 'a', run: 'x' },
+            { name: 'a', run: 'y' },
+          ],
+        }),
+      ),
+    ).toEqual(['gates[1].name']);
+    const list = problems({
+      target: 'main',
+      batch: { max: 0 },
+      gates: [
+        { name: 'a', run: 'x' },
+        { name: 'a', run: 'y' },
+      ],
+    });
     expect(pathsOf(list)).toEqual(['batch.max', 'gates[1].name']);
     expect(list.find((line) => line.startsWith('gates[1].name'))).toMatch(/duplicate/);
   });
@@ -76,7 +93,13 @@ describe('parsePolicy', () => {
 });
 
 describe('gatesHash', () => {
-  const base = { target: 'main', gates: [{ name: 'lint', run: ['npm', 'run', 'lint'], env: { A: '1', B: '2' } }, { name: 'test', run: 'npm test', timeoutSeconds: 120 }] };
+  const base = {
+    target: 'main',
+    gates: [
+      { name: 'lint', run: ['npm', 'run', 'lint'], env: { A: '1', B: '2' } },
+      { name: 'test', run: 'npm test', timeoutSeconds: 120 },
+    ],
+  };
   const hashOf = (value: unknown) => gatesHash(ok(JSON.stringify(value)).gates);
 
   it('is stable under key order, and under spelling a default out', () => {

@@ -33,7 +33,11 @@ describe('editDistance', () => {
   });
 
   it('is symmetric', () => {
-    for (const [a, b] of [['target', 'tagret'], ['waitSeconds', 'waitSecs'], ['ledger', 'ledgre']] as const) {
+    for (const [a, b] of [
+      ['target', 'tagret'],
+      ['waitSeconds', 'waitSecs'],
+      ['ledger', 'ledgre'],
+    ] as const) {
       expect(editDistance(a, b)).toBe(editDistance(b, a));
     }
   });
@@ -145,7 +149,10 @@ describe('land config: an unknown key', () => {
     expect(errorLines(result.stderr)).toHaveLength(1);
     expect(errorLines(result.stderr)[0]).toContain('.ctm.json on main');
     expect(errorLines(result.stderr)[0]).toContain('2 problems');
-    const lines = result.stderr.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim());
+    const lines = result.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('  '))
+      .map((line) => line.trim());
     expect(lines.sort()).toEqual(['batch.maxx: unknown key; did you mean batch.max?', 'gate: unknown key; did you mean gates?']);
 
     const json = await land(repo.dir, ['config', '--json']);

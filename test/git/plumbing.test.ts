@@ -1,17 +1,7 @@
 // lib/git plumbing on real throwaway repositories: merge-tree outcomes, CAS, ancestry,
 // commit-tree through stdin, branch-name validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  branchTip,
-  commitTree,
-  GitError,
-  isAncestor,
-  isValidBranchName,
-  mergeTree,
-  revParse,
-  treeOf,
-  updateRefCas,
-} from '../../lib/git/index.js';
+import { branchTip, commitTree, GitError, isAncestor, isValidBranchName, mergeTree, revParse, treeOf, updateRefCas } from '../../lib/git/index.js';
 import { cleanupTempDirs, makeRepo, type TestRepo } from '../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -125,7 +115,27 @@ describe('isValidBranchName', () => {
   });
 
   it('refuses names git refuses, options and revision shorthands', async () => {
-    for (const name of ['', 'has space', '-x', '--all', 'a..b', 'x.lock', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[', '/a', 'a/', 'a//b', '@{-1}', 'a@{1}', 'tab\tname', 'HEAD']) {
+    for (const name of [
+      '',
+      'has space',
+      '-x',
+      '--all',
+      'a..b',
+      'x.lock',
+      'a~1',
+      'a^',
+      'a:b',
+      'a?',
+      'a*',
+      'a[',
+      '/a',
+      'a/',
+      'a//b',
+      '@{-1}',
+      'a@{1}',
+      'tab\tname',
+      'HEAD',
+    ]) {
       expect(await isValidBranchName(repo.dir, name), JSON.stringify(name)).toBe(false);
     }
   });

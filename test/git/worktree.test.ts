@@ -41,7 +41,11 @@ describe('withDetachedWorktree', () => {
       first,
       async () => {
         expect(extraWorktrees()).toEqual([dir]);
-        return { content: readFileSync(join(dir, 'a.txt'), 'utf8'), head: repo.git('-C', dir, 'rev-parse', 'HEAD'), branch: repo.git('-C', dir, 'rev-parse', '--abbrev-ref', 'HEAD') };
+        return {
+          content: readFileSync(join(dir, 'a.txt'), 'utf8'),
+          head: repo.git('-C', dir, 'rev-parse', 'HEAD'),
+          branch: repo.git('-C', dir, 'rev-parse', '--abbrev-ref', 'HEAD'),
+        };
       },
       { onCleanup: (left) => cleaned.push(left) },
     );
@@ -73,7 +77,7 @@ describe('withDetachedWorktree', () => {
     expect(cleaned).toEqual([dir]);
   });
 
-  it('returns made: false with git\'s message when the worktree cannot be made, runs no body and leaves no folder', async () => {
+  it("returns made: false with git's message when the worktree cannot be made, runs no body and leaves no folder", async () => {
     const dir = join(tempDir(), 'train');
     let ran = false;
     const result = await withDetachedWorktree(
@@ -94,7 +98,7 @@ describe('withDetachedWorktree', () => {
     expect(extraWorktrees()).toEqual([]);
   });
 
-  it('names git\'s fatal line, not its progress, when it refuses a non-empty folder; onCleanup removes the folder', async () => {
+  it("names git's fatal line, not its progress, when it refuses a non-empty folder; onCleanup removes the folder", async () => {
     const dir = join(tempDir(), 'train');
     mkdirSync(dir);
     writeFileSync(join(dir, 'stale.txt'), 'left by a crash\n');
@@ -118,10 +122,13 @@ describe('addDetachedWorktree and discardWorktree', () => {
     expect(cleaned).toEqual([dir]);
   });
 
-  it('throws git\'s error when the add is refused, after calling onCleanup', async () => {
+  it("throws git's error when the add is refused, after calling onCleanup", async () => {
     const dir = join(tempDir(), 'repro');
     const cleaned: string[] = [];
-    await expect(addDetachedWorktree(repo.dir, dir, 'no-such-commit', { onCleanup: (left) => cleaned.push(left) })).rejects.toMatchObject({ name: 'GitError', exitCode: 128 });
+    await expect(addDetachedWorktree(repo.dir, dir, 'no-such-commit', { onCleanup: (left) => cleaned.push(left) })).rejects.toMatchObject({
+      name: 'GitError',
+      exitCode: 128,
+    });
     expect(cleaned).toEqual([dir]);
     expect(existsSync(dir)).toBe(false);
   });

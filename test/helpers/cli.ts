@@ -37,7 +37,11 @@ export function startLand(cwd: string, args: string[], opts: { env?: Record<stri
 }
 
 /** Runs the CLI to its end. */
-export async function land(cwd: string, args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function land(
+  cwd: string,
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const run = startLand(cwd, args, opts);
   const timer = opts.timeoutMs ? setTimeout(() => run.child.kill('SIGKILL'), opts.timeoutMs) : null;
   const { code, signal, stdout, stderr } = await run.done;
@@ -47,6 +51,10 @@ export async function land(cwd: string, args: string[], opts: { env?: Record<str
     stdout,
     stderr,
     json: () => JSON.parse(stdout),
-    lines: () => stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)),
+    lines: () =>
+      stdout
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l)),
   };
 }

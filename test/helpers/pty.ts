@@ -20,10 +20,12 @@ function onPath(program: string): boolean {
 
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
-const PY_PTY = 'import os, pty, sys\nstatus = pty.spawn(sys.argv[1:])\nsys.exit(os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8)';
+const PY_PTY =
+  'import os, pty, sys\nstatus = pty.spawn(sys.argv[1:])\nsys.exit(os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8)';
 
 export function ptyLauncher(argv: readonly string[]): { file: string; args: string[] } {
-  if (argv.some((word) => !/^[A-Za-z0-9._/=:@+-]+$/.test(word))) throw new Error(`ptyLauncher: refusing an argument it did not expect: ${JSON.stringify(argv)}`);
+  if (argv.some((word) => !/^[A-Za-z0-9._/=:@+-]+$/.test(word)))
+    throw new Error(`ptyLauncher: refusing an argument it did not expect: ${JSON.stringify(argv)}`);
   if (onPath('script')) return { file: 'script', args: ['-qfec', argv.map(shellQuote).join(' '), '/dev/null'] };
   if (onPath('python3')) return { file: 'python3', args: ['-c', PY_PTY, ...argv] };
   throw new Error('this test runs `land run` under a pseudo-terminal and needs util-linux `script` (Debian: bsdutils) or python3 on PATH; install one of them');

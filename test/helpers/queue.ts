@@ -43,7 +43,12 @@ export function makeQueueRepo(opts: { gate?: GateSetup; batch?: Record<string, u
       ...opts.policy,
     },
   });
-  const gateLines = () => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter((l) => l.trim() !== '') : []);
+  const gateLines = () =>
+    existsSync(counter)
+      ? readFileSync(counter, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+      : [];
   return Object.assign(repo, { counter, scratch, gateLines, gateRuns: () => gateLines().length });
 }
 
@@ -88,5 +93,8 @@ export async function jobsById(repo: TestRepo): Promise<JobsById> {
 /** Land-Job trailers of the target's first-parent merges, oldest first. */
 export function landedOrder(repo: TestRepo): string[] {
   const log = repo.git('log', '--first-parent', '--reverse', '--format=%(trailers:key=Land-Job,valueonly,separator=%x2C)', 'main');
-  return log.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return log
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 }

@@ -175,7 +175,7 @@ describe('land hooks install', () => {
 });
 
 describe('land hooks uninstall', () => {
-  it('removes its own hooks and keeps anyone else\'s', async () => {
+  it("removes its own hooks and keeps anyone else's", async () => {
     const repo = hookedRepo();
     const other = repo.branch('other', { 'o.txt': 'o\n' });
     await install(repo, ['--pre-push']);

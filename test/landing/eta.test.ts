@@ -1,7 +1,17 @@
 // The estimates' pure half: gate durations read out of metrics rows, the median, and when a
 // queued job may land given the window and whether a train is running.
 import { describe, expect, it } from 'vitest';
-import { etaBasis, etaSeconds, expectedGateSeconds, gateHistoryFromMetrics, HISTORY_KEPT, NO_HISTORY, NO_WINDOW, recentMedian, trainsUntilLanded } from '../../lib/landing/plan/eta.js';
+import {
+  etaBasis,
+  etaSeconds,
+  expectedGateSeconds,
+  gateHistoryFromMetrics,
+  HISTORY_KEPT,
+  NO_HISTORY,
+  NO_WINDOW,
+  recentMedian,
+  trainsUntilLanded,
+} from '../../lib/landing/plan/eta.js';
 
 const gated = (seconds: number[], extra: Record<string, unknown> = {}) => ({
   train: 't',
@@ -24,7 +34,15 @@ describe('gateHistoryFromMetrics', () => {
       gated([7], { cached: true }),
       gated([0.1], { verdict: 'INFRA' }),
       { verdict: 'PASS', cached: false, gateSeconds: 0, gate: { mode: 'cached', executed: [] } }, // a train judged without a gate
-      { cached: false, gate: { results: [{ name: 'test', outcome: 'exited', status: 'exit 0', seconds: 4 }, { name: 'lint', outcome: 'spawn_failed', status: 'could not start', seconds: 0 }] } },
+      {
+        cached: false,
+        gate: {
+          results: [
+            { name: 'test', outcome: 'exited', status: 'exit 0', seconds: 4 },
+            { name: 'lint', outcome: 'spawn_failed', status: 'could not start', seconds: 0 },
+          ],
+        },
+      },
       null,
       'not a row',
       { gate: { results: [{ name: 'test', seconds: 'slow' }] } },

@@ -64,14 +64,28 @@ describe('fastPathDecision', () => {
   it('refuses with no_pass when neither the cache nor a proof knows the merged tree', async () => {
     const s = await setup();
     s.repo.branch('feature', { 'f.txt': 'f\n' }, 'main~1');
-    const decision = await fastPathDecision({ cwd: s.repo.dir, store: s.store, policy: policyOf(), base: s.base, baseTree: s.baseTree, job: job(s.repo, 'feature') });
+    const decision = await fastPathDecision({
+      cwd: s.repo.dir,
+      store: s.store,
+      policy: policyOf(),
+      base: s.base,
+      baseTree: s.baseTree,
+      job: job(s.repo, 'feature'),
+    });
     expect(decision).toEqual({ alone: false, refusal: 'no_pass', tree: mergedTree(s.repo, 'feature') });
   });
 
   it('refuses with conflict and no tree when the tip conflicts with the target', async () => {
     const s = await setup();
     s.repo.branch('clash', { 'main.txt': 'other\n' }, 'main~1');
-    const decision = await fastPathDecision({ cwd: s.repo.dir, store: s.store, policy: policyOf(), base: s.base, baseTree: s.baseTree, job: job(s.repo, 'clash') });
+    const decision = await fastPathDecision({
+      cwd: s.repo.dir,
+      store: s.store,
+      policy: policyOf(),
+      base: s.base,
+      baseTree: s.baseTree,
+      job: job(s.repo, 'clash'),
+    });
     expect(decision).toEqual({ alone: false, refusal: 'conflict', tree: null });
   });
 
@@ -99,9 +113,17 @@ describe('fastPathDecision', () => {
     const proof = localProof(s, tree);
     expect(await fastPathDecision(opts)).toEqual({ alone: true, source: 'proof', tree, proofSource: 'local' });
 
-    expect(await fastPathDecision({ ...opts, policy: policyOf({ proof: { trustLocal: false } }) })).toEqual({ alone: false, refusal: 'untrusted_source', tree });
+    expect(await fastPathDecision({ ...opts, policy: policyOf({ proof: { trustLocal: false } }) })).toEqual({
+      alone: false,
+      refusal: 'untrusted_source',
+      tree,
+    });
     expect(await fastPathDecision({ ...opts, policy: policyOf({ proof: { enabled: false } }) })).toEqual({ alone: false, refusal: 'proofs_disabled', tree });
-    expect(await fastPathDecision({ ...opts, policy: policyOf({ gates: [{ name: 'test', run: ['false'] }] }) })).toEqual({ alone: false, refusal: 'gates_changed', tree });
+    expect(await fastPathDecision({ ...opts, policy: policyOf({ gates: [{ name: 'test', run: ['false'] }] }) })).toEqual({
+      alone: false,
+      refusal: 'gates_changed',
+      tree,
+    });
 
     localProof(s, tree, { planBaseTree: s.repo.tip('main~1^{tree}') });
     expect(await fastPathDecision(opts)).toEqual({ alone: false, refusal: 'target_moved', tree });
@@ -121,7 +143,14 @@ describe('fastPathDecision', () => {
     s.repo.branch('feature', { 'f.txt': 'f\n' }, 'main~1');
     const tree = mergedTree(s.repo, 'feature');
     localProof(s, tree, { source: 'train' });
-    const decision = await fastPathDecision({ cwd: s.repo.dir, store: s.store, policy: policyOf({ proof: { trustLocal: false } }), base: s.base, baseTree: s.baseTree, job: job(s.repo, 'feature') });
+    const decision = await fastPathDecision({
+      cwd: s.repo.dir,
+      store: s.store,
+      policy: policyOf({ proof: { trustLocal: false } }),
+      base: s.base,
+      baseTree: s.baseTree,
+      job: job(s.repo, 'feature'),
+    });
     expect(decision).toEqual({ alone: true, source: 'proof', tree, proofSource: 'train' });
   });
 
@@ -130,7 +159,14 @@ describe('fastPathDecision', () => {
     const tip = s.repo.branch('ahead', { 'a.txt': 'a\n' });
     const tree = s.repo.tip(`${tip}^{tree}`);
     localProof(s, tree);
-    const decision = await fastPathDecision({ cwd: s.repo.dir, store: s.store, policy: policyOf(), base: s.base, baseTree: s.baseTree, job: job(s.repo, 'ahead') });
+    const decision = await fastPathDecision({
+      cwd: s.repo.dir,
+      store: s.store,
+      policy: policyOf(),
+      base: s.base,
+      baseTree: s.baseTree,
+      job: job(s.repo, 'ahead'),
+    });
     expect(decision).toEqual({ alone: true, source: 'proof', tree, proofSource: 'local' });
   });
 

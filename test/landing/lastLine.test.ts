@@ -39,8 +39,19 @@ describe('LastLine', () => {
 describe('runInGroup', () => {
   it('passes stderr through whole and remembers its last line', async () => {
     let seen = '';
-    const output = new Writable({ write: (chunk, _enc, done) => { seen += String(chunk); done(); } });
-    const result = await runInGroup({ argv: ['sh', '-c', 'echo out; echo "one" >&2; echo "sh: 1: mytset: not found" >&2; echo later; exit 127'], cwd: tmpdir(), env: { PATH: process.env.PATH ?? '' }, timeoutSeconds: 10, output });
+    const output = new Writable({
+      write: (chunk, _enc, done) => {
+        seen += String(chunk);
+        done();
+      },
+    });
+    const result = await runInGroup({
+      argv: ['sh', '-c', 'echo out; echo "one" >&2; echo "sh: 1: mytset: not found" >&2; echo later; exit 127'],
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? '' },
+      timeoutSeconds: 10,
+      output,
+    });
     expect(result).toMatchObject({ kind: 'exited', code: 127, lastStderrLine: 'sh: 1: mytset: not found' });
     expect(seen).toContain('one\n');
     expect(seen).toContain('later\n');

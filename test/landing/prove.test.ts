@@ -41,7 +41,15 @@ describe('land prove', () => {
 
     const state = stateDir(repo);
     const proof = JSON.parse(readFileSync(join(state, 'proofs', `${tree}.json`), 'utf8'));
-    expect(proof).toMatchObject({ version: 1, tree, planBaseTree: repo.tip('main^{tree}'), source: 'local', verdict: 'PASS', logPath: out.log, gatesHash: out.gatesHash });
+    expect(proof).toMatchObject({
+      version: 1,
+      tree,
+      planBaseTree: repo.tip('main^{tree}'),
+      source: 'local',
+      verdict: 'PASS',
+      logPath: out.log,
+      gatesHash: out.gatesHash,
+    });
     expect(out.proof).toEqual(proof);
     // The merge it tested exists only as an object: parents are the target tip and HEAD.
     expect(repo.git('rev-list', '--parents', '-n', '1', proof.commit).split(' ').slice(1)).toEqual([base, head]);
@@ -51,7 +59,12 @@ describe('land prove', () => {
     expect(repo.tip('HEAD')).toBe(head);
     expect(repo.tip('main')).toBe(base);
     expect(repo.git('status', '--porcelain')).toBe('?? untracked.txt');
-    expect(repo.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '))).toHaveLength(1);
+    expect(
+      repo
+        .git('worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')),
+    ).toHaveLength(1);
     expect(readdirSync(join(state, 'trains'))).toEqual([]);
     expect(existsSync(join(state, 'verdicts')) ? readdirSync(join(state, 'verdicts')) : []).toEqual([]);
 
@@ -59,7 +72,12 @@ describe('land prove', () => {
     const store = await openStore(repo.dir);
     const { policy } = await loadPolicy(repo.dir);
     const job = newJobRecord({ id: 'j-feature', branch: 'feature', tip: head, title: 'feature', submitter: 't', urgent: false });
-    expect(await fastPathDecision({ cwd: repo.dir, store, policy, base, baseTree: repo.tip('main^{tree}'), job })).toEqual({ alone: true, source: 'proof', tree, proofSource: 'local' });
+    expect(await fastPathDecision({ cwd: repo.dir, store, policy, base, baseTree: repo.tip('main^{tree}'), job })).toEqual({
+      alone: true,
+      source: 'proof',
+      tree,
+      proofSource: 'local',
+    });
   });
 
   it('records no proof when a gate fails, and says which gate and where the log is', async () => {

@@ -82,12 +82,18 @@ describe('runRefresh', () => {
   });
 
   it('fails on a non-zero exit or a timeout, naming the entry', async () => {
-    const failing = await setup({ 'package.json': '{"name":"x"}\n' }, entriesOf([{ paths: ['package.json'], run: 'echo broken >&2; exit 3', message: 'regenerate' }]));
+    const failing = await setup(
+      { 'package.json': '{"name":"x"}\n' },
+      entriesOf([{ paths: ['package.json'], run: 'echo broken >&2; exit 3', message: 'regenerate' }]),
+    );
     expect(await failing.run()).toEqual({ kind: 'failed', entry: 'regenerate', status: 'exit 3' });
     expect(readFileSync(failing.logPath, 'utf8')).toContain('broken');
     await failing.cleanup();
 
-    const slow = await setup({ 'package.json': '{"name":"x"}\n' }, entriesOf([{ paths: ['package.json'], run: 'sleep 30', message: 'slow', timeoutSeconds: 0.5 }]));
+    const slow = await setup(
+      { 'package.json': '{"name":"x"}\n' },
+      entriesOf([{ paths: ['package.json'], run: 'sleep 30', message: 'slow', timeoutSeconds: 0.5 }]),
+    );
     expect(await slow.run()).toEqual({ kind: 'failed', entry: 'slow', status: 'timed out' });
     await slow.cleanup();
   });

@@ -46,7 +46,10 @@ describe('planSelection', () => {
     expect(plan.telemetry).toMatchObject({
       mode: 'selective',
       selected: ['unit'],
-      cached: [{ gate: 'docs', from: X }, { gate: 'bench', from: BASE }],
+      cached: [
+        { gate: 'docs', from: X },
+        { gate: 'bench', from: BASE },
+      ],
       fallbackReason: null,
     });
   });
@@ -69,7 +72,12 @@ describe('planSelection', () => {
     expect(none.telemetry).toMatchObject({ mode: 'full', cached: [], fallbackReason: 'no ancestor verdict for gate docs' });
     expect(Object.keys(none.telemetry.missReasons)).toEqual(['unit', 'docs', 'bench']);
 
-    const rewritten = planSelection({ gates: GATES, planBase: BASE, changed: [], ancestors: { docs: { kind: 'rewritten', commit: X }, bench: { kind: 'found', commit: X, changed: [] } } });
+    const rewritten = planSelection({
+      gates: GATES,
+      planBase: BASE,
+      changed: [],
+      ancestors: { docs: { kind: 'rewritten', commit: X }, bench: { kind: 'found', commit: X, changed: [] } },
+    });
     expect(rewritten.telemetry.selected).toEqual(['unit', 'docs', 'bench']);
     expect(rewritten.telemetry.fallbackReason).toMatch(/^history rewritten: 222222222222 .*gate docs/);
 
@@ -78,7 +86,12 @@ describe('planSelection', () => {
   });
 
   it('lists at most three paths in a reason', () => {
-    const plan = planSelection({ gates: GATES, planBase: BASE, changed: ['docs/1', 'docs/2', 'docs/3', 'docs/4', 'docs/5'], ancestors: { bench: { kind: 'found', commit: X, changed: [] } } });
+    const plan = planSelection({
+      gates: GATES,
+      planBase: BASE,
+      changed: ['docs/1', 'docs/2', 'docs/3', 'docs/4', 'docs/5'],
+      ancestors: { bench: { kind: 'found', commit: X, changed: [] } },
+    });
     expect(plan.telemetry.missReasons.docs).toBe('changed: docs/1, docs/2, docs/3 (+2 more)');
   });
 });

@@ -39,7 +39,11 @@ const common = { cached: false, seconds: 3, log: '/state/logs/b-1-t1.log', telem
 const pass: Judgement = { verdict: 'PASS', failure: null, ...common };
 const fail: Judgement = { verdict: 'FAIL', failure: { kind: 'fail', reason: 'gate', gate: 'test', status: 'exit 1' }, ...common };
 const refused: Judgement = { verdict: 'FAIL', failure: { kind: 'refused', reason: 'policy_refused', gate: 'batch', status: 'exit 2' }, ...common };
-const infra: Judgement = { verdict: 'INFRA', failure: { kind: 'infra', reason: 'no_lane', gate: 'batch', status: 'exit 3', stderr: 'no lane answered' }, ...common };
+const infra: Judgement = {
+  verdict: 'INFRA',
+  failure: { kind: 'infra', reason: 'no_lane', gate: 'batch', status: 'exit 3', stderr: 'no lane answered' },
+  ...common,
+};
 const stopped: Judgement = { verdict: 'STOPPED', failure: { kind: 'stopped', gate: 'test' }, ...common };
 const judged: Found = { step: 'judged' };
 
@@ -69,10 +73,34 @@ describe('settleTrain', () => {
     const members = [job(1), job(2)];
     const s = settleTrain(facts(members), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
     const changes = on(s, members);
-    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([[members[0]?.id, 'landed', 'landed'], [members[1]?.id, 'landed', 'landed']]);
-    expect(changes[0]?.record).toMatchObject({ train: COMMIT, base: BASE, tree: TREE, landedVia: 'merge', verdict: 'PASS', gateLog: common.log, gate: telemetry });
+    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([
+      [members[0]?.id, 'landed', 'landed'],
+      [members[1]?.id, 'landed', 'landed'],
+    ]);
+    expect(changes[0]?.record).toMatchObject({
+      train: COMMIT,
+      base: BASE,
+      tree: TREE,
+      landedVia: 'merge',
+      verdict: 'PASS',
+      gateLog: common.log,
+      gate: telemetry,
+    });
     expect(s.window).toEqual({ event: 'PASS', before: 4, after: 5 });
-    expect(s.metric).toMatchObject({ at: NOW, train: 'b-1-t1', batch: 'b-1', attempt: 1, members: members.map((m) => m.id), branches: ['b1', 'b2'], verdict: 'PASS', reason: null, windowBefore: 4, windowAfter: 5, landed: true, gateSeconds: 3 });
+    expect(s.metric).toMatchObject({
+      at: NOW,
+      train: 'b-1-t1',
+      batch: 'b-1',
+      attempt: 1,
+      members: members.map((m) => m.id),
+      branches: ['b1', 'b2'],
+      verdict: 'PASS',
+      reason: null,
+      windowBefore: 4,
+      windowAfter: 5,
+      landed: true,
+      gateSeconds: 3,
+    });
     expect(s.events).toEqual([
       { type: 'landed', train: 'b-1-t1', commit: COMMIT, via: 'merge', members: members.map((m) => m.id) },
       { type: 'window', before: 4, after: 5, event: 'PASS' },
@@ -82,7 +110,11 @@ describe('settleTrain', () => {
 
   it('PASS on a later attempt or from the cache lands without moving the window; a checkout warning is said first', () => {
     const members = [job(1)];
-    const s = settleTrain(facts(members, { attempt: 2 }), { ...pass, cached: true }, { step: 'landing', outcome: { kind: 'landed', warning: 'the checkout could not follow' } });
+    const s = settleTrain(
+      facts(members, { attempt: 2 }),
+      { ...pass, cached: true },
+      { step: 'landing', outcome: { kind: 'landed', warning: 'the checkout could not follow' } },
+    );
     expect(s.window).toBeNull();
     expect(s.metric).toMatchObject({ windowBefore: 4, windowAfter: 4, landed: true, cached: true });
     expect(s.events.map((e) => e.type)).toEqual(['warning', 'landed']);
@@ -112,11 +144,25 @@ describe('settleTrain', () => {
   it('FAIL of a singleton on a green target: the job fails with its gate and log, and the waiting halves rejoin', () => {
     const culprit = job(1, { batch: { id: 'b-1', members: [], attempt: 3, index: 0 } });
     const half = waitingHalf(2);
-    const s = settleTrain(facts([culprit], { attempt: 3, waiting: [half] }), fail, { step: 'target_checked', health: { kind: 'green', cached: true, log: null } });
+    const s = settleTrain(facts([culprit], { attempt: 3, waiting: [half] }), fail, {
+      step: 'target_checked',
+      health: { kind: 'green', cached: true, log: null },
+    });
     const changes = on(s, [culprit, half]);
-    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([[culprit.id, 'failed', 'failed'], [half.id, undefined, 'culprit_found']]);
+    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([
+      [culprit.id, 'failed', 'failed'],
+      [half.id, undefined, 'culprit_found'],
+    ]);
     const message = `gate test: exit 1; log ${common.log}`;
-    expect(changes[0]?.record).toMatchObject({ reason: 'gate', error: { code: 'gate', message }, verdict: 'FAIL', tree: TREE, base: BASE, gateLog: common.log, gate: telemetry });
+    expect(changes[0]?.record).toMatchObject({
+      reason: 'gate',
+      error: { code: 'gate', message },
+      verdict: 'FAIL',
+      tree: TREE,
+      base: BASE,
+      gateLog: common.log,
+      gate: telemetry,
+    });
     expect(changes[1]?.record.reason).toBe('culprit_found');
     expect(s.window).toBeNull(); // attempt 3: the bisection does not move the window again
     expect(s.events).toEqual([
@@ -148,8 +194,14 @@ describe('settleTrain', () => {
     const health = { kind: 'red' as const, cached: false, gate: 'test', status: 'exit 1', log: '/state/logs/b-1-target.log', train: 'b-1-target' };
     const s = settleTrain(facts([lone], { waiting: [half] }), fail, { step: 'target_checked', health });
     const changes = on(s, [lone, half]);
-    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([[lone.id, 'queued', 'requeued'], [half.id, undefined, 'target_red']]);
-    expect(changes[0]?.detail).toEqual({ reason: 'target_red', targetCheck: { target: 'main', base: BASE, gate: 'test', status: 'exit 1', log: health.log, judgedBy: 'b-1-target', cached: false } });
+    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([
+      [lone.id, 'queued', 'requeued'],
+      [half.id, undefined, 'target_red'],
+    ]);
+    expect(changes[0]?.detail).toEqual({
+      reason: 'target_red',
+      targetCheck: { target: 'main', base: BASE, gate: 'test', status: 'exit 1', log: health.log, judgedBy: 'b-1-target', cached: false },
+    });
     expect(changes[0]?.record).toMatchObject({ requeued: true, reason: 'target_red', batch: { id: 'b-1', attempt: 1 }, requeues: {} });
     expect(s.window).toBeNull();
     expect(s.metric).toMatchObject({ verdict: 'FAIL', reason: 'target_red', windowBefore: 4, windowAfter: 4, landed: false });
@@ -167,7 +219,12 @@ describe('settleTrain', () => {
   });
 
   it('a cached FAIL fails the lone job without moving the window', () => {
-    const cached: Judgement = { ...fail, failure: { kind: 'fail', reason: 'gate', gate: 'test', status: 'exit 1 (cached: the same tree failed in train b-0-t1)' }, cached: true, seconds: 0 };
+    const cached: Judgement = {
+      ...fail,
+      failure: { kind: 'fail', reason: 'gate', gate: 'test', status: 'exit 1 (cached: the same tree failed in train b-0-t1)' },
+      cached: true,
+      seconds: 0,
+    };
     const s = settleTrain(facts([job(1)]), cached, { step: 'target_checked', health: { kind: 'green', cached: true, log: null } });
     expect(s.window).toBeNull();
     expect(s.metric).toMatchObject({ cached: true, windowBefore: 4, windowAfter: 4, reason: 'gate' });
@@ -177,7 +234,10 @@ describe('settleTrain', () => {
   it('a policy refusal fails every member of the batch, no bisection', () => {
     const members = [job(1), job(2)];
     const s = settleTrain(facts(members), refused, judged);
-    expect(on(s, members).map((c) => [c.id, c.to, c.record.reason])).toEqual([[members[0]?.id, 'failed', 'policy_refused'], [members[1]?.id, 'failed', 'policy_refused']]);
+    expect(on(s, members).map((c) => [c.id, c.to, c.record.reason])).toEqual([
+      [members[0]?.id, 'failed', 'policy_refused'],
+      [members[1]?.id, 'failed', 'policy_refused'],
+    ]);
     expect(s.next).toEqual({ next: 'done' });
   });
 
@@ -200,15 +260,24 @@ describe('settleTrain', () => {
     const members = [job(1), job(2, { requeues: { infra: 2 } })];
     const s = settleTrain(facts(members), infra, judged);
     const changes = on(s, members);
-    expect(changes.map((c) => [c.id, c.to])).toEqual([[members[0]?.id, 'queued'], [members[1]?.id, 'failed']]);
-    expect(changes[1]?.record.error).toEqual({ code: 'no_lane', message: 'gate batch: exit 3 (no_lane): no lane answered; nothing was tested; gave up after 2 retries' });
+    expect(changes.map((c) => [c.id, c.to])).toEqual([
+      [members[0]?.id, 'queued'],
+      [members[1]?.id, 'failed'],
+    ]);
+    expect(changes[1]?.record.error).toEqual({
+      code: 'no_lane',
+      message: 'gate batch: exit 3 (no_lane): no lane answered; nothing was tested; gave up after 2 retries',
+    });
     expect(s.events.map((e) => e.type)).toEqual(['requeued', 'failed']);
   });
 
   it('STOPPED: the members go back at the same attempt, no metrics row, the drain stops', () => {
     const members = [job(1), job(2)];
     const s = settleTrain(facts(members), stopped, judged);
-    expect(on(s, members).map((c) => [c.to, c.record.reason, c.record.requeued])).toEqual([['queued', 'interrupted', true], ['queued', 'interrupted', true]]);
+    expect(on(s, members).map((c) => [c.to, c.record.reason, c.record.requeued])).toEqual([
+      ['queued', 'interrupted', true],
+      ['queued', 'interrupted', true],
+    ]);
     expect(s.metric).toBeNull();
     expect(s.window).toBeNull();
     expect(s.next).toEqual({ next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' });
@@ -219,7 +288,10 @@ describe('settleTrain', () => {
     const stays = job(2);
     const s = settleTrain(facts([job(1), job(2)]), pass, { step: 'withdrawn', fresh: [canceled, stays] });
     const changes = on(s, [canceled, stays]);
-    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([[canceled.id, 'canceled', 'canceled'], [stays.id, 'queued', 'requeued']]);
+    expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([
+      [canceled.id, 'canceled', 'canceled'],
+      [stays.id, 'queued', 'requeued'],
+    ]);
     expect(changes[0]?.detail).toEqual({ by: 'ann' });
     expect(changes[1]?.record).toMatchObject({ reason: 'withdrawn', requeued: true, batch: { id: 'b-1', members: [stays.id], attempt: 1 } });
     expect(s.metric).toBeNull();
@@ -241,9 +313,14 @@ describe('settleTrain', () => {
   it('CAS lost under retries.casLost: the members go back, counted, to be rebuilt', () => {
     const members = [job(1), job(2)];
     const s = settleTrain(facts(members), pass, { step: 'landing', outcome: { kind: 'lost', actual: 'e'.repeat(40) } });
-    expect(on(s, members).map((c) => [c.to, c.record.reason, c.record.requeues])).toEqual([['queued', 'cas_lost', { casLost: 1 }], ['queued', 'cas_lost', { casLost: 1 }]]);
+    expect(on(s, members).map((c) => [c.to, c.record.reason, c.record.requeues])).toEqual([
+      ['queued', 'cas_lost', { casLost: 1 }],
+      ['queued', 'cas_lost', { casLost: 1 }],
+    ]);
     expect(s.metric).toMatchObject({ verdict: 'PASS', reason: 'cas_lost', landed: false, windowBefore: 4, windowAfter: 4 });
-    expect(s.events).toEqual([{ type: 'requeued', train: 'b-1-t1', jobs: members.map((m) => m.id), reason: `the target moved to ${'e'.repeat(12)} during the gate; rebuilding` }]);
+    expect(s.events).toEqual([
+      { type: 'requeued', train: 'b-1-t1', jobs: members.map((m) => m.id), reason: `the target moved to ${'e'.repeat(12)} during the gate; rebuilding` },
+    ]);
     expect(s.window).toBeNull();
     expect(s.next).toEqual({ next: 'done' });
   });
@@ -252,9 +329,14 @@ describe('settleTrain', () => {
     const members = [job(1, { requeues: { casLost: 3 } }), job(2)];
     const s = settleTrain(facts(members), pass, { step: 'landing', outcome: { kind: 'lost', actual: null } });
     const changes = on(s, members);
-    expect(changes.map((c) => [c.id, c.to])).toEqual([[members[1]?.id, 'queued'], [members[0]?.id, 'failed']]);
+    expect(changes.map((c) => [c.id, c.to])).toEqual([
+      [members[1]?.id, 'queued'],
+      [members[0]?.id, 'failed'],
+    ]);
     expect(changes[1]?.record.error).toEqual({ code: 'cas_lost', message: 'the target kept moving; gave up after 3 rebuilds' });
-    expect(s.events).toEqual([{ type: 'requeued', train: 'b-1-t1', jobs: [members[1]?.id], reason: 'the target moved to (deleted) during the gate; rebuilding' }]);
+    expect(s.events).toEqual([
+      { type: 'requeued', train: 'b-1-t1', jobs: [members[1]?.id], reason: 'the target moved to (deleted) during the gate; rebuilding' },
+    ]);
   });
 
   it('target_dirty: the members go back uncounted and the drain stops, naming the checkout', () => {
@@ -262,7 +344,11 @@ describe('settleTrain', () => {
     const s = settleTrain(facts(members), pass, { step: 'landing', outcome: { kind: 'target_dirty', worktree: '/work/repo' } });
     expect(on(s, members).map((c) => [c.to, c.record.reason, c.record.requeues])).toEqual([['queued', 'target_dirty', {}]]);
     expect(s.metric).toMatchObject({ verdict: 'PASS', reason: 'target_dirty', landed: false });
-    expect(s.next).toEqual({ next: 'stop', why: 'target_dirty', message: 'main is checked out with uncommitted changes at /work/repo; commit or stash them, then run land again' });
+    expect(s.next).toEqual({
+      next: 'stop',
+      why: 'target_dirty',
+      message: 'main is checked out with uncommitted changes at /work/repo; commit or stash them, then run land again',
+    });
   });
 
   it('a PASS is never settled without its landing', () => {

@@ -30,7 +30,7 @@ describe('planTrain', () => {
     expect(planTrain(queue, 1).map((j) => j.id)).toEqual([job(2).id, job(3).id, job(5).id]);
   });
 
-  it('never puts another batch\'s halves on an urgent train', () => {
+  it("never puts another batch's halves on an urgent train", () => {
     const urgent = job(10, { priority: 'urgent' });
     const queue = runnableJobs([half(5, 'b-x', 2), half(6, 'b-x', 2), job(9), urgent]);
     expect(planTrain(queue, 8).map((j) => j.id)).toEqual([urgent.id, job(9).id]);

@@ -34,7 +34,9 @@ describe('land batch on a lane: the run and its ledger line', () => {
     expect(line.wallSeconds).toBeGreaterThanOrEqual(0);
     expect(line.cpuHours).toBeCloseTo(line.cpuSeconds / 3600, 5);
     expect(line.peakRssBytes).toBeGreaterThan(0);
-    const log = readFileSync(join(repo.dir, 'measure', 'batch.log'), 'utf8').trim().split('\n');
+    const log = readFileSync(join(repo.dir, 'measure', 'batch.log'), 'utf8')
+      .trim()
+      .split('\n');
     expect(log.some((l) => /^\d{4}-\d\d-\d\dT[\d:.]+Z best: 0\.875$/.test(l))).toBe(true);
     expect(log.some((l) => l.endsWith(' received: 2'))).toBe(true); // stderr is logged too
     expect(existsSync(join(repo.dir, 'measure', 'samples.jsonl'))).toBe(true);
@@ -88,7 +90,6 @@ describe('land batch on a lane: the run and its ledger line', () => {
     expect(failed.code).toBe(9);
     expect(failed.stderr).toContain('no ledger line was written');
   });
-
 
   it('a command that does not exist: 127 and a line is still written', async () => {
     const { repo, ledger } = setup();

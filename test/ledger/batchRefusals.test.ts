@@ -20,7 +20,11 @@ describe('land batch: what is checked before the command runs', () => {
     ['NEV_PROVIDER', 'anthropic'],
   ])('%s=%s: exit 2 and nothing runs', async (name, value) => {
     const { repo, ledger, marker } = setup();
-    const r = await runLand(repo.dir, batchArgs('gen', 'measure', fakeBatch(marker)), clearedEnv({ LAND_ON_LANE: '1', LAND_LEDGER_DIR: ledger, [name]: value }));
+    const r = await runLand(
+      repo.dir,
+      batchArgs('gen', 'measure', fakeBatch(marker)),
+      clearedEnv({ LAND_ON_LANE: '1', LAND_LEDGER_DIR: ledger, [name]: value }),
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('provider "anthropic" is not allowed');
     expect(existsSync(marker)).toBe(false);
@@ -53,7 +57,11 @@ describe('land batch: what is checked before the command runs', () => {
     const { repo, ledger, marker, scratch } = setup();
     const shared = join(scratch, 'shared');
     mkdirSync(shared);
-    const r = await runLand(repo.dir, batchArgs('gen', 'measure', fakeBatch(marker)), clearedEnv({ LAND_ON_LANE: '1', LAND_LEDGER_DIR: ledger, LAND_LANE_SHARED: shared }));
+    const r = await runLand(
+      repo.dir,
+      batchArgs('gen', 'measure', fakeBatch(marker)),
+      clearedEnv({ LAND_ON_LANE: '1', LAND_LEDGER_DIR: ledger, LAND_LANE_SHARED: shared }),
+    );
     expect(r.code).toBe(0);
     expect(ledgerLines(join(ledger, 'gen.jsonl'))).toHaveLength(1);
     expect(existsSync(join(shared, 'ledger'))).toBe(false);

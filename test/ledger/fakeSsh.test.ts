@@ -48,9 +48,12 @@ describe('the stand-in ssh', () => {
     expect((await runSsh(FAKE_SSH, ['lane'], { env: base() })).code).toBe(255);
   });
 
-  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s ends it at once with 255, as ssh without a terminal: the remote command is not signaled, its stdin ends, its output is closed', async (signal) => {
-    expect(await loseSession(FAKE_SSH, ['lane'], signal, tempDir(), base())).toEqual(SESSION_LOST);
-  });
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+    '%s ends it at once with 255, as ssh without a terminal: the remote command is not signaled, its stdin ends, its output is closed',
+    async (signal) => {
+      expect(await loseSession(FAKE_SSH, ['lane'], signal, tempDir(), base())).toEqual(SESSION_LOST);
+    },
+  );
 
   it('ends only when the remote output is closed (a background process still writing is waited for)', async () => {
     const r = await runSsh(FAKE_SSH, ['lane', '(sleep 0.5; echo late) & echo early'], { env: base() });

@@ -28,10 +28,20 @@ describe('land batch over an ssh lane (the stand-in ssh)', () => {
     const log = join(scratch, 'ssh.log');
     const config = join(scratch, 'ssh_config');
     writeFileSync(config, 'Host fakelane\n');
-    const env = clearedEnv({ ...fake.env, FAKE_SSH_LOG: log, LAND_SSH_CONFIG: config, LAND_LANE_SSH: 'fakelane', LAND_LANE_DIR: lane.dir, LAND_LEDGER_DIR: ledger });
+    const env = clearedEnv({
+      ...fake.env,
+      FAKE_SSH_LOG: log,
+      LAND_SSH_CONFIG: config,
+      LAND_LANE_SSH: 'fakelane',
+      LAND_LANE_DIR: lane.dir,
+      LAND_LEDGER_DIR: ledger,
+    });
     const r = await runLand(here.dir, batchArgs('gen', 'measure', fakeBatch(marker)), env);
     expect(r.code, r.stderr).toBe(0);
-    const calls = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(calls).toHaveLength(3);
     for (const call of calls) {
       expect(call.argv.slice(0, 6)).toEqual(['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-F', config]);

@@ -9,7 +9,19 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { LAND_BIN } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
-import { FAKE_COUNTS, batchArgs, batchProcessesLeft, clearedEnv, fakeBatch, ledgerLines, pidBatch, runLand, startLand, waitFor, waitForFile } from './wrapper.js';
+import {
+  FAKE_COUNTS,
+  batchArgs,
+  batchProcessesLeft,
+  clearedEnv,
+  fakeBatch,
+  ledgerLines,
+  pidBatch,
+  runLand,
+  startLand,
+  waitFor,
+  waitForFile,
+} from './wrapper.js';
 
 export interface TestLane {
   /** The name to give as the lane (LAND_LANE_SSH or a lane file's "ssh"). */
@@ -111,26 +123,29 @@ export function laneCases(lane: () => TestLane): void {
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
-  ] as const)('%s to the wrapper here: the lane stops the batch and writes its line, nothing is left running there, the log comes back', async (signal, status) => {
-    const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
-    const pidFile = join(scratch, 'pid');
-    const run = startLand(here.dir, batchArgs('gen', 'measure', pidBatch(pidFile, marker, 0, 30)), viaEnv(laneRepo.dir, { LAND_LEDGER_DIR: ledger }));
-    await waitForFile(marker, 20_000);
-    await waitFor(() => readFileSync(join(laneRepo.dir, 'measure', 'batch.log'), 'utf8').includes('sleeping 30'), 'the batch to sleep');
-    run.child.kill(signal);
-    const r = await run.done;
-    expect(r.code, r.stderr).toBe(status);
-    expect(r.stderr).toContain(`${signal}: stopping the batch on ${lane().host}`);
-    const [line, ...more] = ledgerLines(join(ledger, 'gen.jsonl'));
-    expect(more).toHaveLength(0);
-    expect(line).toMatchObject({ cwd: laneRepo.dir, signal, status, interruptedBy: signal });
-    expect(line.wallSeconds).toBeLessThan(20);
-    expect(batchProcessesLeft(pidFile)).toBe(0);
-    const log = readFileSync(join(here.dir, 'measure', 'batch.log'), 'utf8');
-    expect(log).toContain('sleeping 30');
-    expect(log).toContain(`the session that started this batch ended; stopping it (${signal})`);
-    expect(log).not.toContain('done, status');
-  });
+  ] as const)(
+    '%s to the wrapper here: the lane stops the batch and writes its line, nothing is left running there, the log comes back',
+    async (signal, status) => {
+      const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
+      const pidFile = join(scratch, 'pid');
+      const run = startLand(here.dir, batchArgs('gen', 'measure', pidBatch(pidFile, marker, 0, 30)), viaEnv(laneRepo.dir, { LAND_LEDGER_DIR: ledger }));
+      await waitForFile(marker, 20_000);
+      await waitFor(() => readFileSync(join(laneRepo.dir, 'measure', 'batch.log'), 'utf8').includes('sleeping 30'), 'the batch to sleep');
+      run.child.kill(signal);
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(status);
+      expect(r.stderr).toContain(`${signal}: stopping the batch on ${lane().host}`);
+      const [line, ...more] = ledgerLines(join(ledger, 'gen.jsonl'));
+      expect(more).toHaveLength(0);
+      expect(line).toMatchObject({ cwd: laneRepo.dir, signal, status, interruptedBy: signal });
+      expect(line.wallSeconds).toBeLessThan(20);
+      expect(batchProcessesLeft(pidFile)).toBe(0);
+      const log = readFileSync(join(here.dir, 'measure', 'batch.log'), 'utf8');
+      expect(log).toContain('sleeping 30');
+      expect(log).toContain(`the session that started this batch ended; stopping it (${signal})`);
+      expect(log).not.toContain('done, status');
+    },
+  );
 
   it('the session lost (the wrapper here and its ssh killed together): the lane still stops the batch and writes its line', async () => {
     const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();

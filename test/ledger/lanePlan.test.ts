@@ -66,6 +66,8 @@ describe('the remote command', () => {
     });
     expect(command.startsWith("cd '/' && LAND_ON_LANE=1 LAND_LANE_SESSION=1 LAND_LEDGER_DIR='/l it'\\''s' 'printf'")).toBe(true);
     expect(sh(command)).toBe(`batch|--job|gen|--measure-dir|m 'dir'|--|bash|-c|echo "$1"|_|$(x)|`);
-    expect(sh(command.replace(/ 'printf' .*/, ' env')).split('\n')).toEqual(expect.arrayContaining(['LAND_ON_LANE=1', 'LAND_LANE_SESSION=1', "LAND_LEDGER_DIR=/l it's"]));
+    expect(sh(command.replace(/ 'printf' .*/, ' env')).split('\n')).toEqual(
+      expect.arrayContaining(['LAND_ON_LANE=1', 'LAND_LANE_SESSION=1', "LAND_LEDGER_DIR=/l it's"]),
+    );
   });
 });

@@ -9,7 +9,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signalFromSessionInput } from '../../lib/ledger/laneSession.js';
 import { runMeasured } from '../../lib/ledger/runMeasured.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
-import { batchArgs, batchProcessesLeft, clearedEnv, killLeftoverBatches, ledgerLines, pidBatch, startLand, trackBatch, waitFor, waitForFile } from './wrapper.js';
+import {
+  batchArgs,
+  batchProcessesLeft,
+  clearedEnv,
+  killLeftoverBatches,
+  ledgerLines,
+  pidBatch,
+  startLand,
+  trackBatch,
+  waitFor,
+  waitForFile,
+} from './wrapper.js';
 
 afterEach(() => {
   killLeftoverBatches();

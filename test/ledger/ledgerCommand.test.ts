@@ -27,7 +27,10 @@ describe('land ledger', () => {
     appendFileSync(join(ledger, 'gen.jsonl'), '{"version":1,"jo');
     const json = await runLand(repo.dir, ['ledger', 'show', '--job', 'gen', '--json'], env);
     expect(json.code, json.stderr).toBe(0);
-    const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ job: 'gen', version: 1 });
     expect(json.stderr).toContain('last line is incomplete');

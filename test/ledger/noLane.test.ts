@@ -19,7 +19,11 @@ it('no lane configured at all: exit 3, nothing run', async () => {
 it.each(['LAND_LANE_SSH', 'NEV_LANE_SSH'])('%s names a host that does not resolve: exit 3, nothing run', async (name) => {
   const repo = makeRepo();
   const scratch = tempDir();
-  const r = await runLand(repo.dir, batchArgs('gen', 'm', fakeBatch(join(scratch, 'marker'))), clearedEnv({ [name]: 'no-such-lane.invalid', LAND_LEDGER_DIR: join(scratch, 'ledger') }));
+  const r = await runLand(
+    repo.dir,
+    batchArgs('gen', 'm', fakeBatch(join(scratch, 'marker'))),
+    clearedEnv({ [name]: 'no-such-lane.invalid', LAND_LEDGER_DIR: join(scratch, 'ledger') }),
+  );
   expect(r.code).toBe(3);
   expect(r.stderr).toContain('no-such-lane.invalid does not answer');
   expect(existsSync(join(scratch, 'marker'))).toBe(false);

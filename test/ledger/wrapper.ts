@@ -51,7 +51,12 @@ export interface StartedLand {
 }
 
 export function startLand(cwd: string, args: string[], env: Record<string, string>, opts: StartOptions = {}): StartedLand {
-  const child = spawn(process.execPath, [LAND_BIN, ...args], { cwd, env, stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: opts.group ?? false });
+  const child = spawn(process.execPath, [LAND_BIN, ...args], {
+    cwd,
+    env,
+    stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    detached: opts.group ?? false,
+  });
   child.stdin?.on('error', () => undefined);
   let stdout = '';
   let stderr = '';
@@ -75,7 +80,10 @@ export function batchArgs(job: string, measureDir: string, command: string[]): s
 /** Every line of a ledger file, parsed; [] when it does not exist. */
 export function ledgerLines(path: string): any[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
 }
 
 export async function waitForFile(path: string, timeoutMs = 10_000): Promise<void> {

@@ -21,15 +21,7 @@ describe('landing order', () => {
       job('j-20260101-0007', { order: 'j-20260100-9999' }),
     ];
     const ids = runnableJobs(jobs).map((j) => j.id);
-    expect(ids).toEqual([
-      'j-20260101-0003',
-      'j-20260101-0005',
-      'j-20260101-0006',
-      'j-20260101-0002',
-      'j-20260101-0007',
-      'j-20260101-0001',
-      'j-20260101-0004',
-    ]);
+    expect(ids).toEqual(['j-20260101-0003', 'j-20260101-0005', 'j-20260101-0006', 'j-20260101-0002', 'j-20260101-0007', 'j-20260101-0001', 'j-20260101-0004']);
     // The input order does not matter.
     expect(runnableJobs([...jobs].reverse()).map((j) => j.id)).toEqual(ids);
   });
@@ -51,13 +43,7 @@ describe('landing order', () => {
       job('j-20260101-0004', { state: 'failed' }),
       job('j-20260101-0005', { priority: 'urgent' }),
     ];
-    expect(displayOrder(jobs).map((j) => j.id)).toEqual([
-      'j-20260101-0002',
-      'j-20260101-0005',
-      'j-20260101-0003',
-      'j-20260101-0004',
-      'j-20260101-0001',
-    ]);
+    expect(displayOrder(jobs).map((j) => j.id)).toEqual(['j-20260101-0002', 'j-20260101-0005', 'j-20260101-0003', 'j-20260101-0004', 'j-20260101-0001']);
   });
 });
 

@@ -22,9 +22,10 @@ describe('planRetry', () => {
     job(10, 'g', 'canceled'), // g was given up on later: the failed job 9 stays failed
     (({ target: _t, ...legacy }) => legacy as JobRecord)(job(11, 'h', 'failed')), // written before jobs named a target
   ];
-  const ids = (plan: ReturnType<typeof planRetry>) => (plan.kind === 'reopen' ? plan.jobs.map((j) => j.id.slice(-2)) : plan.problems.map((p) => p.id.slice(-2)));
+  const ids = (plan: ReturnType<typeof planRetry>) =>
+    plan.kind === 'reopen' ? plan.jobs.map((j) => j.id.slice(-2)) : plan.problems.map((p) => p.id.slice(-2));
 
-  it('--all-failed takes this target\'s newest failed job of each branch, and says why it skipped the others', () => {
+  it("--all-failed takes this target's newest failed job of each branch, and says why it skipped the others", () => {
     const plan = planRetry(jobs, { kind: 'all_failed' }, 'main');
     expect(ids(plan)).toEqual(['01', '03', '11']);
     expect(plan.kind === 'reopen' && plan.skipped.map((s) => [s.job.id.slice(-2), s.why])).toEqual([
@@ -43,7 +44,10 @@ describe('planRetry', () => {
   it('named ids: reports every problem at once, unknown ids as not_found', () => {
     const plan = planRetry(
       jobs,
-      { kind: 'ids', ids: ['j-20260101-0001', 'j-20260101-0099', 'j-20260101-0005', 'j-20260101-0007', 'j-20260101-0004', 'j-20260101-0002', 'j-20260101-0003'] },
+      {
+        kind: 'ids',
+        ids: ['j-20260101-0001', 'j-20260101-0099', 'j-20260101-0005', 'j-20260101-0007', 'j-20260101-0004', 'j-20260101-0002', 'j-20260101-0003'],
+      },
       'main',
     );
     expect(plan.kind).toBe('refused');

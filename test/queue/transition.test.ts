@@ -22,7 +22,10 @@ describe('job transitions', () => {
   it('refuses a drainer-style requeue of a canceled record and leaves it and the journal as they were', async () => {
     const repo = makeRepo();
     const store = await openStore(repo.dir);
-    const job = { ...newJobRecord({ id: 'j-20260101-0001', branch: 'x', tip: 'a'.repeat(40), title: 'x', submitter: 't', urgent: false }), state: 'canceled' as const };
+    const job = {
+      ...newJobRecord({ id: 'j-20260101-0001', branch: 'x', tip: 'a'.repeat(40), title: 'x', submitter: 't', urgent: false }),
+      state: 'canceled' as const,
+    };
     await store.withQueueLock(() => createJobLocked(store, job));
     const before = store.readJournal().rows.length;
     const refused = await applyChanges(store, [{ id: job.id, to: 'queued', event: 'requeued' }]).catch((error: unknown) => error);
@@ -39,11 +42,15 @@ describe('job transitions', () => {
     const job = newJobRecord({ id: 'j-20260101-0002', branch: 'y', tip: 'a'.repeat(40), title: 'y', submitter: 't', urgent: false });
     await store.withQueueLock(() => createJobLocked(store, job));
     const before = store.readJournal().rows.length;
-    const skipped = await applyChanges(store, [{ id: job.id, from: ['queued'], lenient: true, when: (j) => j.reason === 'bisected', event: 'culprit_found', patch: { reason: 'culprit_found' } }]);
+    const skipped = await applyChanges(store, [
+      { id: job.id, from: ['queued'], lenient: true, when: (j) => j.reason === 'bisected', event: 'culprit_found', patch: { reason: 'culprit_found' } },
+    ]);
     expect(skipped).toEqual([]);
     expect(store.readJob(job.id)?.reason).toBeNull();
     expect(store.readJournal().rows.length).toBe(before);
-    const [moved] = await applyChanges(store, [{ id: job.id, from: ['queued'], when: (j) => j.reason === null, event: 'culprit_found', patch: { reason: 'culprit_found' } }]);
+    const [moved] = await applyChanges(store, [
+      { id: job.id, from: ['queued'], when: (j) => j.reason === null, event: 'culprit_found', patch: { reason: 'culprit_found' } },
+    ]);
     expect(moved?.reason).toBe('culprit_found');
   });
 });

@@ -32,7 +32,11 @@ function batchRepo(status: number, opts: { retries?: number; onChange?: boolean 
 }
 
 const onLane = (ledger: string, extra: Record<string, string | undefined> = {}) => ({
-  LAND_ON_LANE: '1', LAND_LEDGER_DIR: ledger, LAND_LANE_SSH: undefined, LAND_PROVIDER: undefined, ...extra,
+  LAND_ON_LANE: '1',
+  LAND_LEDGER_DIR: ledger,
+  LAND_LANE_SSH: undefined,
+  LAND_PROVIDER: undefined,
+  ...extra,
 });
 
 describe('a batch stage as a gate', () => {
@@ -42,7 +46,10 @@ describe('a batch stage as a gate', () => {
     const run = await land(repo.dir, ['run', '--json'], { env: onLane(ledger) });
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(marker)).toBe(true);
-    const lines = readFileSync(join(ledger, 'nightly.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(ledger, 'nightly.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ job: 'nightly', status: 0, counts: { scored: 5, best: 0.875 } });
     expect(existsSync(join(measure, 'batch.log'))).toBe(true);
@@ -114,7 +121,10 @@ describe('a batch stage as a gate', () => {
     expect(job).toMatchObject({ state: 'failed', reason: 'gate' });
     expect(job.error?.message).toMatch(/gate model: exit 7/);
     // The failed batch still left its ledger line; then main itself was gated once (exit 0).
-    const lines = readFileSync(join(ledger, 'nightly.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(ledger, 'nightly.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.status)).toEqual([7, 0]);
   });
 });

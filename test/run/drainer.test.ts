@@ -17,7 +17,7 @@ function slowRepo() {
 }
 
 describe('the drainer', () => {
-  it('lands on the target named with --target, under that branch\'s policy', async () => {
+  it("lands on the target named with --target, under that branch's policy", async () => {
     const repo = makeQueueRepo();
     const policy = JSON.parse(repo.git('show', 'main:.ctm.json'));
     repo.git('checkout', '-q', '-b', 'release');
@@ -127,7 +127,10 @@ describe('the drainer', () => {
     expect(landedOrder(repo)[0]).toBe(urgentId);
     const jobs = await jobsById(repo);
     for (const id of [urgentId, ...normal]) expect(jobs.get(id).state).toBe('landed');
-    const events = result.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const events = result.stdout
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
     expect(events.some((e) => e.type === 'requeued' && e.reason === 'preempted')).toBe(true);
   });
 

@@ -11,7 +11,7 @@ import { stateDir } from '../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('failure messages', () => {
   it('a FAIL from the verdict cache names the train that ran the gate and points at its log; it is no fast path', async () => {
@@ -36,9 +36,9 @@ describe('failure messages', () => {
     // Recorded as what happened: a cached FAIL, not a fast path taken.
     expect(job.fastPath).toMatchObject({ alone: false, refusal: 'cached_fail', cachedFrom: first });
     const show = await land(repo.dir, ['show', culprit as string]);
-    expect(show.stdout).toMatch(new RegExp(`fast path\\s+failed from the verdict cache: the same tree failed in train ${escape(first)}`));
+    expect(show.stdout).toMatch(new RegExp(`fast path\\s+failed from the verdict cache: the same tree failed in train ${escapeRegExp(first)}`));
     expect(show.stdout).not.toMatch(/lands alone without a gate/);
-    expect(show.stdout).toMatch(new RegExp(`gate\\s+from cache \\(FAIL of train ${escape(first)}\\); log ${escape(firstLog)}`));
+    expect(show.stdout).toMatch(new RegExp(`gate\\s+from cache \\(FAIL of train ${escapeRegExp(first)}\\); log ${escapeRegExp(firstLog)}`));
   });
 
   it('a gate that cannot start carries its last stderr line; the back-off says it waits and how long', async () => {
@@ -73,7 +73,9 @@ describe('failure messages', () => {
   });
 
   it('a secret passed to a gate that cannot start is redacted from the quoted stderr line', async () => {
-    const repo = makeQueueRepo({ policy: { gates: [{ name: 'test', run: 'echo "token $API_TOKEN" >&2; exit 127', passEnv: ['API_TOKEN'] }], retries: { infra: 0 } } });
+    const repo = makeQueueRepo({
+      policy: { gates: [{ name: 'test', run: 'echo "token $API_TOKEN" >&2; exit 127', passEnv: ['API_TOKEN'] }], retries: { infra: 0 } },
+    });
     const [id] = await submitBranches(repo, 1);
     const run = await land(repo.dir, ['run', '--json'], { env: { API_TOKEN: 'hunter2-secret' } });
     expect(run.code, run.stderr).toBe(0);

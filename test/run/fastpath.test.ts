@@ -122,7 +122,13 @@ describe('selective gates and refresh entries in the drain', () => {
   it('commits a refresh entry on the train before the gates, and fails the train when it fails', async () => {
     const repo = makeQueueRepo({
       policy: {
-        refresh: [{ paths: ['package.json'], run: 'if grep -q broken package.json; then exit 3; fi; wc -c < package.json > package.lock', message: 'refresh package.lock' }],
+        refresh: [
+          {
+            paths: ['package.json'],
+            run: 'if grep -q broken package.json; then exit 3; fi; wc -c < package.json > package.lock',
+            message: 'refresh package.lock',
+          },
+        ],
       },
     });
     repo.branch('deps', { 'package.json': '{"name":"x"}\n' });

@@ -25,7 +25,9 @@ describe('a red target', () => {
     const check = events.find((e) => e.type === 'target_checked');
     expect(check).toMatchObject({ target: 'main', base: redTip, verdict: 'FAIL', cached: false, gate: 'test', status: 'exit 1' });
     expect(readFileSync(check.log, 'utf8')).toMatch(/found culprit-main: failing/);
-    expect(summary.stopped.message).toBe(`main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`);
+    expect(summary.stopped.message).toBe(
+      `main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`,
+    );
     expect(events.some((e) => e.type === 'failed')).toBe(false);
     // [j1 j2 j3], [j1 j2], [j1], then main itself: one gate run for the target.
     expect(repo.gateRuns()).toBe(4);
@@ -39,7 +41,9 @@ describe('a red target', () => {
     // While main's tree has a cached FAIL, a new drain stops the same way without a gate run.
     const again = await land(repo.dir, ['run']);
     expect(again.code, again.stderr).toBe(10);
-    expect(again.stdout).toContain(`stopped: main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`);
+    expect(again.stdout).toContain(
+      `stopped: main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`,
+    );
     expect(repo.gateRuns()).toBe(4);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('queued');

@@ -14,7 +14,11 @@ afterAll(cleanupTempDirs);
 type Drainer = ReturnType<typeof startLand>;
 
 const events = (drainer: Drainer): any[] =>
-  drainer.output().stdout.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+  drainer
+    .output()
+    .stdout.split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
 const eventsOf = (drainer: Drainer, type: string) => events(drainer).filter((event) => event.type === type);
 
 async function stateOf(repo: QueueRepo, id: string): Promise<string> {

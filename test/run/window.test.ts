@@ -109,7 +109,11 @@ describe('land window --set and --reset: what was done, and by whom', () => {
 describe('the window without a readable policy', () => {
   const cases: [string, (repo: ReturnType<typeof makeRepo>) => void, RegExp][] = [
     ['no .ctm.json on the target', () => undefined, /^the policy cannot be read: no \.ctm\.json on main \([0-9a-f]{12}\)$/],
-    ['a corrupt .ctm.json', (repo) => repo.commit('broken policy', { '.ctm.json': '{"target": "main", ' }), /^the policy cannot be read: \.ctm\.json on main \([0-9a-f]{12}\) is invalid \(1 problem\): \(file\): not valid JSON/],
+    [
+      'a corrupt .ctm.json',
+      (repo) => repo.commit('broken policy', { '.ctm.json': '{"target": "main", ' }),
+      /^the policy cannot be read: \.ctm\.json on main \([0-9a-f]{12}\) is invalid \(1 problem\): \(file\): not valid JSON/,
+    ],
   ];
   it.each(cases)('%s: status and window say the window is unknown and why (size null in --json)', async (_what, breakPolicy, reason) => {
     const repo = makeRepo();
@@ -129,6 +133,9 @@ describe('the window without a readable policy', () => {
     expect((await land(repo.dir, ['window', '--json'])).json()).toMatchObject({ size: null, reason: window.reason });
     // A maintainer may still set it; it is kept, not clamped, and applies once the policy is readable.
     const set = await land(repo.dir, ['window', '--set', '5']);
-    expect(set.stdout.split('\n').slice(0, 2)).toEqual(['window set to 5 (not clamped: batch.max is unknown)', `window unknown (${window.reason}); persisted 5`]);
+    expect(set.stdout.split('\n').slice(0, 2)).toEqual([
+      'window set to 5 (not clamped: batch.max is unknown)',
+      `window unknown (${window.reason}); persisted 5`,
+    ]);
   });
 });

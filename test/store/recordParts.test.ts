@@ -28,9 +28,23 @@ const job = (over: Partial<JobRecord> = {}): JobRecord => ({
 });
 
 const LEDGER_LINE = {
-  version: 1, job: 'gen', track: 'gen', start: '2026-01-01T00:00:00.000Z', end: '2026-01-01T00:00:02.000Z',
-  wallSeconds: 2, cpuSeconds: 1.5, cpuHours: 0.0004, peakRssBytes: null, exitCode: 0, signal: null, status: 0,
-  interruptedBy: null, host: 'h', gitHead: null, cwd: '/w', measureDir: '/w',
+  version: 1,
+  job: 'gen',
+  track: 'gen',
+  start: '2026-01-01T00:00:00.000Z',
+  end: '2026-01-01T00:00:02.000Z',
+  wallSeconds: 2,
+  cpuSeconds: 1.5,
+  cpuHours: 0.0004,
+  peakRssBytes: null,
+  exitCode: 0,
+  signal: null,
+  status: 0,
+  interruptedBy: null,
+  host: 'h',
+  gitHead: null,
+  cwd: '/w',
+  measureDir: '/w',
   counts: { timings: {}, timingSeconds: null, compiled: null, candidates: null, received: null, completionTokens: null, scored: null, best: null },
 };
 
@@ -39,8 +53,15 @@ const WRITTEN: GateTelemetry[] = [
   { mode: 'cached', source: 'proof', proofSource: 'local', planBase: A, executed: [], gatesHash: 'h' },
   { mode: 'cached', source: 'cache', cachedFrom: 'b-1-1', cachedVerdict: 'FAIL', cachedLog: '/s/logs/b-1-1.log', planBase: A, executed: [], gatesHash: 'h' },
   {
-    mode: 'selective', planBase: A, selected: ['test'], executed: ['test'], cached: [{ gate: 'docs', from: B }],
-    missReasons: { test: 'no paths: always runs' }, fallbackReason: null, gatesHash: 'h', refreshed: ['lockfile'],
+    mode: 'selective',
+    planBase: A,
+    selected: ['test'],
+    executed: ['test'],
+    cached: [{ gate: 'docs', from: B }],
+    missReasons: { test: 'no paths: always runs' },
+    fallbackReason: null,
+    gatesHash: 'h',
+    refreshed: ['lockfile'],
     results: [{ name: 'test', outcome: 'exited', status: 'exit 1', seconds: 1.2 }],
   },
   { mode: 'full', executed: [], refresh: { kind: 'failed', entry: 'lockfile', status: 'exit 2' }, gatesHash: 'h' },
@@ -83,7 +104,11 @@ describe('the job record schema', () => {
   });
 
   it('keeps fields it does not know, at the top and inside the nested parts', () => {
-    const later = { ...job({ gate: { ...(WRITTEN[2] as GateTelemetry), newer: 1 } }), fastPath: { alone: false, refusal: 'no_pass', tree: A, base: B, checkedAt: 'x', newer: 2 }, newer: 3 };
+    const later = {
+      ...job({ gate: { ...(WRITTEN[2] as GateTelemetry), newer: 1 } }),
+      fastPath: { alone: false, refusal: 'no_pass', tree: A, base: B, checkedAt: 'x', newer: 2 },
+      newer: 3,
+    };
     const parsed = jobRecordSchema.parse(later);
     expect(parsed).toEqual(later);
   });
@@ -116,8 +141,26 @@ describe('the job record schema', () => {
 describe('metrics rows', () => {
   it('a row with each gate telemetry the drain writes reads as a train row', () => {
     const rows: TrainMetricRow[] = WRITTEN.map((gate, i) => ({
-      at: 'x', train: `b-1-${i + 1}`, batch: 'b-1', attempt: 1, kind: 'merge', members: ['j-1'], branches: ['x'], tips: [A], base: A,
-      commit: B, tree: A, gateSeconds: 1, cached: false, log: null, gate, verdict: 'FAIL', reason: 'gate', windowBefore: 2, windowAfter: 1, landed: false,
+      at: 'x',
+      train: `b-1-${i + 1}`,
+      batch: 'b-1',
+      attempt: 1,
+      kind: 'merge',
+      members: ['j-1'],
+      branches: ['x'],
+      tips: [A],
+      base: A,
+      commit: B,
+      tree: A,
+      gateSeconds: 1,
+      cached: false,
+      log: null,
+      gate,
+      verdict: 'FAIL',
+      reason: 'gate',
+      windowBefore: 2,
+      windowAfter: 1,
+      landed: false,
     }));
     const parsed = parseTrainRows(rows);
     expect(parsed.unreadable).toBe(0);

@@ -9,7 +9,15 @@ import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 afterAll(cleanupTempDirs);
 
 function journalLine(job: string, n: number, event = 'requeued'): string {
-  return JSON.stringify({ at: `2026-01-01T00:00:00.${String(n % 1000).padStart(3, '0')}Z`, kind: 'transition', job, from: 'in_progress', to: 'queued', event, detail: { reason: 'bisected', n } });
+  return JSON.stringify({
+    at: `2026-01-01T00:00:00.${String(n % 1000).padStart(3, '0')}Z`,
+    kind: 'transition',
+    job,
+    from: 'in_progress',
+    to: 'queued',
+    event,
+    detail: { reason: 'bisected', n },
+  });
 }
 
 describe('scanLines', () => {
@@ -20,12 +28,22 @@ describe('scanLines', () => {
     const lines = Array.from({ length: 30_000 }, (_, i) => `${i}:${'€'.repeat(i % 37)}${'x'.repeat(i % 53)}`);
     writeFileSync(path, `${lines.join('\n')}\nunterminated tail`);
     const seen: [string, number][] = [];
-    const total = scanLines(path, (line) => line.startsWith('2') || line.startsWith('unterminated'), (line, n) => seen.push([line, n]));
+    const total = scanLines(
+      path,
+      (line) => line.startsWith('2') || line.startsWith('unterminated'),
+      (line, n) => seen.push([line, n]),
+    );
     expect(total).toBe(30_001);
     const expected = lines.map((line, i) => [line, i + 1] as [string, number]).filter(([line]) => line.startsWith('2'));
     expect(seen.slice(0, -1)).toEqual(expected);
     expect(seen.at(-1)).toEqual(['unterminated tail', 30_001]);
-    expect(scanLines(join(dir, 'missing'), () => true, () => undefined)).toBe(0);
+    expect(
+      scanLines(
+        join(dir, 'missing'),
+        () => true,
+        () => undefined,
+      ),
+    ).toBe(0);
   });
 });
 

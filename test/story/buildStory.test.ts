@@ -47,7 +47,13 @@ const kinds = (events: { kind: string }[]) => events.map((e) => e.kind);
 
 describe('buildStory', () => {
   it('a job with no history beyond its submission says so, and where it waits', () => {
-    const story = buildStory({ job: job(), journal: [line('submitted', { branch: 'feature/x', tip: TIP }, null, 'queued')], rows: [], position: 3, runningLog: null });
+    const story = buildStory({
+      job: job(),
+      journal: [line('submitted', { branch: 'feature/x', tip: TIP }, null, 'queued')],
+      rows: [],
+      position: 3,
+      runningLog: null,
+    });
     expect(kinds(story.events)).toEqual(['submitted', 'note', 'now']);
     expect(story.events[0]).toMatchObject({ by: 'ann@example.com', branch: 'feature/x', tip: TIP, fromRecord: false });
     expect(story.events[1]).toMatchObject({ event: 'no_history' });
@@ -56,11 +62,7 @@ describe('buildStory', () => {
   });
 
   it('tells a bisection: the trains ridden, each verdict with its failing gate, the steps of the batch, the failure', () => {
-    const rows = [
-      row('b-1-1', [ID, 'j-2'], 'FAIL'),
-      row('b-1-2', [ID], 'FAIL', { attempt: 2 }),
-      row('b-1-3', ['j-2'], 'PASS', { attempt: 2 }),
-    ];
+    const rows = [row('b-1-1', [ID, 'j-2'], 'FAIL'), row('b-1-2', [ID], 'FAIL', { attempt: 2 }), row('b-1-3', ['j-2'], 'PASS', { attempt: 2 })];
     const journal = [
       line('submitted', { branch: 'feature/x', tip: TIP }, null, 'queued'),
       line('fast_path_checked', { alone: false }),
@@ -77,8 +79,25 @@ describe('buildStory', () => {
     });
     expect(kinds(story.events)).toEqual(['submitted', 'rode', 'verdict', 'note', 'rode', 'verdict', 'bisection', 'failed', 'now']);
     expect(story.trains).toEqual(['b-1-1', 'b-1-2']);
-    expect(story.events[1]).toMatchObject({ train: 'b-1-1', batch: 'b-1', attempt: 1, trainKind: 'merge', base: BASE, members: [{ id: ID, branch: 'feature/x' }, { id: 'j-2', branch: 'br-j-2' }] });
-    expect(story.events[2]).toMatchObject({ train: 'b-1-1', verdict: 'FAIL', failing: { name: 'test', status: 'exit 2', seconds: 1.5 }, log: '/state/logs/b-1-1.log', logTrain: 'b-1-1', output: null });
+    expect(story.events[1]).toMatchObject({
+      train: 'b-1-1',
+      batch: 'b-1',
+      attempt: 1,
+      trainKind: 'merge',
+      base: BASE,
+      members: [
+        { id: ID, branch: 'feature/x' },
+        { id: 'j-2', branch: 'br-j-2' },
+      ],
+    });
+    expect(story.events[2]).toMatchObject({
+      train: 'b-1-1',
+      verdict: 'FAIL',
+      failing: { name: 'test', status: 'exit 2', seconds: 1.5 },
+      log: '/state/logs/b-1-1.log',
+      logTrain: 'b-1-1',
+      output: null,
+    });
     expect(story.events[3]).toMatchObject({ event: 'bisected' });
     const bisection = story.events[6] as Extract<(typeof story.events)[number], { kind: 'bisection' }>;
     expect(bisection.steps.map((s) => [s.train, s.verdict, s.rode, s.landed])).toEqual([
@@ -92,10 +111,23 @@ describe('buildStory', () => {
 
   it('a cached verdict names the train that judged the tree and its failing gate', () => {
     const rows = [
-      row('b-0-1', ['j-9'], 'FAIL', { batch: 'b-0', gate: { mode: 'full', results: [{ name: 'lint', outcome: 'timeout', status: 'timed out', seconds: 60 }] }, reason: 'timeout' }),
-      row('b-1-1', [ID], 'FAIL', { cached: true, log: '/state/logs/b-0-1.log', gate: { mode: 'cached', source: 'cache', cachedFrom: 'b-0-1', executed: [] }, reason: 'timeout' }),
+      row('b-0-1', ['j-9'], 'FAIL', {
+        batch: 'b-0',
+        gate: { mode: 'full', results: [{ name: 'lint', outcome: 'timeout', status: 'timed out', seconds: 60 }] },
+        reason: 'timeout',
+      }),
+      row('b-1-1', [ID], 'FAIL', {
+        cached: true,
+        log: '/state/logs/b-0-1.log',
+        gate: { mode: 'cached', source: 'cache', cachedFrom: 'b-0-1', executed: [] },
+        reason: 'timeout',
+      }),
     ];
-    const journal = [line('submitted', {}), line('train_started', { batch: 'b-1', attempt: 1, train: 'b-1-1' }), line('failed', { reason: 'timeout', code: 'timeout' })];
+    const journal = [
+      line('submitted', {}),
+      line('train_started', { batch: 'b-1', attempt: 1, train: 'b-1-1' }),
+      line('failed', { reason: 'timeout', code: 'timeout' }),
+    ];
     const story = buildStory({ job: job({ state: 'failed' }), journal, rows, position: null, runningLog: null });
     const verdict = story.events.find((e) => e.kind === 'verdict');
     expect(verdict).toMatchObject({ cached: true, cachedFrom: 'b-0-1', logTrain: 'b-0-1', failing: { name: 'lint', status: 'timed out', seconds: 60 } });
@@ -112,7 +144,13 @@ describe('buildStory', () => {
       line('failed', { reason: 'conflict', code: 'conflict' }),
     ];
     const preview = { base: BASE, paths: ['c.txt'], checkedAt: 'x', against: 'target' as const };
-    const story = buildStory({ job: job({ state: 'failed', reason: 'conflict', conflictPreview: preview }), journal, rows: [row('b-1-1', ['j-2'], 'PASS')], position: null, runningLog: null });
+    const story = buildStory({
+      job: job({ state: 'failed', reason: 'conflict', conflictPreview: preview }),
+      journal,
+      rows: [row('b-1-1', ['j-2'], 'PASS')],
+      position: null,
+      runningLog: null,
+    });
     const conflicts = story.events.filter((e) => e.kind === 'conflict');
     expect(conflicts).toEqual([
       expect.objectContaining({ train: 'b-1-1', against: 'train', paths: ['a.txt', 'b.txt'], outcome: 'requeued' }),
@@ -144,7 +182,11 @@ describe('buildStory', () => {
   });
 
   it('a job submitted again at the same tip after a cancel tells both, and waits in the queue again', () => {
-    const journal = [line('submitted', {}), line('canceled', { by: 'ann@example.com' }), line('resubmitted', { by: 'ann@example.com', previousState: 'canceled', previousReason: 'canceled', tip: TIP })];
+    const journal = [
+      line('submitted', {}),
+      line('canceled', { by: 'ann@example.com' }),
+      line('resubmitted', { by: 'ann@example.com', previousState: 'canceled', previousReason: 'canceled', tip: TIP }),
+    ];
     const story = buildStory({ job: job(), journal, rows: [], position: 2, runningLog: null });
     expect(kinds(story.events)).toEqual(['submitted', 'canceled', 'retried', 'now']);
     expect(story.events[2]).toMatchObject({ how: 'resubmitted', previousState: 'canceled', by: 'ann@example.com' });

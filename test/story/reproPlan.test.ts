@@ -11,8 +11,14 @@ function row(train: string, members: string[], verdict: string, extra: Partial<T
 }
 
 describe('land repro: the plan', () => {
-  it('takes the latest FAIL train the job rode; INFRA and PASS trains and other jobs\' trains do not count', () => {
-    const rows = [row('t-1', ['j-1', 'j-2'], 'FAIL'), row('t-2', ['j-1'], 'FAIL'), row('t-3', ['j-1'], 'INFRA'), row('t-4', ['j-2'], 'FAIL'), row('t-5', ['j-1'], 'PASS')];
+  it("takes the latest FAIL train the job rode; INFRA and PASS trains and other jobs' trains do not count", () => {
+    const rows = [
+      row('t-1', ['j-1', 'j-2'], 'FAIL'),
+      row('t-2', ['j-1'], 'FAIL'),
+      row('t-3', ['j-1'], 'INFRA'),
+      row('t-4', ['j-2'], 'FAIL'),
+      row('t-5', ['j-1'], 'PASS'),
+    ];
     expect(latestFailedRow(rows, 'j-1')?.train).toBe('t-2');
     expect(latestFailedRow(rows, 'j-2')?.train).toBe('t-4');
     expect(latestFailedRow(rows, 'j-3')).toBeNull();
@@ -31,7 +37,14 @@ describe('land repro: the plan', () => {
   });
 
   it('runs the gates the drainer selected, in policy order; all of them for a cached verdict', () => {
-    const policy = policySchema.parse({ target: 'main', gates: [{ name: 'lint', run: 'true' }, { name: 'test', run: 'true' }, { name: 'docs', run: 'true', paths: ['docs/**'] }] });
+    const policy = policySchema.parse({
+      target: 'main',
+      gates: [
+        { name: 'lint', run: 'true' },
+        { name: 'test', run: 'true' },
+        { name: 'docs', run: 'true', paths: ['docs/**'] },
+      ],
+    });
     const names = (gates: { name: string }[]) => gates.map((g) => g.name);
     expect(names(reproGates(policy, row('t', ['j'], 'FAIL', { gate: { selected: ['test', 'lint'] } })))).toEqual(['lint', 'test']);
     expect(names(reproGates(policy, row('t', ['j'], 'FAIL', { cached: true, gate: { selected: ['test'] } })))).toEqual(['lint', 'test', 'docs']);

@@ -12,7 +12,10 @@ afterAll(cleanupTempDirs);
 
 function metricRows(repo: QueueRepo): any[] {
   const path = join(stateDir(repo), 'metrics.jsonl');
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
 }
 
 function trainsRidden(repo: QueueRepo, id: string): string[] {
@@ -57,7 +60,7 @@ describe('the story of a batch of four with one culprit', () => {
     expect(why.stdout).toContain('| chatty line 7');
     expect(why.stdout).not.toContain('chatty line 6');
     expect(why.stdout).toMatch(/bisection of batch b-/);
-    expect(why.stdout).toMatch(/FAIL\s+b3 \(this job\)  <- isolated/);
+    expect(why.stdout).toMatch(/FAIL\s+b3 \(this job\) {2}<- isolated/);
     expect(why.stdout).toMatch(/\nnow: failed \(gate\): gate test: exit 3/);
   });
 
@@ -129,7 +132,9 @@ describe('the story of a batch of four with one culprit', () => {
 
   it('repro rebuilds the failed train: its tree is the metrics row tree and the record tree', async () => {
     const record = readJobFile(repo, culprit);
-    const failedRow = metricRows(repo).filter((row) => row.verdict === 'FAIL' && row.members.includes(culprit)).at(-1);
+    const failedRow = metricRows(repo)
+      .filter((row) => row.verdict === 'FAIL' && row.members.includes(culprit))
+      .at(-1);
     const repro = await land(repo.dir, ['repro', culprit, '--json']);
     expect(repro.code, repro.stderr).toBe(0);
     const out = repro.json();
@@ -157,7 +162,11 @@ describe('the story of a batch of four with one culprit', () => {
     expect(big.stdout).toContain(`rebuilt train ${firstRow.train}`);
     expect(big.stdout).toContain(`remove it: git worktree remove --force ${dir}`);
     expect(repo.git('-C', dir, 'rev-parse', 'HEAD^{tree}')).toBe(firstRow.tree);
-    const mergedTips = repo.git('-C', dir, 'log', '--first-parent', '--format=%P', `${firstRow.base}..HEAD`).split('\n').reverse().map((p) => p.split(' ')[1]);
+    const mergedTips = repo
+      .git('-C', dir, 'log', '--first-parent', '--format=%P', `${firstRow.base}..HEAD`)
+      .split('\n')
+      .reverse()
+      .map((p) => p.split(' ')[1]);
     expect(mergedTips).toEqual(firstRow.tips);
     const again = await land(repo.dir, ['repro', ids[0] as string, '--dir', dir]);
     expect(again.code).toBe(2);
@@ -203,7 +212,9 @@ describe('the story of a conflict skip, and of a job with no history yet', () =>
     const second = ids[1] as string;
     const why = await land(repo.dir, ['why', second]);
     expect(why.code, why.stderr).toBe(0);
-    expect(why.stdout).toMatch(/conflict with the members ahead of it in the train \(train b-[^)]+\) in shared\.txt: left out of the train and put back in the queue/);
+    expect(why.stdout).toMatch(
+      /conflict with the members ahead of it in the train \(train b-[^)]+\) in shared\.txt: left out of the train and put back in the queue/,
+    );
     expect(why.stdout).toMatch(/conflict with the target \(train b-[^)]+\) in shared\.txt: failed: rebase and submit again/);
     const story = (await land(repo.dir, ['why', second, '--json'])).json();
     const conflicts = story.events.filter((e: any) => e.kind === 'conflict');

@@ -21,17 +21,18 @@ export function registerBatch(program: Command): void {
     .requiredOption('--measure-dir <dir>', 'where batch.log and samples.jsonl are written')
     .argument('<command...>', 'the batch, after --')
     .action((words: string[], ...rest: unknown[]) =>
-      action<BatchOptions>((ctx, opts) =>
-        runBatch({
-          cwd: ctx.cwd,
-          job: opts.job ?? '',
-          measureDir: opts.measureDir ?? '',
-          command: words,
-          target: ctx.options.target,
-          env: process.env,
-          self: { node: process.execPath, land: realpathSync(resolve(process.argv[1] ?? '')) },
-          note: (line) => ctx.out.note(line),
-        }),
+      action<BatchOptions>(
+        (ctx, opts) =>
+          runBatch({
+            cwd: ctx.cwd,
+            job: opts.job ?? '',
+            measureDir: opts.measureDir ?? '',
+            command: words,
+            target: ctx.options.target,
+            env: process.env,
+            self: { node: process.execPath, land: realpathSync(resolve(process.argv[1] ?? '')) },
+            note: (line) => ctx.out.note(line),
+          }),
         // A batch may run anywhere; outside a repository the policy's defaults apply.
         { outsideRepository: true },
       )(words, ...rest),

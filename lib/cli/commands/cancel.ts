@@ -29,7 +29,7 @@ export function registerCancel(program: Command): void {
     .command('retry')
     .argument('[ids...]', 'job ids (see land status --all)')
     .description('put failed or canceled jobs back in the queue as the same jobs; the next train gates them again (all or nothing)')
-    .option('--all-failed', "every failed job of this target; one superseded by a newer job of its branch is skipped")
+    .option('--all-failed', 'every failed job of this target; one superseded by a newer job of its branch is skipped')
     .option('--json', 'print one { outcome, job } line per job: outcome "requeued", or "skipped" with "why"')
     .action(
       action<{ json?: boolean; allFailed?: boolean }>(async (ctx, opts, args) => {

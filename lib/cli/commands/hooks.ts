@@ -5,9 +5,7 @@ import { LAND_ENTRY } from '../../landing/gates/gateRunner.js';
 import { action } from '../action.js';
 
 export function registerHooks(program: Command): void {
-  const hooks = program
-    .command('hooks')
-    .description('protect the target: only a drainer holding the landing token may update it');
+  const hooks = program.command('hooks').description('protect the target: only a drainer holding the landing token may update it');
   hooks
     .command('install')
     .description('install a reference-transaction hook that refuses updates of the target not made by the drainer')

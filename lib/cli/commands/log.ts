@@ -28,7 +28,8 @@ export function registerLog(program: Command): void {
           return;
         }
         // Ctrl-C ends it the way it ends tail -f: nothing to clean up.
-        if (stillRunning(store, log.job.id, log.train)) ctx.out.note(`land: following ${log.path} (train ${log.train}) until the train is over for ${log.job.id}`);
+        if (stillRunning(store, log.job.id, log.train))
+          ctx.out.note(`land: following ${log.path} (train ${log.train}) until the train is over for ${log.job.id}`);
         else ctx.out.note(`land: train ${log.train} is over for ${log.job.id}; nothing to follow`);
         await followLog(store, log, (text) => (ctx.out.json ? ctx.out.emit({ ...head, text }) : process.stdout.write(text)));
       }),

@@ -41,7 +41,9 @@ export function registerProve(program: Command): void {
           const { verdict, tree, planBaseTree, gatesHash, log, proof, head, base, commit, seconds, notes } = result;
           ctx.out.emit({ verdict, tree, planBaseTree, gatesHash, log, proof, head, base, commit, seconds, notes });
         } else if (result.verdict === 'PASS') {
-          ctx.out.say(`proved: ${short(result.head)} on ${loaded.target} at ${short(result.base)} -> tree ${short(result.tree)} PASS (${result.seconds}s); log ${result.log}`);
+          ctx.out.say(
+            `proved: ${short(result.head)} on ${loaded.target} at ${short(result.base)} -> tree ${short(result.tree)} PASS (${result.seconds}s); log ${result.log}`,
+          );
         }
         if (result.verdict === 'PASS') return 0;
         if (result.verdict === 'STOPPED') {

@@ -19,12 +19,15 @@ function describe(repro: ReproTrain): string[] {
   const add = (key: string, value: string) => out.push(`  ${key.padEnd(9)} ${value}`);
   out.push(`rebuilt train ${row.train}, the latest failed train of ${repro.job.id}, in ${repro.dir}`);
   add('base', `${row.base} (the target's tip the train was built on)`);
-  row.members.forEach((id, i) => add(i === 0 ? 'members' : '', `${showName(row.branches?.[i] ?? id)} (${id}) at ${short(row.tips[i])}`));
+  for (const [i, id] of row.members.entries()) add(i === 0 ? 'members' : '', `${showName(row.branches?.[i] ?? id)} (${id}) at ${short(row.tips[i])}`);
   add('kind', built.kind);
   add('commit', `${built.train}${row.commit && row.commit !== built.train ? ` (new; the failed train's commit was ${row.commit})` : ''}`);
   const same = [repro.treeMatchesTrain ? "the failed train's tree" : null, repro.treeMatchesRecord ? "the job record's tree" : null].filter(Boolean);
   add('tree', `${built.tree}${same.length ? `: ${same.join(' and ')}` : `: DIFFERS from the failed train's tree ${row.tree ?? '(not recorded)'}`}`);
-  add('verdict', `${row.verdict} (${row.reason ?? '?'})${row.cached ? ` from the verdict cache (train ${row.gate?.cachedFrom ?? '?'})` : ''}${row.log ? `; log ${row.log}` : ''}`);
+  add(
+    'verdict',
+    `${row.verdict} (${row.reason ?? '?'})${row.cached ? ` from the verdict cache (train ${row.gate?.cachedFrom ?? '?'})` : ''}${row.log ? `; log ${row.log}` : ''}`,
+  );
   out.push(`gates, from the policy on the train's base (${short(row.base)}), as the drainer ran them:`);
   if (repro.policyMatches === false) out.push('  note: these gates differ from the ones whose hash the train recorded');
   for (const gate of repro.gates) {
@@ -68,7 +71,9 @@ export function registerRepro(program: Command): void {
   program
     .command('repro')
     .argument('<id>', 'job id (see land status --all)')
-    .description('rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there')
+    .description(
+      'rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there',
+    )
     .option('--run', 'run the gates in the rebuilt worktree (output to the terminal): exit 0 when they pass, 5 when one fails')
     .option('--dir <path>', 'rebuild in this folder (new or empty; default: a new land-repro-<train>-* folder in the temp folder)')
     .option('--json', 'print the rebuilt train, its gates and environment (and with --run the result) as one JSON object')
@@ -87,7 +92,8 @@ export function registerRepro(program: Command): void {
           const result = summary(repro);
           if (!ctx.out.json) {
             ctx.out.say(describe(repro).join('\n'));
-            if (!opts.run) ctx.out.say(`run them: land repro ${job.id} --run (rebuilds again in a new folder), or by hand in ${repro.dir} with that environment`);
+            if (!opts.run)
+              ctx.out.say(`run them: land repro ${job.id} --run (rebuilds again in a new folder), or by hand in ${repro.dir} with that environment`);
           }
           if (!opts.run) {
             if (ctx.out.json) ctx.out.emit({ ...result, run: null });
@@ -100,7 +106,11 @@ export function registerRepro(program: Command): void {
           await sink.close();
           if (ctx.out.json) ctx.out.emit({ ...result, run });
           else {
-            ctx.out.say(run.verdict === 'PASS' ? `\nverdict PASS here: the failure of train ${repro.row.train} did not reproduce (flaky, or it depends on where the drainer ran)` : `\nverdict ${run.verdict} here, as in train ${repro.row.train}`);
+            ctx.out.say(
+              run.verdict === 'PASS'
+                ? `\nverdict PASS here: the failure of train ${repro.row.train} did not reproduce (flaky, or it depends on where the drainer ran)`
+                : `\nverdict ${run.verdict} here, as in train ${repro.row.train}`,
+            );
             ctx.out.say(`remove it: git worktree remove --force ${repro.dir}`);
           }
           if (run.verdict === 'PASS') return 0;

@@ -16,7 +16,8 @@ interface RunOptions {
 
 /** `--watch [--idle-exit <seconds>]` as drain options; LAND_WATCH_POLL=1 forces polling. */
 function watchOptions(opts: RunOptions, env: NodeJS.ProcessEnv): WatchOptions | null {
-  if (opts.watch && opts.once) throw new LandError('usage', '--watch and --once do not go together', { hint: '--once runs one batch and stops; --watch keeps draining' });
+  if (opts.watch && opts.once)
+    throw new LandError('usage', '--watch and --once do not go together', { hint: '--once runs one batch and stops; --watch keeps draining' });
   if (opts.idleExit !== undefined && !opts.watch) throw new LandError('usage', '--idle-exit only goes with --watch');
   if (!opts.watch) return null;
   const idleExit = opts.idleExit === undefined ? null : Number(opts.idleExit);
@@ -28,12 +29,7 @@ function watchOptions(opts: RunOptions, env: NodeJS.ProcessEnv): WatchOptions | 
 }
 
 function describeSummary(summary: DrainSummary): string {
-  const parts = [
-    `${summary.trains} train(s)`,
-    `${summary.gateRuns} gate run(s)`,
-    `${summary.landed.length} landed`,
-    `${summary.failed.length} failed`,
-  ];
+  const parts = [`${summary.trains} train(s)`, `${summary.gateRuns} gate run(s)`, `${summary.landed.length} landed`, `${summary.failed.length} failed`];
   if (summary.canceled.length) parts.push(`${summary.canceled.length} canceled`);
   if (summary.queued.length) parts.push(`${summary.queued.length} still queued`);
   return `done: ${parts.join(', ')}; window ${summary.window}${summary.stopped ? `; stopped: ${summary.stopped.message}` : ''}`;
@@ -69,7 +65,12 @@ export function registerRun(program: Command): void {
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         try {
-          const summary = await drain(ctx.cwd, store, { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal, target: ctx.options.target, watch }, emit);
+          const summary = await drain(
+            ctx.cwd,
+            store,
+            { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal, target: ctx.options.target, watch },
+            emit,
+          );
           reporter.close();
           if (ctx.out.json) ctx.out.emit(summary);
           else ctx.out.say(describeSummary(summary));

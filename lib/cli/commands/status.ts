@@ -41,13 +41,19 @@ export function registerStatus(program: Command): void {
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
-        const basis = etaBasis(gateHistoryFromMetrics(store.readMetrics().rows), window.size, jobs.some((job) => job.state === 'in_progress'));
+        const basis = etaBasis(
+          gateHistoryFromMetrics(store.readMetrics().rows),
+          window.size,
+          jobs.some((job) => job.state === 'in_progress'),
+        );
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
         if (ctx.out.json) {
           ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })), corrupt, estimate: basis });
           return;
         }
-        ctx.out.say(`${windowSummary(window)}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`);
+        ctx.out.say(
+          `${windowSummary(window)}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
+        );
         if (!rows.length) {
           ctx.out.say('the queue is empty');
           return;

@@ -63,7 +63,8 @@ export function registerSubmit(program: Command): void {
         if (opts.title !== undefined && branches.length > 1) throw new LandError('usage', '--title names one job; submit one branch with it');
         if (opts.timeout !== undefined && !opts.wait) throw new LandError('usage', '--timeout only goes with --wait');
         const timeout = opts.timeout === undefined ? undefined : Number(opts.timeout);
-        if (timeout !== undefined && !(timeout > 0)) throw new LandError('usage', `--timeout: expected a positive number of seconds, got ${JSON.stringify(opts.timeout)}`);
+        if (timeout !== undefined && !(timeout > 0))
+          throw new LandError('usage', `--timeout: expected a positive number of seconds, got ${JSON.stringify(opts.timeout)}`);
         const { target } = await ctx.policy();
         const store = await ctx.store();
         // In order, one at a time: the queue order is the order given. The first refusal stops
@@ -79,7 +80,10 @@ export function registerSubmit(program: Command): void {
         const notLanded: string[] = [];
         for (const outcome of outcomes) {
           const job = outcome.job;
-          const final = await waitForJob(store, job.id, { timeoutSeconds: timeout, onWaiting: () => ctx.out.note(`waiting for ${job.id} to land (a drainer must run: land run)`) });
+          const final = await waitForJob(store, job.id, {
+            timeoutSeconds: timeout,
+            onWaiting: () => ctx.out.note(`waiting for ${job.id} to land (a drainer must run: land run)`),
+          });
           if (ctx.out.json) ctx.out.emit(jsonLine(outcome, final));
           ctx.out.say(`${final.id}: ${final.state}${final.reason ? ` (${final.reason})` : ''}`);
           if (final.state !== 'landed') notLanded.push(`${final.id} ended ${final.state}${final.reason ? `: ${final.reason}` : ''}`);

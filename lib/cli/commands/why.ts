@@ -7,14 +7,18 @@ export function registerWhy(program: Command): void {
   program
     .command('why')
     .argument('<id>', 'job id (see land status --all)')
-    .description("a job's whole story from the journal: its trains, verdicts with the failing gate's last output lines, bisection, conflicts, stops, and how it ended")
+    .description(
+      "a job's whole story from the journal: its trains, verdicts with the failing gate's last output lines, bisection, conflicts, stops, and how it ended",
+    )
     .option('--json', 'print { job, events, trains, skippedJournalLines } as JSON')
     .action(
       action<{ json?: boolean }>(async (ctx, _opts, args) => {
         const store = await ctx.store();
         const story = readStory(store, args[0] ?? '');
         if (story.skippedJournalLines.length) {
-          ctx.out.note(`land: note: ${story.skippedJournalLines.length} journal line(s) mentioning ${story.job.id} could not be read and were skipped (line ${story.skippedJournalLines.join(', ')})`);
+          ctx.out.note(
+            `land: note: ${story.skippedJournalLines.length} journal line(s) mentioning ${story.job.id} could not be read and were skipped (line ${story.skippedJournalLines.join(', ')})`,
+          );
         }
         if (ctx.out.json) ctx.out.emit(story);
         else ctx.out.say(renderStory(story).join('\n'));

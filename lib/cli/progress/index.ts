@@ -34,7 +34,10 @@ export async function startReporter(setup: ReporterSetup): Promise<Reporter> {
   const now = () => Date.now();
   let reporter: Reporter;
   if (mode === 'live') {
-    const window = await readWindowView(setup.store, setup.cwd, setup.target).then((view) => (typeof view.size === 'number' ? view.size : null), () => null);
+    const window = await readWindowView(setup.store, setup.cwd, setup.target).then(
+      (view) => (typeof view.size === 'number' ? view.size : null),
+      () => null,
+    );
     reporter = liveReporter({ terminal: { write: (text) => setup.stream.write(text), columns: () => setup.stream.columns }, source, colors, now, window });
   } else {
     reporter = plainReporter({ write: (line) => setup.out.note(line), source, colors, heartbeatSeconds: heartbeatSeconds(setup.env), now });

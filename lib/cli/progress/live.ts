@@ -17,7 +17,16 @@ export interface LiveState {
 export const initialLiveState = (window: number | null = null): LiveState => ({ target: null, train: null, gate: null, activity: null, window, queued: null });
 
 /** Events shown in the live block only; every other event (landed, failed, bisected, requeued, warnings...) is a permanent line. */
-const LIVE_ONLY: ReadonlySet<DrainEvent['type']> = new Set(['drain_started', 'train_built', 'gate_started', 'gate_finished', 'verdict', 'window', 'waiting_for_company', 'idle']);
+const LIVE_ONLY: ReadonlySet<DrainEvent['type']> = new Set([
+  'drain_started',
+  'train_built',
+  'gate_started',
+  'gate_finished',
+  'verdict',
+  'window',
+  'waiting_for_company',
+  'idle',
+]);
 
 export function isPermanent(event: DrainEvent): boolean {
   if (event.type === 'verdict') return event.verdict !== 'PASS'; // a failure and its log stay on screen
@@ -42,7 +51,12 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
     case 'window':
       return { ...state, window: event.after };
     case 'idle':
-      return { ...state, train: null, gate: null, activity: `queue empty; waiting for submissions${event.idleExitSeconds === null ? '' : ` (idle-exit after ${event.idleExitSeconds}s)`}` };
+      return {
+        ...state,
+        train: null,
+        gate: null,
+        activity: `queue empty; waiting for submissions${event.idleExitSeconds === null ? '' : ` (idle-exit after ${event.idleExitSeconds}s)`}`,
+      };
     case 'resumed':
       return { ...state, activity: null };
     case 'checking_target':
@@ -123,4 +137,3 @@ export function toneOf(event: DrainEvent): Tone {
       return 'plain';
   }
 }
-

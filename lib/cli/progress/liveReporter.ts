@@ -29,7 +29,18 @@ export interface LiveReporterOptions {
 }
 
 /** Events after which the queue's length is read again. */
-const QUEUE_CHANGES: ReadonlySet<DrainEvent['type']> = new Set(['drain_started', 'recovered', 'train_built', 'landed', 'failed', 'bisected', 'requeued', 'canceled', 'idle', 'resumed']);
+const QUEUE_CHANGES: ReadonlySet<DrainEvent['type']> = new Set([
+  'drain_started',
+  'recovered',
+  'train_built',
+  'landed',
+  'failed',
+  'bisected',
+  'requeued',
+  'canceled',
+  'idle',
+  'resumed',
+]);
 
 export function liveReporter(opts: LiveReporterOptions): Reporter {
   const names = (job: string) => opts.source.branchOf(job);
@@ -76,4 +87,3 @@ export function liveReporter(opts: LiveReporterOptions): Reporter {
     },
   };
 }
-

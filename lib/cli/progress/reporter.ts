@@ -22,10 +22,14 @@ export interface Reporter {
 
 function colorOf(colors: Colors, tone: Tone): (line: string) => string {
   switch (tone) {
-    case 'good': return colors.green;
-    case 'bad': return colors.red;
-    case 'warn': return colors.yellow;
-    case 'plain': return (line) => line;
+    case 'good':
+      return colors.green;
+    case 'bad':
+      return colors.red;
+    case 'warn':
+      return colors.yellow;
+    case 'plain':
+      return (line) => line;
     default: {
       const never: never = tone;
       return never;
@@ -36,5 +40,8 @@ function colorOf(colors: Colors, tone: Tone): (line: string) => string {
 /** Colours each line of `text` by its tone (each line on its own, so a cut log keeps its colours); off: unchanged. */
 export function paint(colors: Colors, tone: Tone, text: string): string {
   const color = colorOf(colors, tone);
-  return text.split('\n').map((line) => color(line)).join('\n');
+  return text
+    .split('\n')
+    .map((line) => color(line))
+    .join('\n');
 }

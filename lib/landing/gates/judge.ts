@@ -7,7 +7,16 @@ import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { withDetachedWorktree } from '../../git/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
 import { nowIso } from '../../queue/index.js';
-import type { CachedGateTelemetry, FileStore, GateTelemetry, JobRecord, LedgerObservation, LedgerObservations, RanGateTelemetry, VerdictRecord } from '../../store/index.js';
+import type {
+  CachedGateTelemetry,
+  FileStore,
+  GateTelemetry,
+  JobRecord,
+  LedgerObservation,
+  LedgerObservations,
+  RanGateTelemetry,
+  VerdictRecord,
+} from '../../store/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
 import type { Emit } from '../events.js';
 import { fastPathDecision, type FastPathDecision } from '../proofs/fastPath.js';
@@ -55,11 +64,22 @@ export interface FastPathCheck {
 }
 
 const skipped = (telemetry: CachedGateTelemetry, outcome: Verdicted & { verdict: 'PASS' | 'FAIL' }, log: string | null): Judgement => ({
-  ...outcome, cached: true, seconds: 0, log, telemetry, ledger: null, refreshed: null,
+  ...outcome,
+  cached: true,
+  seconds: 0,
+  log,
+  telemetry,
+  ledger: null,
+  refreshed: null,
 });
 
 /** Runs `body` in a fresh detached worktree at `commit` (the train dir); `made: false` when git will not make it. */
-function withWorktree<T>(ctx: JudgeContext, dir: string, commit: string, body: () => Promise<T>): Promise<{ made: true; value: T } | { made: false; message: string }> {
+function withWorktree<T>(
+  ctx: JudgeContext,
+  dir: string,
+  commit: string,
+  body: () => Promise<T>,
+): Promise<{ made: true; value: T } | { made: false; message: string }> {
   return withDetachedWorktree(ctx.cwd, dir, commit, body, { onCleanup: (left) => ctx.store.removeTrainDir(left) });
 }
 
@@ -79,12 +99,29 @@ function observeLedgerLine(ledgerDir: string | null, job: string, since: string)
  */
 function cachedOutcome(record: VerdictRecord): Verdicted & { verdict: 'PASS' | 'FAIL' } {
   if (record.verdict !== 'FAIL') return { verdict: 'PASS', failure: null };
-  return { verdict: 'FAIL', failure: { kind: 'fail', reason: record.failReason ?? 'gate', gate: record.reason ?? '(cached)', status: `${record.status ?? 'FAIL'} (cached: the same tree failed in train ${record.train})` } };
+  return {
+    verdict: 'FAIL',
+    failure: {
+      kind: 'fail',
+      reason: record.failReason ?? 'gate',
+      gate: record.reason ?? '(cached)',
+      status: `${record.status ?? 'FAIL'} (cached: the same tree failed in train ${record.train})`,
+    },
+  };
 }
 
 /** The gate telemetry of a verdict taken from the cache: whose verdict it was and where its log is. */
 function cachedTelemetry(record: VerdictRecord, planBase: string, hash: string): CachedGateTelemetry {
-  return { mode: 'cached', source: 'cache', cachedFrom: record.train, cachedVerdict: record.verdict, cachedLog: record.log, planBase, executed: [], gatesHash: hash };
+  return {
+    mode: 'cached',
+    source: 'cache',
+    cachedFrom: record.train,
+    cachedVerdict: record.verdict,
+    cachedLog: record.log,
+    planBase,
+    executed: [],
+    gatesHash: hash,
+  };
 }
 
 /** Everything one judgement works with. */
@@ -130,18 +167,32 @@ async function judgeWithoutGate(j: Judging, given: FastPathCheck | null): Promis
   const { ctx, built, lone, hash, log } = j;
   const { policy } = j.loaded;
   if (lone && !policy.refresh.length) {
-    const decision = given && given.job === lone.id && given.base === built.base
-      ? given.decision
-      : await fastPathDecision({ cwd: ctx.cwd, store: ctx.store, policy, base: built.base, baseTree: j.baseTree, job: lone });
+    const decision =
+      given && given.job === lone.id && given.base === built.base
+        ? given.decision
+        : await fastPathDecision({ cwd: ctx.cwd, store: ctx.store, policy, base: built.base, baseTree: j.baseTree, job: lone });
     if (decision.alone && decision.tree === built.tree) {
-      ctx.emit({ type: 'fast_path', job: lone.id, source: decision.proofSource ? `${decision.source}:${decision.proofSource}` : decision.source, tree: decision.tree });
-      log.line(`== verdict PASS without a gate: ${decision.source === 'cache' ? 'cached PASS' : `${decision.proofSource ?? ''} proof`} of tree ${decision.tree}`);
-      return skipped({ mode: 'cached', source: decision.source, proofSource: decision.proofSource ?? null, planBase: built.base, executed: [], gatesHash: hash }, { verdict: 'PASS', failure: null }, null);
+      ctx.emit({
+        type: 'fast_path',
+        job: lone.id,
+        source: decision.proofSource ? `${decision.source}:${decision.proofSource}` : decision.source,
+        tree: decision.tree,
+      });
+      log.line(
+        `== verdict PASS without a gate: ${decision.source === 'cache' ? 'cached PASS' : `${decision.proofSource ?? ''} proof`} of tree ${decision.tree}`,
+      );
+      return skipped(
+        { mode: 'cached', source: decision.source, proofSource: decision.proofSource ?? null, planBase: built.base, executed: [], gatesHash: hash },
+        { verdict: 'PASS', failure: null },
+        null,
+      );
     }
   }
   const cached = cachedVerdict(ctx.store, built.tree, hash, j.members);
   if (!cached) return null;
-  log.line(`== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`);
+  log.line(
+    `== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`,
+  );
   return skipped(cachedTelemetry(cached, built.base, hash), cachedOutcome(cached), cached.log);
 }
 
@@ -163,17 +214,40 @@ async function judgeInWorktree(j: Judging): Promise<Judgement> {
   });
   if (result.made) return result.value;
   log.line(`== could not create the gate worktree: ${result.message}`);
-  return { verdict: 'INFRA', failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: result.message }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], gatesHash: hash }, ledger: null, refreshed: null };
+  return {
+    verdict: 'INFRA',
+    failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: result.message },
+    cached: false,
+    seconds: 0,
+    log: logPath,
+    telemetry: { mode: 'full', executed: [], gatesHash: hash },
+    ledger: null,
+    refreshed: null,
+  };
 }
 
 type Refreshed = JudgementFacts['refreshed'];
 
 /** Refresh entries run first; a failed or stopped one, or a refreshed tree already judged, decides. */
-async function refreshInWorktree(j: Judging, dir: string, trainEnv: TrainEnv): Promise<{ kind: 'judged'; judgement: Judgement } | { kind: 'go'; refreshed: Refreshed }> {
+async function refreshInWorktree(
+  j: Judging,
+  dir: string,
+  trainEnv: TrainEnv,
+): Promise<{ kind: 'judged'; judgement: Judgement } | { kind: 'go'; refreshed: Refreshed }> {
   const { ctx, built, hash, log, logPath } = j;
   const { policy } = j.loaded;
   if (!policy.refresh.length) return { kind: 'go', refreshed: null };
-  const outcome: RefreshOutcome = await runRefresh({ cwd: ctx.cwd, store: ctx.store, entries: policy.refresh, base: built.base, train: built.train, worktree: dir, log, signal: ctx.abort, trainEnv });
+  const outcome: RefreshOutcome = await runRefresh({
+    cwd: ctx.cwd,
+    store: ctx.store,
+    entries: policy.refresh,
+    base: built.base,
+    train: built.train,
+    worktree: dir,
+    log,
+    signal: ctx.abort,
+    trainEnv,
+  });
   switch (outcome.kind) {
     case 'unchanged':
       return { kind: 'go', refreshed: null };
@@ -185,9 +259,33 @@ async function refreshInWorktree(j: Judging, dir: string, trainEnv: TrainEnv): P
       return { kind: 'judged', judgement: { ...skipped(cachedTelemetry(again, built.base, hash), cachedOutcome(again), again.log), refreshed } };
     }
     case 'failed':
-      return { kind: 'judged', judgement: { verdict: 'FAIL', failure: { kind: 'fail', reason: 'refresh', gate: `refresh "${outcome.entry}"`, status: outcome.status }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [], refresh: outcome, gatesHash: hash }, ledger: null, refreshed: null } };
+      return {
+        kind: 'judged',
+        judgement: {
+          verdict: 'FAIL',
+          failure: { kind: 'fail', reason: 'refresh', gate: `refresh "${outcome.entry}"`, status: outcome.status },
+          cached: false,
+          seconds: 0,
+          log: logPath,
+          telemetry: { mode: 'full', executed: [], refresh: outcome, gatesHash: hash },
+          ledger: null,
+          refreshed: null,
+        },
+      };
     case 'stopped':
-      return { kind: 'judged', judgement: { verdict: 'STOPPED', failure: { kind: 'stopped', gate: `refresh "${outcome.entry}"` }, cached: false, seconds: 0, log: logPath, telemetry: { mode: 'full', executed: [] }, ledger: null, refreshed: null } };
+      return {
+        kind: 'judged',
+        judgement: {
+          verdict: 'STOPPED',
+          failure: { kind: 'stopped', gate: `refresh "${outcome.entry}"` },
+          cached: false,
+          seconds: 0,
+          log: logPath,
+          telemetry: { mode: 'full', executed: [] },
+          ledger: null,
+          refreshed: null,
+        },
+      };
     default: {
       const never: never = outcome;
       throw new Error(`unknown refresh outcome ${JSON.stringify(never)}`);
@@ -204,7 +302,12 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
   const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
   if (!plan.gates.length) {
-    recordGatePasses(ctx.store, train, policy.gates, plan.telemetry.cached.map((c) => c.gate));
+    recordGatePasses(
+      ctx.store,
+      train,
+      policy.gates,
+      plan.telemetry.cached.map((c) => c.gate),
+    );
     log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
     return { verdict: 'PASS', failure: null, cached: true, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
   }
@@ -230,12 +333,35 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   }
   if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure.kind === 'fail')) {
     const fail = run.verdict === 'FAIL' && run.failure.kind === 'fail' ? run.failure : null;
-    storeVerdict(ctx.store, { tree, gatesHash: hash, verdict: run.verdict, reason: fail?.gate ?? null, status: fail?.status ?? null, failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null), seconds: run.seconds, train: ids.trainId, log: logPath });
+    storeVerdict(ctx.store, {
+      tree,
+      gatesHash: hash,
+      verdict: run.verdict,
+      reason: fail?.gate ?? null,
+      status: fail?.status ?? null,
+      failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null),
+      seconds: run.seconds,
+      train: ids.trainId,
+      log: logPath,
+    });
   }
   if (run.verdict === 'PASS') {
     recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
     if (policy.proof.enabled) {
-      recordProof(ctx.store, { version: 1, tree, planBaseTree: j.baseTree, gatesHash: hash, verdict: 'PASS', source: 'train', commit: train, seconds: run.seconds, at: nowIso(), logPath, selection: plan.telemetry, tip: j.lone ? j.lone.tip : null });
+      recordProof(ctx.store, {
+        version: 1,
+        tree,
+        planBaseTree: j.baseTree,
+        gatesHash: hash,
+        verdict: 'PASS',
+        source: 'train',
+        commit: train,
+        seconds: run.seconds,
+        at: nowIso(),
+        logPath,
+        selection: plan.telemetry,
+        tip: j.lone ? j.lone.tip : null,
+      });
     }
   }
   const { results: _results, seconds, ...outcome } = run;

@@ -39,5 +39,8 @@ export class LastLine {
 /** One printable line: carriage returns and other control characters dropped, trimmed, bounded. */
 function clean(line: string): string {
   // eslint-disable-next-line no-control-regex
-  return line.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-MAX_CHARS);
+  return line
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(-MAX_CHARS);
 }

@@ -25,11 +25,16 @@ const KILL_GRACE_MS = 2_000;
 /** How a command ended, for logs and messages: "exit 1", "timed out", "signal SIGKILL". */
 export function outcomeText(outcome: GroupOutcome): string {
   switch (outcome.kind) {
-    case 'exited': return `exit ${outcome.code}`;
-    case 'signaled': return `signal ${outcome.signal}`;
-    case 'timeout': return 'timed out';
-    case 'stopped': return 'stopped';
-    case 'spawn_failed': return `could not start: ${outcome.message}`;
+    case 'exited':
+      return `exit ${outcome.code}`;
+    case 'signaled':
+      return `signal ${outcome.signal}`;
+    case 'timeout':
+      return 'timed out';
+    case 'stopped':
+      return 'stopped';
+    case 'spawn_failed':
+      return `could not start: ${outcome.message}`;
     default: {
       const never: never = outcome;
       return String(never);

@@ -92,7 +92,11 @@ export function planSelection(input: SelectionInput): SelectionPlan {
       case 'none':
         return fullRun(input, `no ancestor verdict for gate ${gate.name}`, missReasons);
       case 'rewritten':
-        return fullRun(input, `history rewritten: ${ancestor.commit.slice(0, 12)} (last PASS of gate ${gate.name}) is not an ancestor of the train`, missReasons);
+        return fullRun(
+          input,
+          `history rewritten: ${ancestor.commit.slice(0, 12)} (last PASS of gate ${gate.name}) is not an ancestor of the train`,
+          missReasons,
+        );
       case 'found': {
         const since = matchingPaths(ancestor.changed, gate.paths);
         if (since.length) {

@@ -15,8 +15,15 @@ export function cachedVerdict(store: FileStore, tree: string, gatesHash: string,
 export function storeVerdict(
   store: FileStore,
   entry: {
-    tree: string; gatesHash: string; verdict: 'PASS' | 'FAIL'; reason: string | null; status: string | null;
-    failReason: 'gate' | 'timeout' | 'no_ledger_line' | null; seconds: number; train: string; log: string | null;
+    tree: string;
+    gatesHash: string;
+    verdict: 'PASS' | 'FAIL';
+    reason: string | null;
+    status: string | null;
+    failReason: 'gate' | 'timeout' | 'no_ledger_line' | null;
+    seconds: number;
+    train: string;
+    log: string | null;
   },
 ): void {
   store.putVerdict({ ...entry, at: nowIso() });

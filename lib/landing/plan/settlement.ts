@@ -76,9 +76,12 @@ export function effectNeeded(judgement: Judgement, members: readonly JobRecord[]
 export function settleTrain(facts: TrainFacts, judgement: Judgement, found: Found): Settlement {
   if (found.step === 'withdrawn') return settleWithdrawn(facts, found.fresh);
   switch (judgement.verdict) {
-    case 'STOPPED': return settleStopped(facts);
-    case 'INFRA': return settleInfra(facts, judgement, judgement.failure);
-    case 'FAIL': return settleFail(facts, judgement, judgement.failure, found.step === 'target_checked' ? found.health : null);
+    case 'STOPPED':
+      return settleStopped(facts);
+    case 'INFRA':
+      return settleInfra(facts, judgement, judgement.failure);
+    case 'FAIL':
+      return settleFail(facts, judgement, judgement.failure, found.step === 'target_checked' ? found.health : null);
     case 'PASS':
       if (found.step !== 'landing') throw new Error('a PASS is settled after its landing');
       return settleLanding(facts, judgement, found.outcome);
@@ -101,13 +104,28 @@ function sameAttempt(facts: TrainFacts, jobs: readonly JobRecord[]) {
  * repro`): members in merge order with the tips that were merged, the kind of chain, and the log
  * the verdict is in.
  */
-function metricRow(facts: TrainFacts, judgement: Judgement, row: Pick<TrainMetricRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>): TrainMetricRow {
+function metricRow(
+  facts: TrainFacts,
+  judgement: Judgement,
+  row: Pick<TrainMetricRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>,
+): TrainMetricRow {
   const { members, train } = facts;
   return {
-    at: facts.now, train: facts.trainId, batch: facts.batchId, attempt: facts.attempt, kind: train.kind,
-    members: ids(members), branches: members.map((m) => m.branch), tips: members.map((m) => m.tip),
-    base: train.base, commit: train.commit, tree: train.tree,
-    gateSeconds: judgement.seconds, cached: judgement.cached, log: judgement.log, gate: judgement.telemetry,
+    at: facts.now,
+    train: facts.trainId,
+    batch: facts.batchId,
+    attempt: facts.attempt,
+    kind: train.kind,
+    members: ids(members),
+    branches: members.map((m) => m.branch),
+    tips: members.map((m) => m.tip),
+    base: train.base,
+    commit: train.commit,
+    tree: train.tree,
+    gateSeconds: judgement.seconds,
+    cached: judgement.cached,
+    log: judgement.log,
+    gate: judgement.telemetry,
     ...row,
   };
 }
@@ -180,24 +198,44 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
   const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}${note}`;
   const window = windowMove(facts, judgement, 'FAIL');
   const events = [...checked, ...windowEvents(window)];
-  const metric = metricRow(facts, judgement, { verdict: 'FAIL', reason: failure.reason, windowBefore: window?.before ?? facts.window, windowAfter: window?.after ?? facts.window, landed: false });
+  const metric = metricRow(facts, judgement, {
+    verdict: 'FAIL',
+    reason: failure.reason,
+    windowBefore: window?.before ?? facts.window,
+    windowAfter: window?.after ?? facts.window,
+    landed: false,
+  });
   const { members, train } = facts;
   if (members.length === 1 || failure.kind === 'refused') {
     // The culprit is found: the rest of its batch, waiting in halves, rides together next.
     for (const job of members) events.push({ type: 'failed', job: job.id, reason: failure.reason, message });
     return {
       changes: [
-        ...failChanges(members, { reason: failure.reason, code: failure.reason, message, gateLog: judgement.log, verdict: 'FAIL', tree: train.tree, base: train.base, gate: judgement.telemetry }),
+        ...failChanges(members, {
+          reason: failure.reason,
+          code: failure.reason,
+          message,
+          gateLog: judgement.log,
+          verdict: 'FAIL',
+          tree: train.tree,
+          base: train.base,
+          gate: judgement.telemetry,
+        }),
         ...rejoinChanges(facts.waiting, facts.batchId, 'culprit_found'),
       ],
-      metric, events, window, next: { next: 'done' },
+      metric,
+      events,
+      window,
+      next: { next: 'done' },
     };
   }
   const { first, second } = splitFailed(members);
   events.push({ type: 'bisected', train: facts.trainId, attempt: facts.attempt, first: ids(first), second: ids(second) });
   return {
     changes: requeueChanges(second, { reason: 'bisected', toHead: true, batch: { id: facts.batchId, members: second, attempt: facts.attempt + 1 } }),
-    metric, events, window,
+    metric,
+    events,
+    window,
     next: { next: 'first_half', members: first, attempt: facts.attempt + 1, requeued: second },
   };
 }
@@ -208,7 +246,13 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
  * of its batch waiting in halves rejoins it, so once the target is fixed the batch rides whole.
  * The verdict moves nothing, the window included.
  */
-function sendBackUnjudged(facts: TrainFacts, judgement: Judgement, failure: GateFail | GateRefusal, health: TargetHealth & { kind: 'red' | 'stopped' }, checked: DrainEvent[]): Settlement {
+function sendBackUnjudged(
+  facts: TrainFacts,
+  judgement: Judgement,
+  failure: GateFail | GateRefusal,
+  health: TargetHealth & { kind: 'red' | 'stopped' },
+  checked: DrainEvent[],
+): Settlement {
   const { target, train } = facts;
   const job = facts.members[0] as JobRecord;
   const red = health.kind === 'red' ? health : null;
@@ -219,11 +263,24 @@ function sendBackUnjudged(facts: TrainFacts, judgement: Judgement, failure: Gate
       ...requeueChanges([job], { reason, toHead: true, batch: sameAttempt(facts, [job]), targetCheck }),
       ...(red ? rejoinChanges(facts.waiting, facts.batchId, 'target_red') : []),
     ],
-    metric: metricRow(facts, judgement, { verdict: 'FAIL', reason: red ? 'target_red' : failure.reason, windowBefore: facts.window, windowAfter: facts.window, landed: false }),
-    events: [...checked, { type: 'requeued', train: facts.trainId, jobs: [job.id], reason: red ? `${target} itself is red; not this job's fault` : 'interrupted' }],
+    metric: metricRow(facts, judgement, {
+      verdict: 'FAIL',
+      reason: red ? 'target_red' : failure.reason,
+      windowBefore: facts.window,
+      windowAfter: facts.window,
+      landed: false,
+    }),
+    events: [
+      ...checked,
+      { type: 'requeued', train: facts.trainId, jobs: [job.id], reason: red ? `${target} itself is red; not this job's fault` : 'interrupted' },
+    ],
     window: null,
     next: red
-      ? { next: 'stop', why: 'target_red', message: `${target} itself fails gate ${red.gate} (${red.status}) at ${train.base.slice(0, 12)}; log ${red.log ?? '(none)'}; fix ${target}, then run land again; no job was failed` }
+      ? {
+          next: 'stop',
+          why: 'target_red',
+          message: `${target} itself fails gate ${red.gate} (${red.status}) at ${train.base.slice(0, 12)}; log ${red.log ?? '(none)'}; fix ${target}, then run land again; no job was failed`,
+        }
       : { next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' },
   };
 }
@@ -231,7 +288,8 @@ function sendBackUnjudged(facts: TrainFacts, judgement: Judgement, failure: Gate
 /** A PASS after its compare-and-swap: landed (the window grows), lost (rebuild) or a dirty target checkout (stop). */
 function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOutcome): Settlement {
   const { members, train, trainId } = facts;
-  const unlanded = (reason: string) => metricRow(facts, judgement, { verdict: 'PASS', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
+  const unlanded = (reason: string) =>
+    metricRow(facts, judgement, { verdict: 'PASS', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
   switch (outcome.kind) {
     case 'lost': {
       const { casLost } = facts.policy.retries;
@@ -243,7 +301,14 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
           ...failChanges(over, { reason: 'cas_lost', code: 'cas_lost', message: `the target kept moving; gave up after ${casLost} rebuilds` }),
         ],
         metric: unlanded('cas_lost'),
-        events: [{ type: 'requeued', train: trainId, jobs: ids(again), reason: `the target moved to ${outcome.actual?.slice(0, 12) ?? '(deleted)'} during the gate; rebuilding` }],
+        events: [
+          {
+            type: 'requeued',
+            train: trainId,
+            jobs: ids(again),
+            reason: `the target moved to ${outcome.actual?.slice(0, 12) ?? '(deleted)'} during the gate; rebuilding`,
+          },
+        ],
         window: null,
         next: { next: 'done' },
       };
@@ -254,13 +319,31 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
         metric: unlanded('target_dirty'),
         events: [{ type: 'requeued', train: trainId, jobs: ids(members), reason: 'target_dirty' }],
         window: null,
-        next: { next: 'stop', why: 'target_dirty', message: `${facts.target} is checked out with uncommitted changes at ${outcome.worktree}; commit or stash them, then run land again` },
+        next: {
+          next: 'stop',
+          why: 'target_dirty',
+          message: `${facts.target} is checked out with uncommitted changes at ${outcome.worktree}; commit or stash them, then run land again`,
+        },
       };
     case 'landed': {
       const window = windowMove(facts, judgement, 'PASS');
       return {
-        changes: landChanges(members, { via: train.kind, base: train.base, tree: train.tree, train: train.commit, gateLog: judgement.log, gate: judgement.telemetry, verdict: 'PASS' }),
-        metric: metricRow(facts, judgement, { verdict: 'PASS', reason: null, windowBefore: window?.before ?? facts.window, windowAfter: window?.after ?? facts.window, landed: true }),
+        changes: landChanges(members, {
+          via: train.kind,
+          base: train.base,
+          tree: train.tree,
+          train: train.commit,
+          gateLog: judgement.log,
+          gate: judgement.telemetry,
+          verdict: 'PASS',
+        }),
+        metric: metricRow(facts, judgement, {
+          verdict: 'PASS',
+          reason: null,
+          windowBefore: window?.before ?? facts.window,
+          windowAfter: window?.after ?? facts.window,
+          landed: true,
+        }),
         events: [
           ...(outcome.warning ? [{ type: 'warning' as const, message: outcome.warning }] : []),
           { type: 'landed', train: trainId, commit: train.commit, via: train.kind, members: ids(members) },

@@ -59,7 +59,8 @@ export async function proveHead(opts: {
   if (!loaded.policy.proof.enabled) notes.push('proof.enabled is false in the policy: the drainer does not use proofs');
   else if (!loaded.policy.proof.trustLocal) notes.push('proof.trustLocal is false in the policy: the drainer ignores local proofs');
   const refresh = triggeredEntries(loaded.policy.refresh, await changedPaths(cwd, planBaseTree, tree));
-  if (refresh.length) notes.push(`refresh entries apply (${refresh.map((e) => e.message).join('; ')}): the drainer runs them, so this proof does not let the job skip its gates`);
+  if (refresh.length)
+    notes.push(`refresh entries apply (${refresh.map((e) => e.message).join('; ')}): the drainer runs them, so this proof does not let the job skip its gates`);
 
   const id = store.freshLogId(`prove-${head.slice(0, 12)}`);
   const logPath = store.logPath(id);
@@ -108,5 +109,18 @@ export async function proveHead(opts: {
     };
     recordProof(store, proof);
   }
-  return { verdict: run.verdict, failure: run.failure, head, base, commit, tree, planBaseTree, gatesHash: hash, log: logPath, proof, seconds: run.seconds, notes };
+  return {
+    verdict: run.verdict,
+    failure: run.failure,
+    head,
+    base,
+    commit,
+    tree,
+    planBaseTree,
+    gatesHash: hash,
+    log: logPath,
+    proof,
+    seconds: run.seconds,
+    notes,
+  };
 }

@@ -35,13 +35,7 @@ function mergeMessage(job: JobRecord, trainId: string): string {
     .join('\n');
 }
 
-export async function buildTrain(
-  cwd: string,
-  base: string,
-  baseTree: string,
-  jobs: readonly JobRecord[],
-  trainId: string,
-): Promise<BuiltTrain> {
+export async function buildTrain(cwd: string, base: string, baseTree: string, jobs: readonly JobRecord[], trainId: string): Promise<BuiltTrain> {
   const built: BuiltTrain = { kind: 'merge', base, train: base, tree: baseTree, members: [], skipped: [], contained: [] };
   for (const job of jobs) {
     if (await isAncestor(cwd, job.tip, base)) {

@@ -3,19 +3,9 @@
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
 import { branchRef, branchTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
-export type LandOutcome =
-  | { kind: 'landed'; warning: string | null }
-  | { kind: 'lost'; actual: string | null }
-  | { kind: 'target_dirty'; worktree: string };
+export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
 
-export async function landTrain(opts: {
-  cwd: string;
-  target: string;
-  base: string;
-  train: string;
-  token: string;
-  message: string;
-}): Promise<LandOutcome> {
+export async function landTrain(opts: { cwd: string; target: string; base: string; train: string; token: string; message: string }): Promise<LandOutcome> {
   // Re-read the target first: a target that moved is a lost CAS whatever state a checkout is in.
   const now = await branchTip(opts.cwd, opts.target);
   if (now !== opts.base) return { kind: 'lost', actual: now };

@@ -8,7 +8,14 @@ import type { FileStore } from '../../store/index.js';
 
 export type PublishOutcome = { kind: 'pushed'; remote: string } | { kind: 'rejected'; remote: string; message: string } | { kind: 'off' };
 
-export async function publishLanding(opts: { cwd: string; store: FileStore; policy: Policy; target: string; commit: string; token: string }): Promise<PublishOutcome> {
+export async function publishLanding(opts: {
+  cwd: string;
+  store: FileStore;
+  policy: Policy;
+  target: string;
+  commit: string;
+  token: string;
+}): Promise<PublishOutcome> {
   if (!opts.policy.publish.auto) return { kind: 'off' };
   const remote = opts.policy.publish.remote ?? opts.policy.remote;
   let outcome: PublishOutcome;

@@ -42,9 +42,7 @@ export interface PassView {
 }
 
 /** `batch`: the admitted batch's id. `infra`: the reason of a train that tested nothing (the drain backs off before the next). */
-export type BatchOutcome =
-  | { kind: 'done'; batch: string; infra?: string }
-  | { kind: 'stop'; batch: string; why: StopWhy; message: string };
+export type BatchOutcome = { kind: 'done'; batch: string; infra?: string } | { kind: 'stop'; batch: string; why: StopWhy; message: string };
 
 /** The batch being run: its id, and its halves waiting in the queue. */
 interface BatchState {
@@ -143,7 +141,16 @@ async function startTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan)
   const members = built.members.map((m) => m.job);
   if (!members.length) return null;
   ctx.counters.trains += 1;
-  ctx.emit({ type: 'train_built', train: trainId, attempt: plan.attempt, kind: built.kind, base: built.base, commit: built.train, tree: built.tree, members: members.map((m) => m.id) });
+  ctx.emit({
+    type: 'train_built',
+    train: trainId,
+    attempt: plan.attempt,
+    kind: built.kind,
+    base: built.base,
+    commit: built.train,
+    tree: built.tree,
+    members: members.map((m) => m.id),
+  });
   return { trainId, built, members };
 }
 
@@ -202,15 +209,24 @@ async function afterGate(
   // not land. The token file names the drainer that holds the queue now.
   if (ctx.store.readToken() !== ctx.token) return { step: 'lock_lost' };
   await applyChanges(ctx.store, landingChanges(members, { commit: built.train, base: built.base, tree: built.tree, kind: built.kind }));
-  const outcome = await landTrain({ cwd: ctx.cwd, target: loaded.target, base: built.base, train: built.train, token: ctx.token, message: `land: train ${train.trainId} (${members.map((m) => m.id).join(' ')})` });
+  const outcome = await landTrain({
+    cwd: ctx.cwd,
+    target: loaded.target,
+    base: built.base,
+    train: built.train,
+    token: ctx.token,
+    message: `land: train ${train.trainId} (${members.map((m) => m.id).join(' ')})`,
+  });
   return { step: 'landing', outcome };
 }
 
 async function publish(ctx: DrainContext, loaded: LoadedPolicy, commit: string): Promise<void> {
   const published = await publishLanding({ cwd: ctx.cwd, store: ctx.store, policy: loaded.policy, target: loaded.target, commit, token: ctx.token });
   const event: DrainEvent | null =
-    published.kind === 'pushed' ? { type: 'published', remote: published.remote, commit }
-    : published.kind === 'rejected' ? { type: 'publish_rejected', remote: published.remote, message: published.message }
-    : null;
+    published.kind === 'pushed'
+      ? { type: 'published', remote: published.remote, commit }
+      : published.kind === 'rejected'
+        ? { type: 'publish_rejected', remote: published.remote, message: published.message }
+        : null;
   if (event) ctx.emit(event);
 }
