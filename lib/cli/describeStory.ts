@@ -39,6 +39,35 @@ const REQUEUE_WORDS: Record<string, string> = {
   target_red: "it failed alone, but the target itself fails its gates: not this job's fault; it waits for the target to be fixed",
 };
 
+function verdictLines(event: StoryEvent & { kind: 'verdict' }, head: string): string[] {
+  const from = event.cached ? (event.cachedFrom ? ` (cached: the same tree failed in train ${event.cachedFrom})` : ' (cached)') : '';
+  if (event.verdict === 'PASS') {
+    const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
+    return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`];
+  }
+  const what = event.failing ? gate(event.failing) : (event.reason ?? 'no gate named');
+  const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
+  if (event.log) lines.push(`${INDENT}log ${event.log}`);
+  if (event.output?.length) {
+    lines.push(`${INDENT}last ${event.output.length} line(s) of ${event.failing ? `gate ${event.failing.name}` : 'the log'}:`);
+    for (const line of event.output) lines.push(`${INDENT}| ${line}`);
+  } else if (event.output) {
+    lines.push(`${INDENT}(the gate printed nothing)`);
+  }
+  return lines;
+}
+
+function bisectionLines(event: StoryEvent & { kind: 'bisection' }, head: string, self: string): string[] {
+  const lines = [`${head}bisection of batch ${event.batch}:`];
+  const width = Math.max(...event.steps.map((step) => step.train.length));
+  for (const step of event.steps) {
+    const verdict = `${step.verdict}${step.cached ? ' cached' : ''}${step.landed ? ' landed' : ''}`.padEnd(18);
+    const isolated = step.verdict === 'FAIL' && step.members.length === 1 && step.rode ? '  <- isolated' : '';
+    lines.push(`${INDENT}  ${step.train.padEnd(width)}  attempt ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`);
+  }
+  return lines;
+}
+
 function eventLines(event: StoryEvent, self: string, story: Story): string[] {
   const head = when(event.at);
   switch (event.kind) {
@@ -56,35 +85,10 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
       if (event.members.length) lines.push(`${INDENT}members: ${members(event.members, self)}`);
       return lines;
     }
-    case 'verdict': {
-      const from = event.cached ? (event.cachedFrom ? ` (cached: the same tree failed in train ${event.cachedFrom})` : ' (cached)') : '';
-      if (event.verdict === 'PASS') {
-        const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
-        return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`];
-      }
-      const what = event.failing ? gate(event.failing) : (event.reason ?? 'no gate named');
-      const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
-      if (event.log) lines.push(`${INDENT}log ${event.log}`);
-      if (event.output?.length) {
-        lines.push(`${INDENT}last ${event.output.length} line(s) of ${event.failing ? `gate ${event.failing.name}` : 'the log'}:`);
-        for (const line of event.output) lines.push(`${INDENT}| ${line}`);
-      } else if (event.output) {
-        lines.push(`${INDENT}(the gate printed nothing)`);
-      }
-      return lines;
-    }
-    case 'bisection': {
-      const lines = [`${head}bisection of batch ${event.batch}:`];
-      const width = Math.max(...event.steps.map((step) => step.train.length));
-      for (const step of event.steps) {
-        const verdict = `${step.verdict}${step.cached ? ' cached' : ''}${step.landed ? ' landed' : ''}`.padEnd(18);
-        const isolated = step.verdict === 'FAIL' && step.members.length === 1 && step.rode ? '  <- isolated' : '';
-        lines.push(
-          `${INDENT}  ${step.train.padEnd(width)}  attempt ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`,
-        );
-      }
-      return lines;
-    }
+    case 'verdict':
+      return verdictLines(event, head);
+    case 'bisection':
+      return bisectionLines(event, head, self);
     case 'conflict': {
       const with_ = event.against === 'target' ? 'the target' : 'the members ahead of it in the train';
       const then = event.outcome === 'failed' ? 'failed: rebase and submit again' : 'left out of the train and put back in the queue';

@@ -33,14 +33,16 @@ function proveMessage(head: string, target: string, base: string): string {
   return `land prove: ${head.slice(0, 12)} onto ${target} at ${base.slice(0, 12)}\n\nLand-Prove-Head: ${head}\nLand-Prove-Base: ${base}`;
 }
 
-export async function proveHead(opts: {
+export interface ProveOptions {
   cwd: string;
   store: FileStore;
   loaded: LoadedPolicy;
   signal?: AbortSignal;
   onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
-}): Promise<ProveResult> {
-  const { cwd, store, loaded } = opts;
+}
+
+/** HEAD merged onto the target's tip, as the drainer would build HEAD's job riding alone. */
+async function mergeOntoTarget(cwd: string, loaded: LoadedPolicy): Promise<{ head: string; base: string; planBaseTree: string; tree: string; commit: string }> {
   const head = await revParse(cwd, 'HEAD^{commit}');
   if (head === null) throw new LandError('state', 'HEAD names no commit: nothing to prove');
   const base = loaded.tip;
@@ -54,25 +56,34 @@ export async function proveHead(opts: {
   const tree = merged.tree;
   // A HEAD that contains the target is its own merge; otherwise the merge commit exists only as an object.
   const commit = (await isAncestor(cwd, base, head)) ? head : await commitTree(cwd, tree, [base, head], proveMessage(head, loaded.target, base));
-  const hash = gatesHash(loaded.policy.gates);
+  return { head, base, planBaseTree, tree, commit };
+}
+
+/** What the user should know about how the drainer will treat this proof. */
+async function proofNotes(cwd: string, loaded: LoadedPolicy, planBaseTree: string, tree: string): Promise<string[]> {
   const notes: string[] = [];
   if (!loaded.policy.proof.enabled) notes.push('proof.enabled is false in the policy: the drainer does not use proofs');
   else if (!loaded.policy.proof.trustLocal) notes.push('proof.trustLocal is false in the policy: the drainer ignores local proofs');
   const refresh = triggeredEntries(loaded.policy.refresh, await changedPaths(cwd, planBaseTree, tree));
   if (refresh.length)
     notes.push(`refresh entries apply (${refresh.map((e) => e.message).join('; ')}): the drainer runs them, so this proof does not let the job skip its gates`);
+  return notes;
+}
 
-  const id = store.freshLogId(`prove-${head.slice(0, 12)}`);
+/** Runs the policy's gates on `commit` in a fresh worktree, its output in a log of its own. */
+async function gateCommit(opts: ProveOptions, merge: { head: string; base: string; commit: string }): Promise<{ run: GateRun; logPath: string }> {
+  const { store, loaded } = opts;
+  const id = store.freshLogId(`prove-${merge.head.slice(0, 12)}`);
   const logPath = store.logPath(id);
   const log = new LogSink(logPath);
-  log.line(`== prove ${id}: ${head} onto ${loaded.target} at ${base} as ${commit} (${nowIso()})`);
+  log.line(`== prove ${id}: ${merge.head} onto ${loaded.target} at ${merge.base} as ${merge.commit} (${nowIso()})`);
   const dir = store.trainDir(id);
   let gated: WorktreeRun<GateRun>;
   try {
     gated = await withDetachedWorktree(
-      cwd,
+      opts.cwd,
       dir,
-      commit,
+      merge.commit,
       () =>
         runGates({
           gates: loaded.policy.gates,
@@ -80,7 +91,7 @@ export async function proveHead(opts: {
           log,
           signal: opts.signal,
           onGate: opts.onGate,
-          train: { LAND_TIP: commit, LAND_BASE: base, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id },
+          train: { LAND_TIP: merge.commit, LAND_BASE: merge.base, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id },
         }),
       { onCleanup: (left) => store.removeTrainDir(left) },
     );
@@ -89,7 +100,16 @@ export async function proveHead(opts: {
     await log.close();
   }
   if (!gated.made) throw new LandError('state', `could not check the merge out in ${dir}: ${gated.message}`);
-  const run = gated.value;
+  return { run: gated.value, logPath };
+}
+
+export async function proveHead(opts: ProveOptions): Promise<ProveResult> {
+  const { cwd, store, loaded } = opts;
+  const merge = await mergeOntoTarget(cwd, loaded);
+  const { head, base, planBaseTree, tree, commit } = merge;
+  const hash = gatesHash(loaded.policy.gates);
+  const notes = await proofNotes(cwd, loaded, planBaseTree, tree);
+  const { run, logPath } = await gateCommit(opts, merge);
 
   let proof: Proof | null = null;
   if (run.verdict === 'PASS') {
