@@ -136,7 +136,7 @@ export function stopRequestChange(id: string, request: Omit<StopRequest, 'at'>):
     id,
     from: ['in_progress'],
     event: 'stop_requested',
-    detail: request.kind === 'cancel' ? { kind: 'cancel', by: request.by } : { kind: 'preempt', forJob: request.forJob },
+    detail: request.kind === 'cancel' ? { kind: 'cancel', by: request.by } : { kind: 'preempt', by: request.by, forJob: request.forJob },
     patch: { stopRequest: { ...request, at: nowIso() } },
   };
 }
