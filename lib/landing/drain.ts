@@ -203,7 +203,6 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     if (stop !== undefined) return stop;
     const queue = between.queue ?? readQueue(run);
     between.queue = null;
-    const loaded = await loadPolicy(run.ctx.cwd, run.opts.target);
     const runnable = runnableOf(run, queue);
     if (!runnable.length) {
       if (!run.idle) return null;
@@ -212,6 +211,8 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
       continue; // a change or a stop: the loop's top decides
     }
     run.idle?.resume(runnable.length);
+    // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
+    const loaded = await loadPolicy(run.ctx.cwd, run.opts.target);
     const chosen = await chooseTrain(run, { loaded, queue, runnable });
     if (chosen === 'again') continue;
     if (!chosen.members.length) return null;
