@@ -2,7 +2,7 @@
 // A run is tagged with an environment marker (LAND_GATE_RUN) that its descendants inherit; a
 // process belongs to the run when /proc shows the marker in its environment, or it is in the
 // run's process group, or it was seen descending from the leader while the run went on (the tree
-// is sampled every half second, each pid kept with its start time so a reused pid is never
+// is sampled every second, each pid kept with its start time so a reused pid is never
 // taken), or its working folder is inside a folder the caller names; and so does every process
 // descending from one of those. Jenkins' ProcessTreeKiller uses the same marker idea.
 //
@@ -16,7 +16,7 @@ import { cwdOf, environValue, listProcesses, readEntry, type ProcEntry } from '.
 /** The environment variable every gate's processes inherit. */
 export const RUN_MARKER_VAR = 'LAND_GATE_RUN';
 
-const TRACK_EVERY_MS = 500;
+const TRACK_EVERY_MS = 1_000;
 const SWEEP_PAUSE_MS = 25;
 const SWEEP_LIMIT_MS = 5_000;
 
