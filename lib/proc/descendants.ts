@@ -1,10 +1,10 @@
 // Finds and kills everything a run started, including what left its process group or session.
 // A run is tagged with an environment marker (LAND_GATE_RUN) that its descendants inherit; a
 // process belongs to the run when /proc shows the marker in its environment, or it is in the
-// run's process group, or it was seen descending from the leader while the run went on (the tree
-// is sampled every second, each pid kept with its start time so a reused pid is never
-// taken), or its working folder is inside a folder the caller names; and so does every process
-// descending from one of those. Jenkins' ProcessTreeKiller uses the same marker idea.
+// run's process group or session (or in a group or session of a process found so), or it was
+// seen descending from the leader while the run went on (the tree is sampled every second, each
+// pid kept with its start time so a reused pid is never taken), or its working folder is inside a
+// folder the caller names; and so does every process descending from one of those. Jenkins' ProcessTreeKiller uses the same marker idea.
 //
 // The limit: a process that clears its environment, leaves the group and session, moves out of
 // the named folder, and does so before a sample sees it under the leader, is not found. Without
@@ -38,6 +38,8 @@ export interface RunSelector {
   marker: string;
   /** The run's process group. */
   pgid?: number;
+  /** The run's session (a gate is started as the leader of a new one). */
+  sid?: number;
   /** Processes whose working folder is this folder or inside it. */
   cwdUnder?: string;
   /** Processes seen under the leader while it ran: pid to start time. */
@@ -65,6 +67,7 @@ function inside(path: string | null, folder: string): boolean {
 
 function matches(entry: ProcEntry, sel: RunSelector): boolean {
   if (sel.pgid !== undefined && entry.pgrp === sel.pgid) return true;
+  if (sel.sid !== undefined && entry.sid === sel.sid) return true;
   if (sel.tracked?.get(entry.pid) === entry.start) return true;
   if (sel.cwdUnder !== undefined && inside(cwdOf(entry.pid), sel.cwdUnder)) return true;
   return environValue(entry.pid, RUN_MARKER_VAR)?.startsWith(sel.marker) ?? false;
@@ -94,13 +97,30 @@ function withDescendants(table: readonly ProcEntry[], roots: Set<number>): Set<n
   return out;
 }
 
+/**
+ * Adds to `found` every process in a group or session of one found (a process that cleared its
+ * environment but stayed in the gate's session), except the groups and sessions of `keep`.
+ */
+function withGroupsAndSessions(live: readonly ProcEntry[], found: Set<number>, keep: Set<number>): Set<number> {
+  const kept = live.filter((entry) => keep.has(entry.pid));
+  const keptGroups = new Set(kept.map((entry) => entry.pgrp));
+  const keptSessions = new Set(kept.map((entry) => entry.sid));
+  const roots = live.filter((entry) => found.has(entry.pid));
+  const groups = new Set(roots.map((entry) => entry.pgrp).filter((pgrp) => pgrp > 0 && !keptGroups.has(pgrp)));
+  const sessions = new Set(roots.map((entry) => entry.sid).filter((sid) => sid > 0 && !keptSessions.has(sid)));
+  const out = new Set(found);
+  for (const entry of live) if (groups.has(entry.pgrp) || sessions.has(entry.sid)) out.add(entry.pid);
+  return out;
+}
+
 /** The live processes of a run, or null where /proc cannot be read. Never this process or its ancestors. */
 export function findRunProcesses(sel: RunSelector): ProcEntry[] | null {
   const table = listProcesses();
   if (table === null) return null;
   const live = table.filter((entry) => entry.state !== 'Z');
   const keep = spared(table);
-  const found = withDescendants(live, new Set(live.filter((entry) => !keep.has(entry.pid) && matches(entry, sel)).map((entry) => entry.pid)));
+  const matched = new Set(live.filter((entry) => !keep.has(entry.pid) && matches(entry, sel)).map((entry) => entry.pid));
+  const found = withDescendants(live, withGroupsAndSessions(live, matched, keep));
   return live.filter((entry) => found.has(entry.pid) && !keep.has(entry.pid));
 }
 
@@ -149,7 +169,7 @@ export class RunContainment implements Containment {
   constructor(private readonly opts: { marker: string; cwdUnder?: string; trackEveryMs?: number }) {}
 
   get selector(): RunSelector {
-    return { marker: this.opts.marker, pgid: this.pgid, cwdUnder: this.opts.cwdUnder, tracked: this.tracked };
+    return { marker: this.opts.marker, pgid: this.pgid, sid: this.pgid, cwdUnder: this.opts.cwdUnder, tracked: this.tracked };
   }
 
   watch(leader: number): void {

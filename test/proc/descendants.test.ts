@@ -132,6 +132,15 @@ describe('contained runs: nothing of a run outlives it', () => {
     await waitFor(() => !alive(tracked as number), 'the tracked process to be gone');
   });
 
+  it('a process that cleared its environment but stayed in the session is killed (its own group, no marker)', async () => {
+    const pids = join(scratch(), 'pids');
+    // perl's setpgrp: a process group of its own, in the gate's session; then no environment.
+    const { ending } = await runContained('perl -e "setpgrp(0,0); exec @ARGV" env -i /bin/sleep 30 & echo $! >> "$1"; exit 0', { args: [pids] });
+    expect(ending).toMatchObject({ kind: 'exited', code: 0 });
+    const [job] = pidsIn(pids);
+    await waitFor(() => !alive(job as number), 'the job in the session to be gone');
+  });
+
   it('with a folder named, a process working in it is killed even with no marker and no tree', async () => {
     const dir = scratch();
     const pids = join(dir, 'pids');
@@ -163,5 +172,31 @@ describe('killRun: the processes of a scope, found by their marker alone', () =>
     expect(killed).toEqual([mine]);
     await waitFor(() => !alive(mine), 'the process of the scope to be gone');
     expect(alive(theirs)).toBe(true);
+  });
+
+  it('takes the group and session of a marked process: an orphan there that cleared its environment goes too', async () => {
+    const dir = scratch();
+    const scope = markerScope(dir);
+    const pids = join(dir, 'pids');
+    // The subshell starts the orphan and ends at once: the orphan is no marked process's child.
+    const script = '(env -i /bin/sh -c \'echo $$ >> "$1"; exec sleep 30\' sh "$1" &); exec sleep 30';
+    const leader = spawn('sh', ['-c', script, 'sh', pids], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, [RUN_MARKER_VAR]: newRunMarker(scope, 'a') },
+    });
+    leader.unref();
+    strays.push(leader.pid as number);
+    await waitFor(() => {
+      try {
+        return /^\d+\n/.test(readFileSync(pids, 'utf8'));
+      } catch {
+        return false;
+      }
+    }, 'the orphan to start');
+    const [orphan] = pidsIn(pids);
+    const killed = await killRun({ marker: `${scope}:` });
+    expect(killed).toContain(orphan);
+    await waitFor(() => !alive(orphan as number) && !alive(leader.pid as number), 'the marked process and the orphan to be gone');
   });
 });
