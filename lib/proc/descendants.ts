@@ -65,12 +65,18 @@ function inside(path: string | null, folder: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-function matches(entry: ProcEntry, sel: RunSelector): boolean {
-  if (sel.pgid !== undefined && entry.pgrp === sel.pgid) return true;
-  if (sel.sid !== undefined && entry.sid === sel.sid) return true;
-  if (sel.tracked?.get(entry.pid) === entry.start) return true;
-  if (sel.cwdUnder !== undefined && inside(cwdOf(entry.pid), sel.cwdUnder)) return true;
-  return environValue(entry.pid, RUN_MARKER_VAR)?.startsWith(sel.marker) ?? false;
+/**
+ * How a process belongs to the run: `born` (it carries the marker, was seen under the leader, or
+ * is in the run's group or session: the run started it), `working` (only its folder says so:
+ * it may be anyone's), or not at all (null).
+ */
+function belonging(entry: ProcEntry, sel: RunSelector): 'born' | 'working' | null {
+  if (sel.pgid !== undefined && entry.pgrp === sel.pgid) return 'born';
+  if (sel.sid !== undefined && entry.sid === sel.sid) return 'born';
+  if (sel.tracked?.get(entry.pid) === entry.start) return 'born';
+  if (environValue(entry.pid, RUN_MARKER_VAR)?.startsWith(sel.marker)) return 'born';
+  if (sel.cwdUnder !== undefined && inside(cwdOf(entry.pid), sel.cwdUnder)) return 'working';
+  return null;
 }
 
 /** This process and its ancestors: never signalled, whatever they carry. */
@@ -98,19 +104,16 @@ function withDescendants(table: readonly ProcEntry[], roots: Set<number>): Set<n
 }
 
 /**
- * Adds to `found` every process in a group or session of one found (a process that cleared its
- * environment but stayed in the gate's session), except the groups and sessions of `keep`.
+ * Every process in a group or session of one the run started (`born`): a process that cleared its
+ * environment but stayed in the gate's session. Never the groups and sessions of `keep`.
  */
-function withGroupsAndSessions(live: readonly ProcEntry[], found: Set<number>, keep: Set<number>): Set<number> {
+function groupsAndSessionsOf(live: readonly ProcEntry[], born: readonly ProcEntry[], keep: Set<number>): number[] {
   const kept = live.filter((entry) => keep.has(entry.pid));
   const keptGroups = new Set(kept.map((entry) => entry.pgrp));
   const keptSessions = new Set(kept.map((entry) => entry.sid));
-  const roots = live.filter((entry) => found.has(entry.pid));
-  const groups = new Set(roots.map((entry) => entry.pgrp).filter((pgrp) => pgrp > 0 && !keptGroups.has(pgrp)));
-  const sessions = new Set(roots.map((entry) => entry.sid).filter((sid) => sid > 0 && !keptSessions.has(sid)));
-  const out = new Set(found);
-  for (const entry of live) if (groups.has(entry.pgrp) || sessions.has(entry.sid)) out.add(entry.pid);
-  return out;
+  const groups = new Set(born.map((entry) => entry.pgrp).filter((pgrp) => pgrp > 0 && !keptGroups.has(pgrp)));
+  const sessions = new Set(born.map((entry) => entry.sid).filter((sid) => sid > 0 && !keptSessions.has(sid)));
+  return live.filter((entry) => groups.has(entry.pgrp) || sessions.has(entry.sid)).map((entry) => entry.pid);
 }
 
 /** The live processes of a run, or null where /proc cannot be read. Never this process or its ancestors. */
@@ -119,8 +122,17 @@ export function findRunProcesses(sel: RunSelector): ProcEntry[] | null {
   if (table === null) return null;
   const live = table.filter((entry) => entry.state !== 'Z');
   const keep = spared(table);
-  const matched = new Set(live.filter((entry) => !keep.has(entry.pid) && matches(entry, sel)).map((entry) => entry.pid));
-  const found = withDescendants(live, withGroupsAndSessions(live, matched, keep));
+  const born: ProcEntry[] = [];
+  const working: ProcEntry[] = [];
+  for (const entry of live) {
+    if (keep.has(entry.pid)) continue;
+    const how = belonging(entry, sel);
+    if (how === 'born') born.push(entry);
+    else if (how === 'working') working.push(entry);
+  }
+  // A process found only by its folder may be in a user's terminal session: not its session.
+  const roots = [...born, ...working].map((entry) => entry.pid);
+  const found = withDescendants(live, new Set([...roots, ...groupsAndSessionsOf(live, born, keep)]));
   return live.filter((entry) => found.has(entry.pid) && !keep.has(entry.pid));
 }
 

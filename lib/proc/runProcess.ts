@@ -97,6 +97,7 @@ export interface RunningProcess {
 
 const DEFAULT_KILL_GRACE_MS = 2_000;
 const GROUP_POLL_MS = 50;
+const GROUP_GONE_MS = 1_000;
 
 export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   return startProcess(spec).ended;
@@ -299,7 +300,10 @@ class ProcessRun implements RunningProcess {
     const { stopping } = this;
     if (stopping === null || !this.inGroup || this.spec.killGroupOnExit) return;
     while (this.groupRunning() && Date.now() < stopping.killAt) await new Promise((r) => setTimeout(r, GROUP_POLL_MS));
-    this.signal('SIGKILL');
+    if (!this.signal('SIGKILL')) return;
+    // SIGKILL takes a moment on a busy machine: the run ends once the group is gone (1 s at most).
+    const until = Date.now() + GROUP_GONE_MS;
+    while (this.groupRunning() && Date.now() < until) await new Promise((r) => setTimeout(r, GROUP_POLL_MS / 5));
   }
 
   private groupRunning(): boolean {
