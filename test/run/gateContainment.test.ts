@@ -43,12 +43,12 @@ function gatePids(file: string): number[] {
 }
 
 // Records its own pid, a grandchild's that ignores SIGTERM, and a `setsid` daemon's that keeps
-// stdout open (each sleeps 120 s), then ends as `$GATE_END` says.
+// stdout open (each sleeps 300 s), then ends as `$GATE_END` says.
 const LEAVES_PROCESSES = [
   'trap "" TERM',
   'echo $$ >> "$GATE_PIDS"',
-  'sh -c \'trap "" TERM; echo $$ >> "$GATE_PIDS"; exec sleep 120\' &',
-  'setsid -f sh -c \'trap "" TERM; echo $$ >> "$GATE_PIDS"; exec sleep 120\'',
+  'sh -c \'trap "" TERM; echo $$ >> "$GATE_PIDS"; exec sleep 300\' &',
+  'setsid -f sh -c \'trap "" TERM; echo $$ >> "$GATE_PIDS"; exec sleep 300\'',
   'while [ "$(wc -l < "$GATE_PIDS")" -lt 3 ]; do sleep 0.05; done',
 ].join('\n');
 
@@ -63,13 +63,13 @@ function leavingRepo(end: string, timeoutSeconds: number) {
 
 describe('a gate leaves nothing running, and its exit decides', () => {
   it('exit 0 with a TERM-deaf grandchild and a setsid daemon on stdout: PASS, landed, all of it killed at once', async () => {
-    const { repo, pids } = leavingRepo('exit 0', 60);
+    const { repo, pids } = leavingRepo('exit 0', 120);
     const [id] = await submitBranches(repo, 1);
     const started = Date.now();
     const run = await land(repo.dir, ['run', '--json'], { timeoutMs: 55_000 });
     expect(run.code, run.stderr).toBe(0);
-    // The daemons sleep 120 s and the timeout is 60 s: the run waited for neither.
-    expect(Date.now() - started).toBeLessThan(45_000);
+    // The daemons sleep 300 s and the timeout is 120 s: the run waited for neither.
+    expect(Date.now() - started).toBeLessThan(50_000);
     expect((await jobsById(repo)).get(id)).toMatchObject({ state: 'landed' });
     expect(repo.git('ls-tree', '--name-only', 'main')).toContain('file-b1.txt');
     const left = gatePids(pids);
@@ -78,18 +78,18 @@ describe('a gate leaves nothing running, and its exit decides', () => {
   });
 
   it('a gate that ignores SIGTERM and hangs: FAIL timeout, and its grandchild and setsid daemon are killed', async () => {
-    const { repo, pids } = leavingRepo('sleep 120', 1);
+    const { repo, pids } = leavingRepo('sleep 300', 1);
     const [id] = await submitBranches(repo, 1);
     const started = Date.now();
     const run = await land(repo.dir, ['run', '--json'], { timeoutMs: 55_000 });
     expect(run.code, run.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(Date.now() - started).toBeLessThan(50_000);
     expect((await jobsById(repo)).get(id)).toMatchObject({ state: 'failed', reason: 'timeout' });
     const left = gatePids(pids);
     expect(left).toHaveLength(3);
     await waitUntil('every process of the gate to be gone', () => left.every((pid) => !running(pid)), 10_000);
   });
-});
+}, 120_000);
 
 describe('a gate whose drainer was killed', () => {
   it('is killed by the next drainer before its train is touched; every job lands once', async () => {
@@ -100,7 +100,7 @@ describe('a gate whose drainer was killed', () => {
     const script = [
       'if [ ! -e "$GATE_PIDS" ]; then',
       LEAVES_PROCESSES,
-      '  sleep 120; exit 0',
+      '  sleep 300; exit 0',
       'fi',
       'for p in $(cat "$GATE_PIDS"); do',
       '  [ -r /proc/$p/stat ] || continue',
@@ -132,4 +132,4 @@ describe('a gate whose drainer was killed', () => {
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(ids);
   });
-});
+}, 120_000);
