@@ -244,6 +244,7 @@ async function refreshInWorktree(
     base: built.base,
     train: built.train,
     worktree: dir,
+    ownsWorktree: true,
     log,
     signal: ctx.abort,
     trainEnv,
@@ -316,6 +317,7 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   const run = await runGates({
     gates: plan.gates,
     worktree: dir,
+    ownsWorktree: true,
     log,
     signal: ctx.abort,
     train: { ...trainEnv, LAND_TIP: train },

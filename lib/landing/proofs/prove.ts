@@ -88,6 +88,7 @@ async function gateCommit(opts: ProveOptions, merge: { head: string; base: strin
         runGates({
           gates: loaded.policy.gates,
           worktree: dir,
+          ownsWorktree: true,
           log,
           signal: opts.signal,
           onGate: opts.onGate,
