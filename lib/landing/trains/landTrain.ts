@@ -1,7 +1,8 @@
 // The moment of truth: one compare-and-swap of the target ref against the base the train was
 // built on. A worktree that has the target checked out follows the landing when it is clean and
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
-import { branchRef, branchTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
+import { LandError } from '../../errors.js';
+import { branchRef, branchTip, GitError, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
 export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
 
@@ -31,6 +32,14 @@ export async function targetStillAt(cwd: string, target: string, base: string): 
   return now === base ? null : { kind: 'lost', actual: now };
 }
 
+/** A CAS the target's hook refused (the ref did not move): a land hook of an older scheme, most likely. */
+function refusedByHook(error: unknown, target: string): unknown {
+  if (!(error instanceof GitError) || !/is protected|landing token/.test(error.stderr)) return error;
+  return new LandError('state', `the hook protecting ${target} refused this drainer's landing: ${error.message}`, {
+    hint: 'a hook written by an earlier version of land does not know the current landing token: run `land hooks install` again',
+  });
+}
+
 export async function landTrain(opts: {
   cwd: string;
   target: string;
@@ -45,7 +54,9 @@ export async function landTrain(opts: {
   const worktree = await worktreeOfBranch(opts.cwd, opts.target);
   if (worktree && !(await isWorktreeClean(worktree.path))) return { kind: 'target_dirty', worktree: worktree.path };
   const cas = await withLandingToken(opts.tokens, (env) =>
-    updateRefCas(opts.cwd, branchRef(opts.target), opts.train, opts.base, { env, message: opts.message }),
+    updateRefCas(opts.cwd, branchRef(opts.target), opts.train, opts.base, { env, message: opts.message }).catch((error: unknown) => {
+      throw refusedByHook(error, opts.target);
+    }),
   );
   if (cas.kind === 'lost') return { kind: 'lost', actual: cas.actual };
   if (!worktree) return { kind: 'landed', warning: null };
