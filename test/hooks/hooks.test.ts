@@ -228,6 +228,30 @@ describe('land hooks pre-receive', () => {
   });
 });
 
+describe('land hooks pre-receive and the drainer', () => {
+  it("accepts the drainer's publish push (its own token for the push) and nobody else's", async () => {
+    const repo = hookedRepo({ ...BASIC_POLICY, publish: { auto: true } });
+    const server = tempDir();
+    tryGit(server, ['init', '-q', '--bare', '-b', 'main', '.']);
+    repo.git('remote', 'add', 'origin', server);
+    expect(tryGit(repo.dir, ['push', '-q', 'origin', 'main']).status).toBe(0);
+    const printed = await land(repo.dir, ['hooks', 'pre-receive']);
+    writeFileSync(join(server, 'hooks', 'pre-receive'), printed.stdout, { mode: 0o755 });
+    repo.branch('feature', { 'f.txt': 'f\n' });
+    expect((await land(repo.dir, ['submit', 'feature'])).code).toBe(0);
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines().filter((e) => e.type === 'published')).toHaveLength(1);
+    expect(tryGit(server, ['rev-parse', 'main']).stdout.trim()).toBe(repo.tip('main'));
+    // By hand, even with a LAND_TOKEN: refused, the server's main stays.
+    repo.git('checkout', '-q', '-b', 'manual', 'main');
+    repo.commit('manual', { 'm.txt': 'm\n' });
+    const refused = tryGit(repo.dir, ['push', 'origin', 'manual:main'], { LAND_TOKEN: 'guess' });
+    expect(refused.status).not.toBe(0);
+    expect(tryGit(server, ['rev-parse', 'main']).stdout.trim()).toBe(repo.tip('main'));
+  }, 120_000);
+});
+
 describe('land hooks install --pre-push', () => {
   it('proves HEAD before a push and refuses the push when the proof fails', async () => {
     const repo = hookedRepo({ target: 'main', gates: [{ name: 'no-bad-file', run: ['sh', '-c', 'test ! -e bad.txt'] }] });

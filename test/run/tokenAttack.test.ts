@@ -90,7 +90,7 @@ describe('a gate that attacks the protected target', () => {
     expect(landed.commit).toBe(repo.tip('main'));
     expect(repo.git('rev-parse', 'main~2')).toBe(base);
     expect(existsSync(join(repo.dir, '.git', 'land', 'token'))).toBe(false);
-  });
+  }, 120_000);
 });
 
 describe('a target moved during the gate by someone other than the drainer', () => {
@@ -120,7 +120,7 @@ describe('a target moved during the gate by someone other than the drainer', () 
         expect(entries.map((entry) => entry.event)).not.toContain('landing');
         expect(entries.at(-1)?.event).toBe('already_contained');
       }
-    });
+    }, 120_000);
   }
 });
 
@@ -160,5 +160,5 @@ describe('the landing token of a drainer killed with kill -9', () => {
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('main is protected');
     expect(repo.tip('main')).toBe(other);
-  });
+  }, 120_000);
 });
