@@ -34,14 +34,17 @@ function abandonDrainLock(root: string, holder: { pid: number; start?: string })
 }
 
 /**
- * One contender: a node process that, at `startAt` (ms since the epoch, shared by both), tries to
- * take the drain lock without waiting, holds it `holdMs` if it got it, and prints won or busy.
+ * One contender: a node process that, once every contender of its round is up (each writes a
+ * ready file in `barrier` and waits for the others'), tries to take the drain lock without
+ * waiting, holds it `holdMs` if it got it, and prints won or busy.
  */
-function contender(root: string, startAt: number, holdMs: number) {
+function contender(root: string, barrier: string, contenders: number, holdMs: number) {
   const code = `
+import { readdirSync, writeFileSync } from 'node:fs';
 const { FileStore } = await import(${JSON.stringify(STORE)});
 const store = new FileStore(${JSON.stringify(root)});
-while (Date.now() < ${startAt}) {}
+writeFileSync(${JSON.stringify(barrier)} + '/' + process.pid, '');
+while (readdirSync(${JSON.stringify(barrier)}).length < ${contenders}) {}
 try {
   const lease = await store.acquireDrainLock({ wait: false });
   process.stdout.write('won\\n');
@@ -64,8 +67,8 @@ describe('locks left by dead processes', () => {
     for (let round = 0; round < 5; round += 1) {
       abandonDrainLock(root, { pid: deadPid() });
       // Both contenders start at the same instant, once both processes are up.
-      const startAt = Date.now() + 2000;
-      const results = await Promise.all([contender(root, startAt, 1000), contender(root, startAt, 1000)]);
+      const barrier = tempDir('land-barrier-');
+      const results = await Promise.all([contender(root, barrier, 2, 1500), contender(root, barrier, 2, 1500)]);
       expect(results.sort(), `round ${round}`).toEqual(['busy', 'won']);
     }
   }, 120_000);
