@@ -131,15 +131,19 @@ exit 0
 
 /**
  * pre-push: proves HEAD on the target tip (\`land prove\`) and fails the push when it fails. A
- * drainer's own push (LAND_TOKEN set) is not proven again.
+ * drainer's own push (a LAND_TOKEN the token file vouches for) is not proven again.
  */
-export function prePushScript(opts: { node: string; landEntry: string }): string {
+export function prePushScript(opts: { node: string; landEntry: string; tokenFile: string }): string {
   return `#!/bin/sh
 ${HOOK_MARKER}
 # Written by \`land hooks install --pre-push\`; \`land hooks uninstall\` removes it.
 # Runs the gates on HEAD merged onto the target tip and records a local proof; a failing
 # proof fails the push (skip once with \`git push --no-verify\`).
-[ -n "$LAND_TOKEN" ] && exit 0
+token_file=${shQuote(opts.tokenFile)}
+
+${tokenCheckFunctions()}
+
+[ -n "$LAND_TOKEN" ] && token_ok "$LAND_TOKEN" && exit 0
 ${shQuote(opts.node)} ${shQuote(opts.landEntry)} prove </dev/null
 status=$?
 if [ "$status" -ne 0 ]; then

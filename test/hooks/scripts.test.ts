@@ -138,11 +138,16 @@ describe('pre-receive script', () => {
 });
 
 describe('pre-push script', () => {
-  it('embeds node and the land entry quoted, and skips the drainer', () => {
-    const script = prePushScript({ node: '/opt/my node/bin/node', landEntry: "/srv/land's/dist/bin/land.js" });
+  it('embeds node and the land entry quoted, and skips the drainer (a token the token file vouches for) only', () => {
+    const tokenFile = join(tempDir(), 'token');
+    writeFileSync(tokenFile, armedBy(process.pid, 'drainer-token'));
+    const script = prePushScript({ node: '/opt/my node/bin/node', landEntry: "/srv/land's/dist/bin/land.js", tokenFile });
     expect(spawnSync('dash', ['-n'], { input: script }).status).toBe(0);
     expect(script).toContain(`'/opt/my node/bin/node' '/srv/land'\\''s/dist/bin/land.js' prove`);
-    expect(runScript(script, ['origin', 'url'], '', { LAND_TOKEN: 'x' }).status).toBe(0);
+    expect(runScript(script, ['origin', 'url'], '', { LAND_TOKEN: 'drainer-token' }).status).toBe(0);
+    const guessed = runScript(script, ['origin', 'url'], '', { LAND_TOKEN: 'x' });
+    expect(guessed.status).toBe(1);
+    expect(guessed.stderr).toContain('land prove failed');
     const failing = runScript(script, ['origin', 'url'], '');
     expect(failing.status).toBe(1);
     expect(failing.stderr).toContain('land prove failed');
