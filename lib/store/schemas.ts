@@ -175,7 +175,10 @@ export type JournalEntry = z.infer<typeof journalEntrySchema>;
 export const drainHolderSchema = z.object({
   pid: z.number().int(),
   host: z.string(),
-  token: z.string(),
+  /** Names this holding of the lock (not a secret: the landing token is never written). */
+  id: z.string(),
+  /** The holder's start time (/proc/<pid>/stat field 22), so a reused pid is not taken for it. */
+  start: z.string().optional(),
   since: z.string(),
 });
 export type DrainHolder = z.infer<typeof drainHolderSchema>;
