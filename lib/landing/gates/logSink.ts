@@ -41,6 +41,8 @@ export class LogSink extends Writable {
   private readonly decoder = new StringDecoder('utf8');
   private pending = '';
   private secrets: string[] = [];
+  /** Whether the last gate text written ended its line (land's own lines start on a line of their own). */
+  private atLineStart = true;
 
   constructor(
     readonly path: string,
@@ -64,7 +66,9 @@ export class LogSink extends Writable {
   }
 
   private gateText(text: string): void {
-    if (text) this.cap.push(Buffer.from(this.redact(text)), 'gate');
+    if (!text) return;
+    this.cap.push(Buffer.from(this.redact(text)), 'gate');
+    this.atLineStart = text.endsWith('\n');
   }
 
   private flushPending(): void {
@@ -85,9 +89,11 @@ export class LogSink extends Writable {
     callback();
   }
 
+  /** One line of land's own (a gate's header or end line), on a line of its own even after output with no final newline. */
   line(text: string): void {
     this.flushPending();
-    this.cap.push(Buffer.from(`${text}\n`), 'land');
+    this.cap.push(Buffer.from(`${this.atLineStart ? '' : '\n'}${text}\n`), 'land');
+    this.atLineStart = true;
   }
 
   close(): Promise<void> {
