@@ -88,7 +88,7 @@ describe('a hostile title on the terminal', () => {
     const atLimit = await land(repo.dir, ['submit', 'feature/long', '--title', 'é'.repeat(TITLE_MAX_CHARS), '--json']);
     expect(atLimit.code, atLimit.stderr).toBe(0);
     expect(atLimit.json().job.title).toBe('é'.repeat(TITLE_MAX_CHARS));
-  });
+  }, 120_000);
 
   it('a corrupt window.json holding escape sequences is reported on one line without them', async () => {
     const repo = makeRepo({ policy: { target: 'main', gates: [] } });
@@ -104,7 +104,7 @@ describe('a hostile title on the terminal', () => {
       expect(error).toContain('\\x1b]0;owned');
       expect(more).toEqual([]);
     }
-  });
+  }, 120_000);
 });
 
 describe('the progress reporters escape what events carry', () => {

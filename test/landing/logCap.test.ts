@@ -135,7 +135,7 @@ describe('a gate that prints 30 MB, end to end', () => {
     const id: string = submitted.json().job.id;
     const drainer = startLand(repo.dir, ['run', '--json'], { env: { TOKEN: SECRET } });
     try {
-      await waitForFile(started);
+      await waitForFile(started, 60_000);
       const train = readJobFile(repo, id).batch?.train;
       assert.exists(train);
       const path = join(stateDir(repo), 'logs', `${train}.log`);
