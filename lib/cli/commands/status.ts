@@ -5,6 +5,7 @@ import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../
 import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { age, approximately, showName, short, table } from '../output.js';
+import { printable } from '../safeText.js';
 
 function stateText(job: JobRecord): string {
   const parts: string[] = [job.state];
@@ -37,7 +38,7 @@ export function registerStatus(program: Command): void {
         const { jobs, corrupt } = store.listJobs();
         const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
         const window = await readWindowView(store, ctx.cwd, ctx.options.target);
-        for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${bad.file}: ${bad.problem}`);
+        for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
@@ -52,7 +53,7 @@ export function registerStatus(program: Command): void {
           return;
         }
         ctx.out.say(
-          `${windowSummary(window)}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
+          `${printable(windowSummary(window))}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
         );
         if (!rows.length) {
           ctx.out.say('the queue is empty');
