@@ -16,6 +16,7 @@ import { registerWindow } from './commands/window.js';
 import { registerWhy } from './commands/why.js';
 import { registerLog } from './commands/log.js';
 import { registerRepro } from './commands/repro.js';
+import { registerReconcile } from './commands/reconcile.js';
 
 export const VERSION = '0.1.0';
 
@@ -59,6 +60,7 @@ function registerCommands(): Command {
   registerWhy(program);
   registerLog(program);
   registerRepro(program);
+  registerReconcile(program);
   registerCompletion(program);
   return program;
 }
