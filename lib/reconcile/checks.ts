@@ -65,8 +65,14 @@ function checkLedger(job: JobRecord, journal: readonly JournalEntry[]): Finding[
   return out;
 }
 
+/** A person decided this job (`land reconcile --resolve`) and nothing moved it since: reconcile does not overrule them. */
+function decidedByPerson(job: JobRecord, journal: readonly JournalEntry[]): boolean {
+  const last = lastStateLine(journal);
+  return last?.event === 'resolved' && last.to === job.state;
+}
+
 function checkLanded(job: JobRecord, ev: Evidence, journal: readonly JournalEntry[]): Finding[] {
-  if (!contains(ev, job.train)) {
+  if (!contains(ev, job.train) && !decidedByPerson(job, journal)) {
     const landing = landingLine(journal);
     const claim = job.train ? `its train ${short(job.train)} is not in ${ev.target}` : 'the record names no train commit';
     const journalSays = landing ? `the journal shows its landing (${landing.event})` : 'the journal shows no landing';
@@ -77,6 +83,7 @@ function checkLanded(job: JobRecord, ev: Evidence, journal: readonly JournalEntr
 
 /** queued, failed or canceled: nothing of the job may be in the target. */
 function checkNotLanded(job: JobRecord, ev: Evidence, journal: readonly JournalEntry[]): Finding[] {
+  if (decidedByPerson(job, journal)) return [];
   if (contains(ev, job.train)) {
     return [finding(job, 'train_in_target', `the record says ${job.state} but its train ${short(job.train)} is in ${ev.target}`, { kind: 'uncertain' }, job.train)];
   }

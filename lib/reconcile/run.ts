@@ -56,10 +56,13 @@ interface Work {
   rows: Record<string, unknown>[];
   /** What was done about each finding, by its index. */
   done: string[];
+  /** The members of each train whose metrics row is missing, and the trains given a row. */
+  missingRow: Map<string, JobRecord[]>;
+  rowsFor: Set<string>;
 }
 
 /** The changes for one finding (and the metrics row it needs); returns what will be done. */
-async function workFor(opts: ReconcileOptions, f: Finding, seen: JobRecord, all: readonly JobRecord[], tip: string, work: Work, rowsFor: Set<string>): Promise<string> {
+async function workFor(opts: ReconcileOptions, f: Finding, seen: JobRecord, all: readonly JobRecord[], tip: string, work: Work): Promise<string> {
   switch (f.repair.kind) {
     case 'land':
     case 'requeue':
@@ -74,10 +77,10 @@ async function workFor(opts: ReconcileOptions, f: Finding, seen: JobRecord, all:
       return 'record kept; journaled';
     case 'metrics_row': {
       work.changes.push(noteChange(f, seen));
-      if (seen.train && !rowsFor.has(seen.train)) {
-        rowsFor.add(seen.train);
-        const members = all.filter((job) => job.state === 'landed' && job.train === seen.train);
-        work.rows.push(reconciledRow(seen.train, members.length ? members : [seen]));
+      if (seen.train && !work.rowsFor.has(seen.train)) {
+        // One row per train, naming the members that lack one (the others have theirs).
+        work.rowsFor.add(seen.train);
+        work.rows.push(reconciledRow(seen.train, work.missingRow.get(seen.train) ?? [seen]));
       }
       return 'metrics row appended (marked reconciled)';
     }
@@ -105,9 +108,12 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     return { ...base, repaired: 0, found, decided: [], uncertain: plan.uncertain };
   }
   const byId = new Map(page.jobs.map((job) => [job.id, job]));
-  const work: Work = { changes: [], rows: [], done: [] };
-  const rowsFor = new Set<string>();
-  for (const f of plan.findings) work.done.push(await workFor(opts, f, byId.get(f.job) as JobRecord, jobs, tip, work, rowsFor));
+  const work: Work = { changes: [], rows: [], done: [], missingRow: new Map(), rowsFor: new Set() };
+  for (const f of plan.findings) {
+    const seen = byId.get(f.job);
+    if (f.repair.kind === 'metrics_row' && seen?.train) work.missingRow.set(seen.train, [...(work.missingRow.get(seen.train) ?? []), seen]);
+  }
+  for (const f of plan.findings) work.done.push(await workFor(opts, f, byId.get(f.job) as JobRecord, jobs, tip, work));
   for (const u of plan.uncertain) if (u.decided) work.changes.push(decidedLandedChange(byId.get(u.job) as JobRecord));
   const stranded = new Set(plan.findings.filter((f) => f.check === 'stranded' || f.check === 'stranded_landed').map((f) => f.job));
   // A drainer that started meanwhile owns its in_progress jobs: their repairs are skipped under the lock.
@@ -120,6 +126,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const touched = new Set(applied.map((job) => job.id));
   const found = plan.findings.map((f, i) => ({ ...f, repaired: touched.has(f.job), done: touched.has(f.job) ? (work.done[i] ?? '') : 'skipped: the record changed meanwhile' }));
   const decided = plan.uncertain.filter((u) => u.decided && touched.has(u.job)).map((u) => u.job);
-  const uncertain = plan.uncertain.filter((u) => !decided.includes(u.job));
+  const moved = found.filter((f) => f.repaired && f.repair.kind === 'uncertain').map((f) => ({ job: f.job, reason: f.check, message: f.message, decided: null }));
+  const uncertain = [...plan.uncertain.filter((u) => !decided.includes(u.job)), ...moved];
   return { ...base, repaired: found.filter((f) => f.repaired).length + decided.length, found, decided, uncertain };
 }
