@@ -68,7 +68,11 @@ export function decidedLandedChange(seen: JobRecord): JobChange {
     lenient: true,
     when: unchanged(seen),
     event: RECONCILED,
-    detail: { check: 'uncertain', message: `its train ${seen.train?.slice(0, 12) ?? '?'} is in the target and its landing is on record: landed`, decided: 'landed' },
+    detail: {
+      check: 'uncertain',
+      message: `its train ${seen.train?.slice(0, 12) ?? '?'} is in the target and its landing is on record: landed`,
+      decided: 'landed',
+    },
     patch: (current) => ({ reason: null, error: null, timestamps: { ...current.timestamps, landed: current.timestamps.landed ?? nowIso() } }),
   };
 }

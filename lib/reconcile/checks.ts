@@ -60,7 +60,15 @@ function checkLedger(job: JobRecord, journal: readonly JournalEntry[]): Finding[
   for (const [gate, seen] of Object.entries(job.ledger ?? {})) {
     if (!isMissingLedgerLine(seen) || alreadyNoted(journal, 'ledger_line_missing', gate)) continue;
     const where = seen.ledgerDir ? ` in ${seen.ledgerDir}` : ' (no ledger dir was known)';
-    out.push(finding(job, 'ledger_line_missing', `landed, but its batch stage ${gate} left no ledger line${where}`, { kind: 'ledger', gate, ledgerDir: seen.ledgerDir }, gate));
+    out.push(
+      finding(
+        job,
+        'ledger_line_missing',
+        `landed, but its batch stage ${gate} left no ledger line${where}`,
+        { kind: 'ledger', gate, ledgerDir: seen.ledgerDir },
+        gate,
+      ),
+    );
   }
   return out;
 }
@@ -85,7 +93,9 @@ function checkLanded(job: JobRecord, ev: Evidence, journal: readonly JournalEntr
 function checkNotLanded(job: JobRecord, ev: Evidence, journal: readonly JournalEntry[]): Finding[] {
   if (decidedByPerson(job, journal)) return [];
   if (contains(ev, job.train)) {
-    return [finding(job, 'train_in_target', `the record says ${job.state} but its train ${short(job.train)} is in ${ev.target}`, { kind: 'uncertain' }, job.train)];
+    return [
+      finding(job, 'train_in_target', `the record says ${job.state} but its train ${short(job.train)} is in ${ev.target}`, { kind: 'uncertain' }, job.train),
+    ];
   }
   const landedRows = (ev.rows.get(job.id) ?? []).filter((row) => row.landed && row.commit);
   const inTarget = landedRows.find((row) => contains(ev, row.commit));

@@ -48,7 +48,9 @@ export async function resolveUncertain(opts: { cwd: string; store: FileStore; ta
   if (opts.to === 'landed') await assertLandedInGit(opts.cwd, opts.target, seen);
   return opts.store.withQueueLock(() => {
     if (opts.to === 'queued') {
-      const live = opts.store.listJobs().jobs.find((job) => job.id !== seen.id && job.branch === seen.branch && (job.state === 'queued' || job.state === 'in_progress'));
+      const live = opts.store
+        .listJobs()
+        .jobs.find((job) => job.id !== seen.id && job.branch === seen.branch && (job.state === 'queued' || job.state === 'in_progress'));
       if (live) throw new LandError('state', `job ${seen.id}: its branch already has job ${live.id} ${live.state}; queuing it would queue the branch twice`);
     }
     const change: JobChange = {

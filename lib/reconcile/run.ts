@@ -12,7 +12,7 @@ import { decidedLandedChange, ledgerFoundChange, noteChange, reconciledRow, stra
 import { planPage } from './checks.js';
 import { candidateCommits, rowsByJob } from './evidence.js';
 import { selectPage } from './page.js';
-import type { Evidence, Finding, ReconcileResult } from './types.js';
+import type { Evidence, Finding, PagePlan, ReconcileResult } from './types.js';
 
 export interface ReconcileOptions {
   cwd: string;
@@ -34,7 +34,14 @@ export async function gatherEvidence(opts: ReconcileOptions, jobs: readonly JobR
   const ids = jobs.map((job) => job.id);
   const journal = opts.store.readJournalOfJobs(ids);
   const rows = rowsByJob(opts.store.readMetricsMatching(ids).rows, ids);
-  const inTarget = await reachableFrom(opts.cwd, tip, candidateCommits(jobs.map((job) => job.train), rows.values()));
+  const inTarget = await reachableFrom(
+    opts.cwd,
+    tip,
+    candidateCommits(
+      jobs.map((job) => job.train),
+      rows.values(),
+    ),
+  );
   return { drainerAlive: opts.store.drainerAlive(), inTarget, target: opts.target, journal, rows };
 }
 
@@ -49,6 +56,26 @@ async function findLineAgain(opts: ReconcileOptions, job: JobRecord, gate: strin
   } catch {
     return null; // an unreadable policy or ledger: the disagreement is noted, not repaired
   }
+}
+
+/** Whether a metrics row already names the job as landed at `commit`. */
+function hasLandedRow(store: FileStore, id: string, commit: string): boolean {
+  return (
+    rowsByJob(store.readMetricsMatching([id]).rows, [id])
+      .get(id)
+      ?.some((row) => row.landed && row.commit === commit) === true
+  );
+}
+
+/**
+ * A drainer appends a train's metrics row after its members' records, under the queue lock; the
+ * page was read without it. A row found missing is looked for again under the lock before it counts.
+ */
+async function confirmMissingRows(store: FileStore, plan: PagePlan): Promise<PagePlan> {
+  const missing = plan.findings.filter((f) => f.check === 'metrics_row_missing');
+  if (!missing.length) return plan;
+  const stale = await store.withQueueLock(() => new Set(missing.filter((f) => hasLandedRow(store, f.job, f.key))));
+  return { ...plan, findings: plan.findings.filter((f) => !stale.has(f)) };
 }
 
 interface Work {
@@ -68,7 +95,11 @@ async function workFor(opts: ReconcileOptions, f: Finding, seen: JobRecord, all:
     case 'requeue':
     case 'cancel':
       work.changes.push(...strandedChanges(f, seen, all, tip));
-      return f.repair.kind === 'land' ? 'landed (its train is in the target)' : f.repair.kind === 'cancel' ? 'canceled (as asked)' : 'requeued at the head of the queue';
+      return f.repair.kind === 'land'
+        ? 'landed (its train is in the target)'
+        : f.repair.kind === 'cancel'
+          ? 'canceled (as asked)'
+          : 'requeued at the head of the queue';
     case 'uncertain':
       work.changes.push(uncertainChange(f, seen));
       return 'moved to uncertain: decide it with land reconcile --resolve';
@@ -101,7 +132,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const page = selectPage(jobs, opts.target, opts.after, opts.limit);
   const tip = await targetTipOrThrow(opts.cwd, opts.target);
   const ev = await gatherEvidence(opts, page.jobs, tip);
-  const plan = planPage(page.jobs, ev);
+  const plan = await confirmMissingRows(opts.store, planPage(page.jobs, ev));
   const base = { scanned: page.jobs.length, disagreements: plan.findings.length, nextAfter: page.nextAfter, check: opts.check };
   if (opts.check) {
     const found = plan.findings.map((f) => ({ ...f, repaired: false, done: 'not repaired (--check)' }));
@@ -120,13 +151,19 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const guarded = work.changes.map((c) => (stranded.has(c.id) ? { ...c, when: (cur: JobRecord) => !opts.store.drainerAlive() && (c.when?.(cur) ?? true) } : c));
   const applied = work.changes.length
     ? await applyChanges(opts.store, guarded, () => {
-        for (const row of work.rows) opts.store.appendMetric(row);
+        for (const row of work.rows) if (!hasLandedRow(opts.store, String((row.members as string[])[0]), String(row.commit))) opts.store.appendMetric(row);
       })
     : [];
   const touched = new Set(applied.map((job) => job.id));
-  const found = plan.findings.map((f, i) => ({ ...f, repaired: touched.has(f.job), done: touched.has(f.job) ? (work.done[i] ?? '') : 'skipped: the record changed meanwhile' }));
+  const found = plan.findings.map((f, i) => ({
+    ...f,
+    repaired: touched.has(f.job),
+    done: touched.has(f.job) ? (work.done[i] ?? '') : 'skipped: the record changed meanwhile',
+  }));
   const decided = plan.uncertain.filter((u) => u.decided && touched.has(u.job)).map((u) => u.job);
-  const moved = found.filter((f) => f.repaired && f.repair.kind === 'uncertain').map((f) => ({ job: f.job, reason: f.check, message: f.message, decided: null }));
+  const moved = found
+    .filter((f) => f.repaired && f.repair.kind === 'uncertain')
+    .map((f) => ({ job: f.job, reason: f.check, message: f.message, decided: null }));
   const uncertain = [...plan.uncertain.filter((u) => !decided.includes(u.job)), ...moved];
   return { ...base, repaired: found.filter((f) => f.repaired).length + decided.length, found, decided, uncertain };
 }

@@ -88,4 +88,3 @@ export interface ReconcileResult {
   uncertain: UncertainJob[];
   check: boolean;
 }
-

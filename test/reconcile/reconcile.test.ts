@@ -20,7 +20,7 @@ describe('land reconcile', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('scanned 3 job(s): 0 disagreement(s)');
     for (const id of ids) expect(readJobFile(repo, id).state).toBe('landed');
-  });
+  }, 180_000);
 
   it('repairs what evidence decides, moves the undecidable to uncertain, and a person resolves those', async () => {
     const repo = makeReconcileRepo();
@@ -35,7 +35,10 @@ describe('land reconcile', () => {
     editJob(repo, ids.B as string, { train: side }); // landed, its train not in main
     editJob(repo, ids.C as string, { state: 'failed', reason: 'gate' }); // failed, its train in main
     // E's name taken out of its train's row (the other members keep theirs).
-    writeMetricsRows(repo, metricsRows(repo).map((row) => ({ ...row, members: (row.members as string[]).filter((m) => m !== ids.E) })));
+    writeMetricsRows(
+      repo,
+      metricsRows(repo).map((row) => ({ ...row, members: (row.members as string[]).filter((m) => m !== ids.E) })),
+    );
     editJob(repo, ids.L as string, { ledger: { stage: { missing: true, ledgerDir: null } } });
     writeMetricsRows(repo, [...metricsRows(repo), { train: 'b-20261130-000000-aaaaaa-1', members: [ids.G], commit: side, landed: true, verdict: 'PASS' }]);
     appendJournal(repo, { kind: 'transition', job: ids.H, from: 'queued', to: 'canceled', event: 'canceled' });
@@ -102,11 +105,17 @@ describe('land reconcile', () => {
     expect((await land(repo.dir, ['status', '--json'])).json().uncertain).toHaveLength(3);
     expect((await land(repo.dir, ['show', ids.C as string])).stdout).toMatch(/state\s+uncertain[\s\S]*land reconcile --resolve/);
     expect((await land(repo.dir, ['cancel', ids.B as string])).code).toBe(5);
+    const resubmit = await land(repo.dir, ['submit', 'j']); // the same tip as uncertain J: not a second job
+    expect(resubmit.code, resubmit.stderr).toBe(5);
+    expect(resubmit.stderr).toContain(`job ${ids.J} for "j" at this tip is uncertain`);
 
     // The drain lands the queued jobs and never picks an uncertain one.
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    const built = run.lines().filter((e) => e.type === 'train_built').flatMap((e) => e.members as string[]);
+    const built = run
+      .lines()
+      .filter((e) => e.type === 'train_built')
+      .flatMap((e) => e.members as string[]);
     expect(built.sort()).toEqual([ids.H, ids.I].sort());
     expect([state('B'), state('C'), state('J')]).toEqual(['uncertain', 'uncertain', 'uncertain']);
 
@@ -118,7 +127,11 @@ describe('land reconcile', () => {
     expect((await land(repo.dir, ['reconcile', '--resolve', ids.C as string, 'landed'])).code).toBe(0);
     expect((await land(repo.dir, ['reconcile', '--resolve', ids.J as string, 'queued'])).code).toBe(0);
     expect([state('B'), state('C'), state('J')]).toEqual(['failed', 'landed', 'queued']);
-    expect(journal(repo).filter((e) => e.event === 'resolved').map((e) => e.detail.by)).toEqual(['test@land.invalid', 'test@land.invalid', 'test@land.invalid']);
+    expect(
+      journal(repo)
+        .filter((e) => e.event === 'resolved')
+        .map((e) => e.detail.by),
+    ).toEqual(['test@land.invalid', 'test@land.invalid', 'test@land.invalid']);
     expect((await land(repo.dir, ['reconcile', '--resolve', ids.C as string, 'queued'])).code).toBe(5); // not uncertain any more
 
     const clean2 = await reconcile(repo, ['--check']);
@@ -126,7 +139,7 @@ describe('land reconcile', () => {
     await drain(repo);
     expect(state('J')).toBe('landed');
     expect((await reconcile(repo, ['--check'])).code).toBe(0);
-  }, 240_000);
+  }, 300_000);
 
   it('decides an uncertain job once its train is back in the target, and not before', async () => {
     const repo = makeReconcileRepo(1);
@@ -149,7 +162,7 @@ describe('land reconcile', () => {
     expect(decided.out.decided).toEqual([second]);
     expect(readJobFile(repo, second as string).state).toBe('landed');
     expect((await reconcile(repo, ['--check'])).code).toBe(0);
-  });
+  }, 180_000);
 
   it('walks the records a page at a time, in id order', async () => {
     const repo = makeReconcileRepo();
@@ -166,7 +179,7 @@ describe('land reconcile', () => {
     expect(three.out).toMatchObject({ scanned: 1, disagreements: 0, nextAfter: null });
     expect((await reconcile(repo, ['--check'])).out).toMatchObject({ scanned: 7, nextAfter: null });
     expect((await reconcile(repo, ['--check', '--after', ids[6] as string])).out).toMatchObject({ scanned: 0, nextAfter: null });
-  });
+  }, 180_000);
 
   it('refuses bad arguments with exit 2', async () => {
     const repo = makeReconcileRepo();
@@ -185,5 +198,5 @@ describe('land reconcile', () => {
     }
     expect((await land(repo.dir, ['reconcile', '--resolve', id as string, 'queued'])).code).toBe(5);
     expect((await land(repo.dir, ['reconcile', '--resolve', 'j-19990101-0001', 'queued'])).code).toBe(4);
-  });
+  }, 180_000);
 });

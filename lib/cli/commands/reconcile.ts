@@ -16,7 +16,10 @@ interface ReconcileOpts {
 function summaryLines(result: ReconcileResult): string[] {
   const lines = result.found.map((f) => `${f.job} ${f.check}: ${f.message} -> ${f.done}`);
   for (const id of result.decided) lines.push(`${id} uncertain: its train is in the target and its landing is on record -> landed`);
-  for (const u of result.uncertain) lines.push(`${u.job} is uncertain (${u.reason ?? '?'}): ${u.message ?? ''}; decide it with land reconcile --resolve ${u.job} landed|queued|failed|canceled`);
+  for (const u of result.uncertain)
+    lines.push(
+      `${u.job} is uncertain (${u.reason ?? '?'}): ${u.message ?? ''}; decide it with land reconcile --resolve ${u.job} landed|queued|failed|canceled`,
+    );
   const verb = result.check ? 'found' : 'repaired';
   const count = result.check ? result.disagreements : result.repaired;
   lines.push(
@@ -37,9 +40,11 @@ export function registerReconcile(program: Command): void {
     .option('--json', 'print { scanned, repaired, disagreements, nextAfter, found, decided, uncertain } as JSON; with --resolve, { resolved }')
     .action(
       action<ReconcileOpts>(async (ctx, opts, args) => {
-        if (opts.resolve === undefined && args.length) throw new LandError('usage', `unexpected argument ${JSON.stringify(args[0])}: a state goes with --resolve <id>`);
+        if (opts.resolve === undefined && args.length)
+          throw new LandError('usage', `unexpected argument ${JSON.stringify(args[0])}: a state goes with --resolve <id>`);
         if (opts.resolve !== undefined) {
-          if (opts.check || opts.after !== undefined || opts.limit !== undefined) throw new LandError('usage', '--resolve goes alone (not with --check, --after or --limit)');
+          if (opts.check || opts.after !== undefined || opts.limit !== undefined)
+            throw new LandError('usage', '--resolve goes alone (not with --check, --after or --limit)');
           const to = parseResolveState(args[0]);
           const store = await ctx.store();
           const job = await resolveUncertain({ cwd: ctx.cwd, store, target: await ctx.targetName(), id: opts.resolve, to, by: await userIdentity(ctx.cwd) });
@@ -52,8 +57,8 @@ export function registerReconcile(program: Command): void {
         const store = await ctx.store();
         const result = await reconcile({ cwd: ctx.cwd, store, target: await ctx.targetName(), after, limit, check: opts.check === true });
         if (ctx.out.json) {
-          const { check: _check, ...shown } = result;
-          ctx.out.emit(shown);
+          const { scanned, repaired, disagreements, nextAfter, found, decided, uncertain } = result;
+          ctx.out.emit({ scanned, repaired, disagreements, nextAfter, found, decided, uncertain });
         } else for (const line of summaryLines(result)) ctx.out.say(line);
         const dirty = result.disagreements > 0 || result.uncertain.length > 0;
         return opts.check && dirty ? EXIT_CODES.disagreement : 0;

@@ -56,7 +56,13 @@ export function registerStatus(program: Command): void {
         const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
         if (ctx.out.json) {
-          ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })), corrupt, estimate: basis, uncertain });
+          ctx.out.emit({
+            window,
+            jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })),
+            corrupt,
+            estimate: basis,
+            uncertain,
+          });
           return;
         }
         ctx.out.say(
