@@ -36,7 +36,7 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description('the queue in landing order: position, state, branch, tip, age, estimated time to land')
     .option('--all', 'include landed, failed and canceled jobs')
-    .option('--json', 'print { window, jobs, corrupt, estimate } as JSON (each job with its eta in seconds)')
+    .option('--json', 'print { window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const store = await ctx.store();
