@@ -142,6 +142,8 @@ function nowText(event: StoryEvent & { kind: 'now' }, story: Story): string {
       return `failed (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}`;
     case 'canceled':
       return `canceled${event.by ? ` by ${event.by}` : ''}`;
+    case 'uncertain':
+      return `uncertain (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}; decide it with land reconcile --resolve ${story.job.id} landed|queued|failed|canceled`;
     default: {
       const never: never = event.state;
       return String(never);

@@ -120,6 +120,12 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
     const isLive = (job: JobRecord) => job.state === 'queued' || job.state === 'in_progress';
     const live = sameBranch.find((job) => isLive(job) && job.tip === tip) ?? sameBranch.find(isLive);
     if (live?.tip === tip) return { kind: 'existing', job: live };
+    const uncertain = sameBranch.find((job) => job.state === 'uncertain' && job.tip === tip);
+    if (uncertain) {
+      throw new LandError('state', `job ${uncertain.id} for ${JSON.stringify(req.branch)} at this tip is uncertain; it was not queued again`, {
+        hint: `decide it first: land reconcile --resolve ${uncertain.id} landed|queued|failed|canceled`,
+      });
+    }
     if (live?.state === 'in_progress') {
       throw new LandError(
         'state',

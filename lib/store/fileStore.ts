@@ -193,6 +193,25 @@ export class FileStore {
     return { entries, badLines };
   }
 
+  /** The journal lines of several jobs (by id, each oldest first), in one pass over the file (land reconcile's page). */
+  readJournalOfJobs(ids: readonly string[]): Map<string, JournalEntry[]> {
+    const wanted = new Set(ids);
+    const byJob = new Map<string, JournalEntry[]>();
+    if (!wanted.size) return byJob;
+    scanLines(
+      this.paths.journal,
+      (line) => ids.some((id) => line.includes(id)),
+      (line) => {
+        const entry = parseJsonLine(line, (raw) => journalEntrySchema.safeParse(raw));
+        if (!entry?.job || !wanted.has(entry.job)) return;
+        const list = byJob.get(entry.job);
+        if (list) list.push(entry);
+        else byJob.set(entry.job, [entry]);
+      },
+    );
+    return byJob;
+  }
+
   // ---- locks ---------------------------------------------------------------------------------
 
   /** A short critical section over the queue. Temp files left by a killed writer are removed. */

@@ -7,7 +7,7 @@ export const JOB_ID_PATTERN = /^[a-z0-9-]+$/;
 export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'expected lowercase letters, digits and dashes');
 const sha = objectIdSchema;
 
-export const JOB_STATES = ['queued', 'in_progress', 'landed', 'failed', 'canceled'] as const;
+export const JOB_STATES = ['queued', 'in_progress', 'landed', 'failed', 'canceled', 'uncertain'] as const;
 export const jobStateSchema = z.enum(JOB_STATES);
 export type JobState = z.infer<typeof jobStateSchema>;
 export const TERMINAL_STATES: readonly JobState[] = ['landed', 'failed', 'canceled'];

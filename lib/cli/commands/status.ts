@@ -20,6 +20,12 @@ function note(job: JobRecord): string {
   return job.title === job.branch ? '' : job.title;
 }
 
+/** An uncertain job, above the queue: what disagreed and how to decide it. */
+function uncertainLine(job: JobRecord): string {
+  const why = job.error?.message ?? job.reason ?? 'its record and git disagree';
+  return `uncertain ${job.id} ${showName(job.branch)} ${short(job.tip)}: ${why}; not drained until decided: see land reconcile (land reconcile --resolve ${job.id} landed|queued|failed|canceled)`;
+}
+
 /** The line under the table that says what the estimates rest on. */
 function etaNote(basis: EtaBasis): string {
   if (basis.medianTrainSeconds === null || basis.window === null) return `eta: ${basis.reason ?? 'no history yet'}`;
@@ -31,7 +37,7 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description('the queue in landing order: position, state, branch, tip, age, estimated time to land')
     .option('--all', 'include landed, failed and canceled jobs')
-    .option('--json', 'print { window, jobs, corrupt, estimate } as JSON (each job with its eta in seconds)')
+    .option('--json', 'print { window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const store = await ctx.store();
@@ -47,14 +53,23 @@ export function registerStatus(program: Command): void {
           window.size,
           jobs.some((job) => job.state === 'in_progress'),
         );
+        // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
+        const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
         if (ctx.out.json) {
-          ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })), corrupt, estimate: basis });
+          ctx.out.emit({
+            window,
+            jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })),
+            corrupt,
+            estimate: basis,
+            uncertain,
+          });
           return;
         }
         ctx.out.say(
           `${printable(windowSummary(window))}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
         );
+        for (const job of uncertain) ctx.out.say(uncertainLine(job));
         if (!rows.length) {
           ctx.out.say('the queue is empty');
           return;
