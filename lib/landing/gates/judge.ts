@@ -231,6 +231,8 @@ async function judgeInWorktree(j: Judging): Promise<Judgement> {
   const result = await withWorktree(ctx, dir, built.train, async (): Promise<Judgement> => {
     const refreshed = await refreshInWorktree(j, dir, trainEnv);
     if (refreshed.kind === 'judged') return refreshed.judgement;
+    const notRestored = await restoreTrusted(j, dir);
+    if (notRestored !== null) return infraJudgement(j, notRestored);
     return gateInWorktree(j, dir, trainEnv, refreshed.refreshed);
   });
   if (result.made) return result.value;
@@ -320,6 +322,25 @@ async function refreshInWorktree(
   }
 }
 
+/**
+ * Per-gate passes are recorded on the train commit. When its trusted paths were restored the gates
+ * did not see that commit's machinery: none are recorded, so the next train's selection looks back
+ * past it and sees the trusted paths changed (docs/policy.md#trusted).
+ */
+function recordPasses(j: Judging, train: string, gates: readonly string[]): void {
+  if (!j.gated.restored.length) recordGatePasses(j.ctx.store, train, j.loaded.policy.gates, gates);
+}
+
+/** The trusted paths restored in the checkout before the gates; an error message when git would not. */
+async function restoreTrusted(j: Judging, dir: string): Promise<string | null> {
+  try {
+    await restoreTrustedInWorktree(dir, j.gated);
+    return null;
+  } catch (error) {
+    return `could not restore the trusted paths: ${(error as Error).message}`;
+  }
+}
+
 /** The gates the selection keeps run on the (refreshed) train; what they decide is recorded. */
 async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refreshed: Refreshed): Promise<Judgement> {
   const { ctx, built, ids, hash, log, logPath } = j;
@@ -327,24 +348,14 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   const train = refreshed ? refreshed.commit : built.train;
   // The gates run on the gated tree (trusted paths restored): verdict and proof are about it.
   const tree = j.gated.tree;
-  const notRestored = await restoreTrustedInWorktree(dir, j.gated).then(
-    () => null,
-    (error: Error) => error.message,
-  );
-  if (notRestored !== null) return infraJudgement(j, `could not restore the trusted paths: ${notRestored}`);
   const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train, gated: tree });
   const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
-  // Per-gate passes are recorded on the train commit, whose trusted paths the gates did not see:
-  // none are recorded, so the next train's selection looks back past it (docs/policy.md#trusted).
-  const recordPasses = !j.gated.restored.length;
   if (!plan.gates.length) {
-    if (recordPasses)
-      recordGatePasses(
-        ctx.store,
-        train,
-        policy.gates,
-        plan.telemetry.cached.map((c) => c.gate),
-      );
+    recordPasses(
+      j,
+      train,
+      plan.telemetry.cached.map((c) => c.gate),
+    );
     log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
     return { verdict: 'PASS', failure: null, cached: true, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
   }
@@ -383,7 +394,7 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
     });
   }
   if (run.verdict === 'PASS') {
-    if (recordPasses) recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
+    recordPasses(j, train, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
     if (policy.proof.enabled) {
       recordProof(ctx.store, {
         version: 1,
