@@ -56,7 +56,8 @@ async function submit(repo: TestRepo, branch: string): Promise<string> {
 
 const SENTENCE = "changes trusted gate.sh: gated with the target's version; takes effect once landed";
 
-describe('trusted paths', () => {
+// Each test drives several drains through the CLI: a wide timeout for a loaded machine.
+describe('trusted paths', { timeout: 240_000 }, () => {
   it("a branch that rewrites gate.sh to exit 0 and adds a culprit is failed by main's gate.sh; main is unchanged", async () => {
     const { repo, runs } = setup();
     const main = repo.tip('main');
