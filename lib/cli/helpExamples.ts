@@ -16,6 +16,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     examples: [
       ['land init', 'a .ctm.json gating with "npm test"'],
       ['land init --gate "npm run lint" --gate "npm test"', 'two gates, run in this order'],
+      ['land init --gate "sh gate.sh"', 'a gate running a script: gate.sh is proposed as trusted (restored from the target before gating)'],
     ],
     docs: 'docs/commands.md#land-init',
   },

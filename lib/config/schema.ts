@@ -73,6 +73,12 @@ export const policySchema = z
       })
       .prefault({})
       .describe('Pushing landings to a remote.'),
+    trusted: z
+      .array(glob)
+      .default([])
+      .describe(
+        "Globs of the gate machinery (for example gate scripts, ci/**): before the gates run, these paths in the train's checkout are restored from the target tip, so a queued branch cannot change what gates it; a change to them takes effect once it has landed (docs/policy.md#trusted).",
+      ),
     refresh: z
       .array(refreshSchema)
       .default([])

@@ -29,3 +29,5 @@ export { firstParentChain } from './log.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';
 export { moveDetachedHead } from './head.js';
 export { hooksDir } from './hooksDir.js';
+export { restoredTree, checkoutTreeInWorktree } from './restorePaths.js';
+export type { RestoredTree } from './restorePaths.js';

@@ -121,6 +121,7 @@ async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy,
   const summary: FastPathRecord = decision.alone
     ? { alone: true, source: decision.source, proofSource: decision.proofSource ?? null, tree: decision.tree, base, checkedAt: nowIso() }
     : { alone: false, refusal: decision.refusal, tree: decision.tree, base, checkedAt: nowIso() };
+  if (decision.restored) summary.restored = decision.restored; // trusted paths it changes (land show)
   const previous = head.fastPath;
   if (!previous || previous.alone !== summary.alone || refusalOf(previous) !== refusalOf(summary) || previous.base !== base) {
     await applyChanges(store, [fastPathCheckedChange(head, summary)]);
