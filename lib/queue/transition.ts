@@ -2,11 +2,14 @@
 // record, checks the state change is allowed, appends the journal line, then writes the record.
 // A process killed between the two leaves a journal line without its record change (the record
 // keeps its previous content), never a record change nobody journaled. A job left in_progress that
-// way is decided against git by the next drainer's recovery (lib/landing/recovery.ts).
+// way is decided against git by the next drainer's recovery (lib/landing/recovery.ts). Each line
+// carries what it changed (the submitted line the whole first record, every later line the fields
+// it set), so a record that vanished is rebuilt from the journal (lib/queue/rebuild.ts).
 import { LandError } from '../errors.js';
 import type { FileStore } from '../store/index.js';
 import type { JobRecord, JobState } from '../store/index.js';
 import { nowIso } from './clock.js';
+import { rebuildJobLocked, recordDelta } from './rebuild.js';
 
 const ALLOWED: Record<JobState, readonly JobState[]> = {
   queued: ['in_progress', 'canceled'],
@@ -46,12 +49,30 @@ export interface JobChange {
   detail?: Record<string, unknown>;
 }
 
+/**
+ * The record a change applies to. A record file that vanished is rebuilt from the journal; one the
+ * journal cannot rebuild is a `corrupt` error, except for the drainer's lenient changes, which
+ * skip it (the drain reports it as a corrupt record and goes on with the others).
+ */
+function readOrRebuild(store: FileStore, change: JobChange): JobRecord | 'skip' {
+  const job = store.readJob(change.id);
+  if (job) return job;
+  try {
+    const rebuilt = rebuildJobLocked(store, change.id);
+    if (rebuilt) return rebuilt;
+  } catch (error) {
+    if (change.lenient && error instanceof LandError && error.code === 'corrupt') return 'skip';
+    throw error;
+  }
+  throw new LandError('not_found', `no job ${change.id}`);
+}
+
 /** Applies changes to records whose lock the caller already holds. */
 export function applyChangesLocked(store: FileStore, changes: readonly JobChange[]): JobRecord[] {
   const results: JobRecord[] = [];
   for (const change of changes) {
-    const job = store.readJob(change.id);
-    if (!job) throw new LandError('not_found', `no job ${change.id}`);
+    const job = readOrRebuild(store, change);
+    if (job === 'skip') continue;
     if (change.from && !change.from.includes(job.state)) {
       if (change.lenient) continue;
       throw new LandError('state', `job ${job.id} is ${job.state}; expected ${change.from.join(' or ')}`);
@@ -71,6 +92,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
       to: next.state,
       event: change.event,
       detail: change.detail ?? {},
+      ...recordDelta(job, next),
     });
     store.writeJob(next);
     results.push(next);
@@ -90,7 +112,7 @@ export function applyChanges(store: FileStore, changes: readonly JobChange[], al
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
 export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
-  store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail });
+  store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });
   store.writeJob(job);
   return job;
 }

@@ -1,6 +1,7 @@
 // The moment of truth: one compare-and-swap of the target ref against the base the train was
 // built on. A worktree that has the target checked out follows the landing when it is clean and
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
+import { failpoint } from '../../failpoint.js';
 import { branchRef, branchTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
 export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
@@ -16,6 +17,7 @@ export async function landTrain(opts: { cwd: string; target: string; base: strin
     message: opts.message,
   });
   if (cas.kind === 'lost') return { kind: 'lost', actual: cas.actual };
+  failpoint('after-cas');
   if (!worktree) return { kind: 'landed', warning: null };
   try {
     await syncWorktreeTo(worktree.path, opts.base, opts.train);
