@@ -37,6 +37,10 @@ export function foldJournal(id: string, entries: readonly JournalEntry[]): Fold 
   let record: Record<string, unknown> = { ...first.record };
   for (const entry of rest) {
     if (entry.event === 'rebuilt') continue;
+    if (entry.event === 'submitted' && entry.record) {
+      record = { ...entry.record }; // the id was given again after a submit that failed to write its record
+      continue;
+    }
     if (!entry.set) return { ok: false, problem: `${describeLine(entry)} does not hold the fields it set (journal written by an older version of land)` };
     record = { ...record, ...entry.set };
     for (const key of entry.unset ?? []) delete record[key];

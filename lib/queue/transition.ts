@@ -5,7 +5,7 @@
 // way is decided against git by the next drainer's recovery (lib/landing/recovery.ts). Each line
 // carries what it changed (the submitted line the whole first record, every later line the fields
 // it set), so a record that vanished is rebuilt from the journal (lib/queue/rebuild.ts).
-import { LandError } from '../errors.js';
+import { LandError, isLandError } from '../errors.js';
 import type { FileStore } from '../store/index.js';
 import type { JobRecord, JobState } from '../store/index.js';
 import { nowIso } from './clock.js';
@@ -67,6 +67,16 @@ function readOrRebuild(store: FileStore, change: JobChange): JobRecord | 'skip' 
   throw new LandError('not_found', `no job ${change.id}`);
 }
 
+/** Writes the record whose journal line starts at `offset`; a full disk takes the line back, so neither changed. */
+function writeJournaled(store: FileStore, job: JobRecord, offset: number): void {
+  try {
+    store.writeJob(job);
+  } catch (error) {
+    if (isLandError(error, 'no_space')) store.takeBackJournal(offset);
+    throw error;
+  }
+}
+
 /** Applies changes to records whose lock the caller already holds. */
 export function applyChangesLocked(store: FileStore, changes: readonly JobChange[]): JobRecord[] {
   const results: JobRecord[] = [];
@@ -84,7 +94,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
     const patch = typeof change.patch === 'function' ? change.patch(job) : (change.patch ?? {});
     const next: JobRecord = { ...job, ...patch, state: change.to ?? job.state, id: job.id, version: 1 };
     const moved = change.to !== undefined && change.to !== job.state;
-    store.appendJournal({
+    const offset = store.appendJournal({
       at: nowIso(),
       kind: moved ? 'transition' : 'update',
       job: job.id,
@@ -94,7 +104,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
       detail: change.detail ?? {},
       ...recordDelta(job, next),
     });
-    store.writeJob(next);
+    writeJournaled(store, next, offset);
     results.push(next);
   }
   return results;
@@ -112,7 +122,7 @@ export function applyChanges(store: FileStore, changes: readonly JobChange[], al
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
 export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
-  store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });
-  store.writeJob(job);
+  const offset = store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });
+  writeJournaled(store, job, offset);
   return job;
 }

@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { LandError } from '../errors.js';
 import { ensureDir, removeStaleTempFiles, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from './atomic.js';
-import { appendJsonLine, readJsonLines, type JsonLines } from './jsonl.js';
+import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './jsonl.js';
 import { readFrom, scanLines, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { StatePaths, assertSafeId } from './paths.js';
@@ -176,8 +176,23 @@ export class FileStore {
 
   // ---- journal ------------------------------------------------------------------------------
 
-  appendJournal(entry: JournalEntry): void {
-    appendJsonLine(this.paths.journal, entry, { journal: true });
+  /** Appends a journal line; returns where it starts, for takeBackJournal. */
+  appendJournal(entry: JournalEntry): number {
+    return appendJsonLine(this.paths.journal, entry, { journal: true });
+  }
+
+  /**
+   * Takes back the journal's last line, appended at `offset`, when the record write it announced
+   * failed for lack of space: the journal and the records then agree that nothing happened. Only
+   * under the queue lock (no other line can follow it). Best effort: a crash here leaves the line,
+   * which recovery reads as a change whose record write never happened.
+   */
+  takeBackJournal(offset: number): void {
+    try {
+      truncateFile(this.paths.journal, offset);
+    } catch {
+      // the line stays: as after a crash between the two writes
+    }
   }
 
   /** Every job id the journal names, in order of first mention (one pass; lines are not parsed whole). */

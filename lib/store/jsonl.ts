@@ -17,7 +17,8 @@ function writeAll(fd: number, bytes: Buffer): void {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
-export function appendJsonLine(path: string, value: unknown, opts: AppendOptions = {}): void {
+/** Appends one line; returns the file's size before it (where the line starts, a torn tail's newline aside). */
+export function appendJsonLine(path: string, value: unknown, opts: AppendOptions = {}): number {
   ensureDir(dirname(path));
   const line = `${JSON.stringify(value)}\n`;
   let fd: number;
@@ -43,6 +44,7 @@ export function appendJsonLine(path: string, value: unknown, opts: AppendOptions
     }
     writeAll(fd, bytes);
     fsyncSync(fd);
+    return before;
   } catch (error) {
     // A full disk mid-line: cut the file back, so no half line is left for readers.
     try {
@@ -51,6 +53,17 @@ export function appendJsonLine(path: string, value: unknown, opts: AppendOptions
       // the reader skips a torn last line anyway
     }
     throw asNoSpace(error, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Cuts a JSONL file back to `size` bytes (taking back a line whose companion write failed). */
+export function truncateFile(path: string, size: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, size);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
