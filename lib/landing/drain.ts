@@ -139,7 +139,7 @@ function stateVanishedError(run: DrainRun): LandError {
     `the state folder ${run.ctx.store.root} was removed while the drain ran${by}: its job records and journal are gone (${lost.length} queued or running job(s) lost); the drain stops`,
     {
       details: lost.map((job) => `${job.id} ${JSON.stringify(job.branch)} was ${job.state}`),
-      hint: 'resubmit those branches (`land submit <branch>`); a gate must not write to the git folder (see `trusted` and sandbox in docs/policy.md)',
+      hint: 'resubmit those branches (`land submit <branch>`); a gate must never write to the git folder (docs/state.md#a-removed-state-folder)',
     },
   );
 }
@@ -293,7 +293,13 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   });
   const startedAt = new Date().toISOString();
   const noting: Emit = (event) => {
-    if (event.type === 'train_built') run.lastTrain = event.train;
+    if (event.type === 'train_built') {
+      run.lastTrain = event.train;
+      for (const id of event.members) {
+        const job = run.live.get(id);
+        if (job) run.live.set(id, { ...job, state: 'in_progress' });
+      }
+    }
     emit(event);
   };
   const ctx: DrainContext = {

@@ -195,6 +195,11 @@ export class FileStore {
     }
   }
 
+  /** Whether the journal exists (a job was ever submitted here). */
+  hasJournal(): boolean {
+    return existsSync(this.paths.journal);
+  }
+
   /** Every job id the journal names, in order of first mention (one pass; lines are not parsed whole). */
   journaledJobIds(): string[] {
     const ids = new Set<string>();
