@@ -49,6 +49,11 @@ export function parseFailpoints(value: string | undefined): Armed[] {
 
 const reached = new Map<string, number>();
 
+/** Forgets how often each point was reached (for in-process tests that arm a point again). */
+export function resetFailpoints(): void {
+  reached.clear();
+}
+
 /** Counts one arrival at `name`; true when this is the arrival the environment armed. */
 function fires(name: FailpointName): boolean {
   const armed = parseFailpoints(process.env[FAILPOINT_ENV]).filter((a) => a.name === name);
