@@ -28,6 +28,8 @@ describe('a gate that deletes state', () => {
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     const journal = readFileSync(join(repo.dir, '.git', 'land', 'journal.jsonl'), 'utf8');
     expect(journal.match(/"event":"rebuilt"/g)).toHaveLength(2);
+    const why = await land(repo.dir, ['why', ids[0] as string]);
+    expect(why.stdout).toMatch(/rebuilt from the journal/);
   });
 
   it('a record the journal cannot rebuild (an older journal) is reported as corrupt; the drain goes on with the others', async () => {
