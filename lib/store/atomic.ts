@@ -36,9 +36,9 @@ export function writeFileAtomic(path: string, content: string): void {
   ensureDir(dir);
   const temp = join(dir, `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    checkWriteFailpoint(path);
     const fd = openSync(temp, 'w', 0o644);
     try {
+      checkWriteFailpoint(path); // as on a full disk: the open made a 0-byte file, the write fails
       writeSync(fd, content);
       fsyncSync(fd);
     } finally {

@@ -23,7 +23,6 @@ export function appendJsonLine(path: string, value: unknown, opts: AppendOptions
   const line = `${JSON.stringify(value)}\n`;
   let fd: number;
   try {
-    checkWriteFailpoint(path);
     fd = openSync(path, 'a+', 0o644);
   } catch (error) {
     throw asNoSpace(error, path);
@@ -37,6 +36,7 @@ export function appendJsonLine(path: string, value: unknown, opts: AppendOptions
     const torn = before > 0 && readSync(fd, last, 0, 1, before - 1) === 1 && last[0] !== 0x0a;
     size = before;
     const bytes = Buffer.from(torn ? `\n${line}` : line);
+    checkWriteFailpoint(path); // as on a full disk: the open succeeded, the write fails
     if (opts.journal && failpointArmed('mid-journal-append')) {
       writeAll(fd, bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))));
       fsyncSync(fd);
