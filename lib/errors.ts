@@ -18,6 +18,7 @@ export const EXIT_CODES = {
   target_red: 10,
   /** A write failed for lack of space (ENOSPC) or quota (EDQUOT): nothing was half-written. */
   no_space: 11,
+  disagreement: 12,
   interrupted: 130,
 } as const;
 

@@ -1,7 +1,9 @@
 // The failure story as lines for a person: one line per event (time, then what happened), with
-// the gate output and the bisection steps indented under the event they belong to.
+// the gate output and the bisection steps indented under the event they belong to. Each line is
+// escaped as a whole (printable): a title, a message or a gate's output line stays on its line.
 import type { GateOutcome, MemberRef, Story, StoryEvent } from '../story/types.js';
 import { showName, short } from './output.js';
+import { printable } from './safeText.js';
 
 const INDENT = ' '.repeat(22);
 
@@ -140,6 +142,8 @@ function nowText(event: StoryEvent & { kind: 'now' }, story: Story): string {
       return `failed (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}`;
     case 'canceled':
       return `canceled${event.by ? ` by ${event.by}` : ''}`;
+    case 'uncertain':
+      return `uncertain (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}; decide it with land reconcile --resolve ${story.job.id} landed|queued|failed|canceled`;
     default: {
       const never: never = event.state;
       return String(never);
@@ -151,5 +155,5 @@ export function renderStory(story: Story): string[] {
   const { job } = story;
   const lines = [`${job.id}: ${showName(job.branch)} at ${short(job.tip)}${job.title !== job.branch ? ` "${job.title}"` : ''}`];
   for (const event of story.events) lines.push(...eventLines(event, job.id, story));
-  return lines;
+  return lines.map(printable);
 }

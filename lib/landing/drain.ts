@@ -35,7 +35,14 @@ export interface DrainSummary {
   type: 'summary';
   trains: number;
   gateRuns: number;
+  /** Landed by this drain's own compare-and-swap. */
   landed: string[];
+  /**
+   * Found already in the target when their train was built (merged outside the queue, or put there
+   * by someone who moved the target, a gate included): recorded landed via `contained`, never
+   * tested or landed by land, so not counted as landed.
+   */
+  contained: string[];
   failed: string[];
   canceled: string[];
   queued: string[];
@@ -306,7 +313,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     cwd,
     store,
     emit: noting,
-    token: lease.holder.token,
+    holds: lease.holds,
     abort: opts.abort,
     target: opts.target,
     counters: { trains: 0, gateRuns: 0 },
@@ -322,7 +329,9 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     lastTrain: null,
   };
   let stopped: Stopped = null;
-  store.writeToken(lease.holder.token);
+  // A token file left by a drainer that died mid-landing authorizes nothing (its process is
+  // gone); it is removed all the same. Each landing writes its own token's hash.
+  store.clearToken();
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
     store.removeStaleTempFiles();
@@ -331,7 +340,6 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit });
     stopped = await drainPasses(run);
   } finally {
-    if (store.readToken() === lease.holder.token) store.writeToken(null);
     await lease.release();
   }
   return summarize(run, startedAt, stopped, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max);
@@ -345,7 +353,8 @@ function summarize(run: DrainRun, startedAt: string, stopped: Stopped, max: numb
     type: 'summary',
     trains: counters.trains,
     gateRuns: counters.gateRuns,
-    landed: jobs.filter((j) => j.state === 'landed' && since(j.timestamps.landed)).map((j) => j.id),
+    landed: jobs.filter((j) => j.state === 'landed' && j.landedVia !== 'contained' && since(j.timestamps.landed)).map((j) => j.id),
+    contained: jobs.filter((j) => j.state === 'landed' && j.landedVia === 'contained' && since(j.timestamps.landed)).map((j) => j.id),
     failed: jobs.filter((j) => j.state === 'failed' && since(j.timestamps.failed)).map((j) => j.id),
     canceled: jobs.filter((j) => j.state === 'canceled' && since(j.timestamps.canceled)).map((j) => j.id),
     queued: runnableJobs(mine(run, jobs)).map((j) => j.id),

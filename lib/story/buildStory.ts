@@ -140,6 +140,14 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         event: entry.event,
         text: `the batch stages of train ${str(entry.detail.train) ?? '?'} left their ledger observation on the record`,
       };
+    case 'uncertain':
+    case 'reconciled':
+    case 'resolved': {
+      // land reconcile's lines (lib/reconcile): what disagreed and what was done about it.
+      const by = str(entry.detail.by);
+      const said = str(entry.detail.message) ?? describeDetail(entry.detail);
+      return { kind: 'note', at, event: entry.event, text: `${entry.event}${by ? ` by ${by}` : ''}: ${said}` };
+    }
     default: {
       const detail = describeDetail(entry.detail);
       return { kind: 'note', at, event: entry.event, text: `${entry.event.replace(/_/g, ' ')}${detail ? ` (${detail})` : ''}` };
@@ -368,6 +376,8 @@ function nowEvent(input: StoryInput, trains: readonly string[]): StoryEvent {
       const canceled = [...input.journal].reverse().find((entry) => entry.event === 'canceled');
       return { ...base, by: canceled ? str(canceled.detail.by) : null };
     }
+    case 'uncertain':
+      return base;
     default: {
       const never: never = job.state;
       return never;

@@ -104,6 +104,8 @@ export async function runGates(opts: {
   train: TrainEnv;
   log: LogSink;
   signal?: AbortSignal;
+  /** The worktree is land's own (GroupCommand.ownsCwd): what still works in it after a gate is killed. */
+  ownsWorktree?: boolean;
   onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
 }): Promise<GateRun> {
   const results: GateResult[] = [];
@@ -120,6 +122,7 @@ export async function runGates(opts: {
       timeoutSeconds: gate.timeoutSeconds,
       output: opts.log,
       signal: opts.signal,
+      ownsCwd: opts.ownsWorktree,
     });
     failpoint('mid-gate'); // the gate's process has started: runInGroup spawns it before its first await
     const outcome = await running;

@@ -148,7 +148,7 @@ export async function judgeTrain(
   fastPath: FastPathCheck | null = null,
 ): Promise<Judgement> {
   const logPath = ctx.store.logPath(ids.trainId);
-  const log = new LogSink(logPath);
+  const log = new LogSink(logPath, { maxBytes: loaded.policy.logs.maxBytes });
   log.line(`== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
   const lone = members.length === 1 ? (members[0] as JobRecord) : null;
   const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash: gatesHash(loaded.policy.gates), log, logPath };
@@ -244,6 +244,7 @@ async function refreshInWorktree(
     base: built.base,
     train: built.train,
     worktree: dir,
+    ownsWorktree: true,
     log,
     signal: ctx.abort,
     trainEnv,
@@ -316,6 +317,7 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   const run = await runGates({
     gates: plan.gates,
     worktree: dir,
+    ownsWorktree: true,
     log,
     signal: ctx.abort,
     train: { ...trainEnv, LAND_TIP: train },

@@ -75,7 +75,7 @@ async function gateCommit(opts: ProveOptions, merge: { head: string; base: strin
   const { store, loaded } = opts;
   const id = store.freshLogId(`prove-${merge.head.slice(0, 12)}`);
   const logPath = store.logPath(id);
-  const log = new LogSink(logPath);
+  const log = new LogSink(logPath, { maxBytes: loaded.policy.logs.maxBytes });
   log.line(`== prove ${id}: ${merge.head} onto ${loaded.target} at ${merge.base} as ${merge.commit} (${nowIso()})`);
   const dir = store.trainDir(id);
   let gated: WorktreeRun<GateRun>;
@@ -88,6 +88,7 @@ async function gateCommit(opts: ProveOptions, merge: { head: string; base: strin
         runGates({
           gates: loaded.policy.gates,
           worktree: dir,
+          ownsWorktree: true,
           log,
           signal: opts.signal,
           onGate: opts.onGate,
