@@ -8,6 +8,9 @@ import { EXIT_CODES, LandError, exitCodeFor } from '../lib/errors.js';
 import { GitError } from '../lib/git/index.js';
 import { printable } from '../lib/cli/safeText.js';
 
+const NO_SPACE_TEXT = /No space left on device|Disk quota exceeded/i;
+const NO_SPACE_HINT = 'free space on that file system, then run the command again';
+
 // A message may quote what a user typed or what a corrupt file holds: escaped, one line each.
 function report(error: unknown, debug: boolean): number {
   if (error instanceof LandError) {
@@ -19,7 +22,18 @@ function report(error: unknown, debug: boolean): number {
   if (error instanceof GitError) {
     process.stderr.write(`land: ${printable(error.message)}\n`);
     if (debug) process.stderr.write(`${error.stderr}\n`);
-    return EXIT_CODES.git;
+    if (!NO_SPACE_TEXT.test(error.stderr)) return EXIT_CODES.git;
+    process.stderr.write(`hint: ${NO_SPACE_HINT}\n`);
+    return EXIT_CODES.no_space;
+  }
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    // A write outside the state folder's own writers (a log, a worktree): still no bug.
+    const path = (error as NodeJS.ErrnoException).path;
+    const reason = code === 'EDQUOT' ? 'disk quota exceeded' : 'no space left on device';
+    process.stderr.write(`land: could not write${path ? ` ${path}` : ''}: ${reason} (${code})\n`);
+    process.stderr.write(`hint: ${NO_SPACE_HINT}\n`);
+    return EXIT_CODES.no_space;
   }
   process.stderr.write(`land: internal error: ${printable((error as Error)?.message ?? String(error))}\n`);
   if (debug) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);

@@ -16,6 +16,8 @@ export const EXIT_CODES = {
   not_landed: 9,
   /** `land run` stopped: the target itself fails its gates; every job stays queued. */
   target_red: 10,
+  /** A write failed for lack of space (ENOSPC) or quota (EDQUOT): nothing was half-written. */
+  no_space: 11,
   disagreement: 12,
   interrupted: 130,
 } as const;

@@ -3,8 +3,9 @@
 // runnable. Every decision is written to disk before the next step starts. Each pass reads the
 // job listing and the policy once and hands them down to the batch it runs.
 import { loadPolicy, type LoadedPolicy } from '../config/index.js';
+import { LandError } from '../errors.js';
 import { branchTip, treeOf } from '../git/index.js';
-import { applyChanges, fastPathCheckedChange, jobTarget, nowIso, runnableJobs } from '../queue/index.js';
+import { applyChanges, fastPathCheckedChange, jobTarget, nowIso, rebuildJobLocked, rebuildMissingLocked, runnableJobs } from '../queue/index.js';
 import type { DrainLease, FastPathRecord, FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import type { FastPathCheck } from './gates/judge.js';
@@ -69,6 +70,10 @@ interface DrainRun {
   idle: IdleWatch | null;
   /** Corrupt record files already reported (each once per drain). */
   reported: Set<string>;
+  /** The queued and running jobs of the last listing: one that vanishes from the next is rebuilt. */
+  live: Map<string, JobRecord>;
+  /** The last train built, to name it when the state folder vanishes. */
+  lastTrain: string | null;
 }
 
 /** A listing of the queue, with the records' version read just before it (a later change wakes an idle wait). */
@@ -82,16 +87,68 @@ const runnableOf = (run: DrainRun, queue: QueueRead) => runnableJobs(mine(run, q
 const stopAsked = (run: DrainRun) => run.opts.stopAfterTrain() || run.opts.abort.aborted;
 const interrupted: Stopped = { why: 'interrupted', message: 'stopped by a signal at a train boundary' };
 
-function readQueue(run: DrainRun): QueueRead {
-  const { store, emit } = run.ctx;
+function reportCorrupt(run: DrainRun, file: string, problem: string): void {
+  if (run.reported.has(file)) return;
+  run.reported.add(file);
+  run.ctx.emit({ type: 'corrupt_record', file, problem });
+}
+
+async function readQueue(run: DrainRun): Promise<QueueRead> {
+  const { store } = run.ctx;
   const version = run.idle ? store.jobsVersion() : '';
   const listing = store.listJobs();
-  for (const bad of listing.corrupt) {
-    if (run.reported.has(bad.file)) continue;
-    run.reported.add(bad.file);
-    emit({ type: 'corrupt_record', file: bad.file, problem: bad.problem });
-  }
-  return { version, jobs: listing.jobs };
+  for (const bad of listing.corrupt) reportCorrupt(run, bad.file, bad.problem);
+  const listed = new Set([...listing.jobs.map((job) => job.id), ...listing.corrupt.map((bad) => bad.file.replace(/\.json$/, ''))]);
+  const vanished = [...run.live.keys()].filter((id) => !listed.has(id));
+  const jobs = vanished.length && !store.stateFolderVanished() ? [...listing.jobs, ...(await rebuildVanished(run, vanished))] : listing.jobs;
+  run.live = new Map(jobs.filter((job) => job.state === 'queued' || job.state === 'in_progress').map((job) => [job.id, job]));
+  return { version, jobs };
+}
+
+/** Records that vanished since the last listing (deleted by hand or by a gate): rebuilt from the journal, or reported. */
+async function rebuildVanished(run: DrainRun, ids: readonly string[]): Promise<JobRecord[]> {
+  const { store, emit } = run.ctx;
+  const rebuilt: JobRecord[] = [];
+  await store.withQueueLock(() => {
+    for (const id of ids) {
+      if (store.readJob(id)) continue; // back meanwhile: the next listing has it
+      try {
+        const job = rebuildJobLocked(store, id);
+        if (job) rebuilt.push(job);
+      } catch (error) {
+        if (!(error instanceof LandError)) throw error;
+        reportCorrupt(run, `${id}.json`, error.message);
+      }
+    }
+  });
+  for (const job of rebuilt) emit({ type: 'record_rebuilt', job: job.id, state: job.state });
+  return rebuilt;
+}
+
+/** At the start of a drain: every record the journal knows but the jobs folder lacks is rebuilt (or reported). */
+async function rebuildMissing(run: DrainRun): Promise<void> {
+  const { store, emit } = run.ctx;
+  const missing = await store.withQueueLock(() => rebuildMissingLocked(store));
+  for (const job of missing.rebuilt) emit({ type: 'record_rebuilt', job: job.id, state: job.state });
+  for (const bad of missing.corrupt) reportCorrupt(run, `${bad.id}.json`, bad.problem);
+}
+
+/**
+ * The state folder was removed while the drain ran (a gate ran `rm -rf .git/land`): the drain
+ * stops and says so, instead of taking the lost lock for another drainer's. Exit 8 (`corrupt`):
+ * the queue's state is destroyed, nobody else holds it.
+ */
+function stateVanishedError(run: DrainRun): LandError {
+  const by = run.lastTrain ? ` (by the gate of train ${run.lastTrain}?)` : '';
+  const lost = [...run.live.values()];
+  return new LandError(
+    'corrupt',
+    `the state folder ${run.ctx.store.root} was removed while the drain ran${by}: its job records and journal are gone (${lost.length} queued or running job(s) lost); the drain stops`,
+    {
+      details: lost.map((job) => `${job.id} ${JSON.stringify(job.branch)} was ${job.state}`),
+      hint: 'resubmit those branches (`land submit <branch>`); a gate must never write to the git folder (docs/state.md#a-removed-state-folder)',
+    },
+  );
 }
 
 /** With batch.waitSeconds, a lone job waits for company before gating alone; returns the queue as it is then. */
@@ -100,7 +157,7 @@ async function waitForCompany(run: DrainRun, seconds: number, head: JobRecord): 
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline && !run.opts.stopAfterTrain()) {
     await sleep(Math.min(500, Math.max(10, deadline - Date.now())));
-    const queue = readQueue(run);
+    const queue = await readQueue(run);
     if (runnableOf(run, queue).length > 1) return queue;
   }
   return readQueue(run);
@@ -158,6 +215,7 @@ async function runBatchRecovering(run: DrainRun, pass: PassView, members: readon
   try {
     return await runBatch(ctx, pass, members);
   } catch (error) {
+    if (ctx.store.stateFolderVanished()) throw stateVanishedError(run);
     // Each job is decided against git now (landed if its train is in the target, else back to the queue).
     const tipNow = await branchTip(ctx.cwd, pass.loaded.target).catch(() => null);
     if (tipNow) await recoverInProgress({ cwd: ctx.cwd, store: ctx.store, targetTip: tipNow, emit: ctx.emit }).catch(() => undefined);
@@ -174,7 +232,7 @@ interface Between {
 
 /** After a batch: reads the queue for the next pass; false when --once has run its batch. */
 async function afterBatch(run: DrainRun, between: Between, outcome: BatchOutcome & { kind: 'done' }): Promise<boolean> {
-  let queue = readQueue(run);
+  let queue = await readQueue(run);
   // Nothing was tested: wait before trying again (1 s, 2 s, 4 s ... at most 30 s), so a lane
   // or store that is briefly away does not use up every job's retries.infra at once.
   between.infraInARow = outcome.infra ? between.infraInARow + 1 : 0;
@@ -182,7 +240,7 @@ async function afterBatch(run: DrainRun, between: Between, outcome: BatchOutcome
     const seconds = Math.min(30, 2 ** (between.infraInARow - 1));
     run.ctx.emit({ type: 'backing_off', seconds, reason: outcome.infra });
     await pause(seconds * 1000, () => stopAsked(run));
-    queue = readQueue(run); // the queue as the pause left it
+    queue = await readQueue(run); // the queue as the pause left it
   }
   between.queue = queue;
   if (!run.opts.once) return true;
@@ -207,9 +265,10 @@ function boundaryStop(run: DrainRun): Stopped | undefined {
 async function drainPasses(run: DrainRun): Promise<Stopped> {
   const between: Between = { queue: null, infraInARow: 0, onceBatch: null };
   for (;;) {
+    if (run.ctx.store.stateFolderVanished()) throw stateVanishedError(run);
     const stop = boundaryStop(run);
     if (stop !== undefined) return stop;
-    const queue = between.queue ?? readQueue(run);
+    const queue = between.queue ?? (await readQueue(run));
     between.queue = null;
     const runnable = runnableOf(run, queue);
     if (!runnable.length) {
@@ -226,6 +285,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     if (!chosen.members.length) return null;
     if (stopAsked(run)) return interrupted;
     const outcome = await runBatchRecovering(run, chosen.pass, chosen.members);
+    if (run.ctx.store.stateFolderVanished()) throw stateVanishedError(run);
     if (outcome.kind === 'stop') return { why: outcome.why, message: outcome.message };
     if (!(await afterBatch(run, between, outcome))) return null;
   }
@@ -240,7 +300,25 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
       emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
   });
   const startedAt = new Date().toISOString();
-  const ctx: DrainContext = { cwd, store, emit, holds: lease.holds, abort: opts.abort, target: opts.target, counters: { trains: 0, gateRuns: 0 } };
+  const noting: Emit = (event) => {
+    if (event.type === 'train_built') {
+      run.lastTrain = event.train;
+      for (const id of event.members) {
+        const job = run.live.get(id);
+        if (job) run.live.set(id, { ...job, state: 'in_progress' });
+      }
+    }
+    emit(event);
+  };
+  const ctx: DrainContext = {
+    cwd,
+    store,
+    emit: noting,
+    holds: lease.holds,
+    abort: opts.abort,
+    target: opts.target,
+    counters: { trains: 0, gateRuns: 0 },
+  };
   const run: DrainRun = {
     ctx,
     opts,
@@ -248,6 +326,8 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     target: initial.target,
     idle: opts.watch ? new IdleWatch(store, opts.watch, emit, initial.target) : null,
     reported: new Set(),
+    live: new Map(),
+    lastTrain: null,
   };
   let stopped: Stopped = null;
   // A token file left by a drainer that died mid-landing authorizes nothing (its process is
@@ -255,6 +335,8 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   store.clearToken();
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
+    store.removeStaleTempFiles();
+    await rebuildMissing(run);
     const tip = await branchTip(cwd, initial.target);
     if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit });
     stopped = await drainPasses(run);

@@ -5,6 +5,8 @@ export type DrainEvent =
   | { type: 'drain_started'; pid: number; target: string }
   | { type: 'recovered'; job: string; to: 'landed' | 'queued'; train: string | null }
   | { type: 'corrupt_record'; file: string; problem: string }
+  /** A job record file had vanished; it was rebuilt from the journal (lib/queue/rebuild.ts). */
+  | { type: 'record_rebuilt'; job: string; state: string }
   | { type: 'waiting_for_company'; job: string; seconds: number }
   | { type: 'fast_path'; job: string; source: string; tree: string }
   | { type: 'train_built'; train: string; attempt: number; kind: string; base: string; commit: string; tree: string; members: string[] }
@@ -93,6 +95,8 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
       return `recovered ${who(event.job)} from a stopped drainer: ${event.to}`;
     case 'corrupt_record':
       return `skipped corrupt job record ${event.file}: ${event.problem}`;
+    case 'record_rebuilt':
+      return `job record of ${who(event.job)} was missing: rebuilt from the journal (${event.state})`;
     case 'waiting_for_company':
       return `${who(event.job)} waits up to ${event.seconds}s for company`;
     case 'fast_path':

@@ -1,5 +1,7 @@
 export { nowIso, dayStamp } from './clock.js';
 export { applyChanges, applyChangesLocked, createJobLocked, canTransition, REOPEN_EVENTS, RECONCILE_EVENTS } from './transition.js';
+export { foldJournal, rebuildJobLocked, rebuildMissingLocked, recordDelta } from './rebuild.js';
+export type { Fold, MissingRecords } from './rebuild.js';
 export type { JobChange } from './transition.js';
 export {
   startChanges,

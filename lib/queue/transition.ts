@@ -2,11 +2,14 @@
 // record, checks the state change is allowed, appends the journal line, then writes the record.
 // A process killed between the two leaves a journal line without its record change (the record
 // keeps its previous content), never a record change nobody journaled. A job left in_progress that
-// way is decided against git by the next drainer's recovery (lib/landing/recovery.ts).
-import { LandError } from '../errors.js';
+// way is decided against git by the next drainer's recovery (lib/landing/recovery.ts). Each line
+// carries what it changed (the submitted line the whole first record, every later line the fields
+// it set), so a record that vanished is rebuilt from the journal (lib/queue/rebuild.ts).
+import { LandError, isLandError } from '../errors.js';
 import type { FileStore } from '../store/index.js';
 import type { JobRecord, JobState } from '../store/index.js';
 import { nowIso } from './clock.js';
+import { rebuildJobLocked, recordDelta } from './rebuild.js';
 
 // `uncertain`: git and the record disagree in a way the journal does not explain. Only `land
 // reconcile` moves a job into it (event `uncertain`) or out of it (`reconciled` once evidence
@@ -54,12 +57,40 @@ export interface JobChange {
   detail?: Record<string, unknown>;
 }
 
+/**
+ * The record a change applies to. A record file that vanished is rebuilt from the journal; one the
+ * journal cannot rebuild is a `corrupt` error, except for the drainer's lenient changes, which
+ * skip it (the drain reports it as a corrupt record and goes on with the others).
+ */
+function readOrRebuild(store: FileStore, change: JobChange): JobRecord | 'skip' {
+  const job = store.readJob(change.id);
+  if (job) return job;
+  try {
+    const rebuilt = rebuildJobLocked(store, change.id);
+    if (rebuilt) return rebuilt;
+  } catch (error) {
+    if (change.lenient && error instanceof LandError && error.code === 'corrupt') return 'skip';
+    throw error;
+  }
+  throw new LandError('not_found', `no job ${change.id}`);
+}
+
+/** Writes the record whose journal line starts at `offset`; a full disk takes the line back, so neither changed. */
+function writeJournaled(store: FileStore, job: JobRecord, offset: number): void {
+  try {
+    store.writeJob(job);
+  } catch (error) {
+    if (isLandError(error, 'no_space')) store.takeBackJournal(offset);
+    throw error;
+  }
+}
+
 /** Applies changes to records whose lock the caller already holds. */
 export function applyChangesLocked(store: FileStore, changes: readonly JobChange[]): JobRecord[] {
   const results: JobRecord[] = [];
   for (const change of changes) {
-    const job = store.readJob(change.id);
-    if (!job) throw new LandError('not_found', `no job ${change.id}`);
+    const job = readOrRebuild(store, change);
+    if (job === 'skip') continue;
     if (change.from && !change.from.includes(job.state)) {
       if (change.lenient) continue;
       throw new LandError('state', `job ${job.id} is ${job.state}; expected ${change.from.join(' or ')}`);
@@ -71,7 +102,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
     const patch = typeof change.patch === 'function' ? change.patch(job) : (change.patch ?? {});
     const next: JobRecord = { ...job, ...patch, state: change.to ?? job.state, id: job.id, version: 1 };
     const moved = change.to !== undefined && change.to !== job.state;
-    store.appendJournal({
+    const offset = store.appendJournal({
       at: nowIso(),
       kind: moved ? 'transition' : 'update',
       job: job.id,
@@ -79,8 +110,9 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
       to: next.state,
       event: change.event,
       detail: change.detail ?? {},
+      ...recordDelta(job, next),
     });
-    store.writeJob(next);
+    writeJournaled(store, next, offset);
     results.push(next);
   }
   return results;
@@ -98,7 +130,7 @@ export function applyChanges(store: FileStore, changes: readonly JobChange[], al
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
 export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
-  store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail });
-  store.writeJob(job);
+  const offset = store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });
+  writeJournaled(store, job, offset);
   return job;
 }

@@ -1,10 +1,13 @@
 // Durable file writes for the state folder. A record is replaced by writing a temp file, fsyncing
 // it, renaming it over the old one and fsyncing the folder, so a reader sees the old record or the
-// new one, never half of one. A `kill -9` between write and rename leaves a temp file that readers
-// skip (TEMP_MARK) and the next writer under the queue lock removes.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+// new one, never half of one. A write that fails (a full disk) removes its temp file before the
+// error goes on; a `kill -9` between write and rename leaves one that readers skip (TEMP_MARK) and
+// the next drain start or queue-lock holder removes (removeStaleTempFiles).
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { checkWriteFailpoint, failpoint } from '../failpoint.js';
+import { asNoSpace } from './noSpace.js';
 
 export const TEMP_MARK = '.tmp-';
 
@@ -21,21 +24,33 @@ export function fsyncDir(dir: string): void {
 }
 
 export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw asNoSpace(error, dir);
+  }
 }
 
 export function writeFileAtomic(path: string, content: string): void {
   const dir = dirname(path);
   ensureDir(dir);
   const temp = join(dir, `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
-  const fd = openSync(temp, 'w', 0o644);
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temp, 'w', 0o644);
+    try {
+      checkWriteFailpoint(path); // as on a full disk: the open made a 0-byte file, the write fails
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    failpoint('tmp-before-rename');
+    renameSync(temp, path);
+  } catch (error) {
+    // A full disk leaves no 0-byte temp file behind, and the old content stays whole.
+    rmSync(temp, { force: true });
+    throw asNoSpace(error, path);
   }
-  renameSync(temp, path);
   fsyncDir(dir);
 }
 
@@ -43,15 +58,51 @@ export function writeJsonAtomic(path: string, value: unknown): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Removes temp files a killed writer left behind. Call only while holding the queue lock. */
-export function removeTempFiles(dir: string): string[] {
+/** A temp file's writer: `<name>.tmp-<pid>-<random>`; null when the name does not say. */
+export function tempWriterPid(name: string): number | null {
+  const match = /\.tmp-(\d+)-[0-9a-f]+$/.exec(name);
+  return match ? Number(match[1]) : null;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A temp file older than this is stale whoever wrote it (a write takes milliseconds). */
+export const STALE_TEMP_MS = 30_000;
+
+/**
+ * Removes temp files a killed writer left behind in `dir`: those whose writer process is gone,
+ * and any older than STALE_TEMP_MS. A temp file of a live writer may be a write in flight and is
+ * left alone until then. Returns the names removed.
+ */
+export function removeStaleTempFiles(dir: string, now = Date.now()): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  const removed = names.filter((name) => name.includes(TEMP_MARK));
-  for (const name of removed) rmSync(join(dir, name), { force: true });
+  const removed: string[] = [];
+  for (const name of names.filter((n) => n.includes(TEMP_MARK))) {
+    const path = join(dir, name);
+    const pid = tempWriterPid(name);
+    let stale = pid === null || (pid !== process.pid && !pidAlive(pid));
+    if (!stale) {
+      try {
+        stale = now - statSync(path).mtimeMs > STALE_TEMP_MS;
+      } catch {
+        continue; // gone meanwhile: renamed by its writer
+      }
+    }
+    if (!stale) continue;
+    rmSync(path, { force: true });
+    removed.push(name);
+  }
   return removed;
 }

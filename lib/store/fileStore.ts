@@ -1,13 +1,13 @@
 // The file-backed store: every read and write of the state folder goes through here. The engine
 // and the queue call these methods and never build a path themselves, so a git-ref store can
 // later implement the same interface.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { LandError } from '../errors.js';
-import { ensureDir, removeTempFiles, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from './atomic.js';
-import { appendJsonLine, readJsonLines, type JsonLines } from './jsonl.js';
+import { ensureDir, removeStaleTempFiles, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './jsonl.js';
 import { readFrom, scanLines, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { formatTokenRecord, newToken, parseTokenRecord, processStart, recordProcessAlive, tokenHash, type TokenRecord } from './landingToken.js';
@@ -86,8 +86,24 @@ export class FileStore {
   /** Creates the state folder's layout (idempotent). */
   ensure(): void {
     for (const dir of [this.paths.jobsDir, this.paths.logsDir, this.paths.verdictsDir, this.paths.proofsDir, this.paths.locksDir]) {
-      mkdirSync(dir, { recursive: true });
+      ensureDir(dir);
     }
+  }
+
+  /**
+   * Whether the state folder was removed under a running process (`rm -rf .git/land` by a gate):
+   * the jobs folder and the journal are both gone. (Other writers may have re-created parts of it
+   * since, such as `locks/` or `logs/`.)
+   */
+  stateFolderVanished(): boolean {
+    return !existsSync(this.paths.jobsDir) && !existsSync(this.paths.journal);
+  }
+
+  /** Removes the temp files killed writers left in every folder of the state (see removeStaleTempFiles). */
+  removeStaleTempFiles(): string[] {
+    const { paths } = this;
+    const dirs = [paths.root, paths.jobsDir, paths.locksDir, paths.verdictsDir, paths.proofsDir, join(paths.proofsDir, 'tips'), paths.gatePassesDir];
+    return dirs.flatMap((dir) => removeStaleTempFiles(dir).map((name) => join(dir, name)));
   }
 
   // ---- jobs -------------------------------------------------------------------------------
@@ -161,8 +177,42 @@ export class FileStore {
 
   // ---- journal ------------------------------------------------------------------------------
 
-  appendJournal(entry: JournalEntry): void {
-    appendJsonLine(this.paths.journal, entry);
+  /** Appends a journal line; returns where it starts, for takeBackJournal. */
+  appendJournal(entry: JournalEntry): number {
+    return appendJsonLine(this.paths.journal, entry, { journal: true });
+  }
+
+  /**
+   * Takes back the journal's last line, appended at `offset`, when the record write it announced
+   * failed for lack of space: the journal and the records then agree that nothing happened. Only
+   * under the queue lock (no other line can follow it). Best effort: a crash here leaves the line,
+   * which recovery reads as a change whose record write never happened.
+   */
+  takeBackJournal(offset: number): void {
+    try {
+      truncateFile(this.paths.journal, offset);
+    } catch {
+      // the line stays: as after a crash between the two writes
+    }
+  }
+
+  /** Whether the journal exists (a job was ever submitted here). */
+  hasJournal(): boolean {
+    return existsSync(this.paths.journal);
+  }
+
+  /** Every job id the journal names, in order of first mention (one pass; lines are not parsed whole). */
+  journaledJobIds(): string[] {
+    const ids = new Set<string>();
+    scanLines(
+      this.paths.journal,
+      (line) => line.includes('"job":"'),
+      (line) => {
+        const id = /"job":"([a-z0-9-]{1,100})"/.exec(line)?.[1];
+        if (id) ids.add(id);
+      },
+    );
+    return [...ids];
   }
 
   readJournal(): JsonLines<JournalEntry> {
@@ -214,11 +264,12 @@ export class FileStore {
 
   // ---- locks ---------------------------------------------------------------------------------
 
-  /** A short critical section over the queue. Temp files left by a killed writer are removed. */
+  /** A short critical section over the queue. Stale temp files left by a killed writer in jobs/ and locks/ are removed. */
   withQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
     ensureDir(this.paths.locksDir);
     return withFileLock(this.paths.queueLock, () => {
-      removeTempFiles(this.paths.jobsDir);
+      removeStaleTempFiles(this.paths.jobsDir);
+      removeStaleTempFiles(this.paths.locksDir);
       return fn();
     });
   }

@@ -168,6 +168,12 @@ export const journalEntrySchema = z
     to: jobStateSchema.nullable(),
     event: z.string(),
     detail: z.record(z.string(), z.unknown()),
+    /** The `submitted` line: the record as it was first written (the start of a rebuild). */
+    record: z.record(z.string(), z.unknown()).optional(),
+    /** Every later line: the fields the change set (state aside, which is `to`). Lines written before rebuilds lack it. */
+    set: z.record(z.string(), z.unknown()).optional(),
+    /** Fields the change removed from the record. */
+    unset: z.array(z.string()).optional(),
   })
   .loose();
 export type JournalEntry = z.infer<typeof journalEntrySchema>;

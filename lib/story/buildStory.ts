@@ -139,6 +139,8 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
       };
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
+    case 'rebuilt':
+      return { kind: 'note', at, event: entry.event, text: 'its record file had vanished; it was rebuilt from the journal' };
     case 'ledger_observed':
       return {
         kind: 'note',

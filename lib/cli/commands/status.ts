@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { listWorktrees } from '../../git/index.js';
 import { displayOrder } from '../../queue/index.js';
-import type { JobRecord } from '../../store/index.js';
+import type { FileStore, JobRecord } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
@@ -30,6 +31,22 @@ function uncertainLine(job: JobRecord): string {
 function etaNote(basis: EtaBasis): string {
   if (basis.medianTrainSeconds === null || basis.window === null) return `eta: ${basis.reason ?? 'no history yet'}`;
   return `eta: ${approximately(basis.medianTrainSeconds)} per train (the median gate time of the last ${basis.trainsMeasured} gated train(s)), window ${basis.window}${basis.runningTrain ? ', after the running train' : ''}`;
+}
+
+/**
+ * What an empty listing means: no job was ever submitted here (no journal), or the queue emptied.
+ * Without a journal, train worktrees git still registers under the state folder are traces of a
+ * state folder that was removed (by hand, or by a gate) while a drain ran: said, not hidden.
+ */
+async function emptyQueueText(store: FileStore, cwd: string): Promise<string> {
+  if (store.hasJournal()) return 'the queue is empty';
+  const trains = (await listWorktrees(cwd).catch(() => [])).filter((tree) => tree.path.startsWith(`${store.paths.trainsDir}/`));
+  if (!trains.length) return `no queue here yet: ${store.root} holds no journal (no job was submitted, or the folder was removed)`;
+  return [
+    `no queue here: ${store.root} holds no journal, but git still registers ${trains.length} train worktree(s) under it:`,
+    ...trains.map((tree) => `  ${tree.path}${tree.prunable ? ' (folder gone)' : ''}`),
+    'the state folder was removed while a drain ran? its jobs are gone: resubmit their branches; `git worktree prune` clears the leftovers',
+  ].join('\n');
 }
 
 export function registerStatus(program: Command): void {
@@ -71,7 +88,7 @@ export function registerStatus(program: Command): void {
         );
         for (const job of uncertain) ctx.out.say(uncertainLine(job));
         if (!rows.length) {
-          ctx.out.say('the queue is empty');
+          ctx.out.say(jobs.length ? 'the queue is empty' : await emptyQueueText(store, ctx.cwd));
           return;
         }
         ctx.out.say(

@@ -121,6 +121,8 @@ export function toneOf(event: DrainEvent): Tone {
     case 'failed':
     case 'corrupt_record':
       return 'bad';
+    case 'record_rebuilt':
+      return 'warn';
     case 'verdict':
       return event.verdict === 'PASS' ? 'good' : 'bad';
     case 'target_checked':

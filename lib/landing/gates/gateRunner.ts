@@ -6,6 +6,7 @@ import type { GateResult } from '../../store/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
+import { failpoint } from '../../failpoint.js';
 
 export const LAND_ENTRY = fileURLToPath(new URL('../../../bin/land.js', import.meta.url));
 
@@ -114,7 +115,7 @@ export async function runGates(opts: {
     opts.log.setSecrets(secretsOf(gate));
     opts.log.line(`== gate ${gate.name}: ${JSON.stringify(argv)} (timeout ${gate.timeoutSeconds}s)`);
     opts.onGate?.({ phase: 'started', gate: gate.name });
-    const outcome = await runInGroup({
+    const running = runInGroup({
       argv,
       cwd: opts.worktree,
       env: gateEnvironment(gate, opts.train),
@@ -123,6 +124,8 @@ export async function runGates(opts: {
       signal: opts.signal,
       ownsCwd: opts.ownsWorktree,
     });
+    failpoint('mid-gate'); // the gate's process has started: runInGroup spawns it before its first await
+    const outcome = await running;
     total += outcome.seconds;
     const status = statusText(outcome);
     opts.log.line(`== gate ${gate.name}: ${status} after ${outcome.seconds}s`);

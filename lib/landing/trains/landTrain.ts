@@ -2,6 +2,7 @@
 // built on. A worktree that has the target checked out follows the landing when it is clean and
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
 import { LandError } from '../../errors.js';
+import { failpoint } from '../../failpoint.js';
 import { branchRef, branchTip, GitError, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
 export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
@@ -59,6 +60,7 @@ export async function landTrain(opts: {
     }),
   );
   if (cas.kind === 'lost') return { kind: 'lost', actual: cas.actual };
+  failpoint('after-cas');
   if (!worktree) return { kind: 'landed', warning: null };
   try {
     await syncWorktreeTo(worktree.path, opts.base, opts.train);

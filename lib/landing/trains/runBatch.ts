@@ -17,6 +17,7 @@ import { checkTarget } from '../gates/targetCheck.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, judgedSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
 import { bumpWindow, currentWindow } from '../window.js';
+import { failpoint } from '../../failpoint.js';
 
 export interface DrainContext {
   cwd: string;
@@ -137,7 +138,9 @@ async function startTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan)
   if (!stopped.live.length) return null;
   const trainId = ctx.store.claimTrainId(batch.id);
   const riding = await applyChanges(ctx.store, startChanges(stopped.live, batch.id, plan.attempt, trainId));
+  failpoint('after-claim');
   const built = await buildTrain(ctx.cwd, loaded.tip, baseTree, riding, trainId);
+  failpoint('after-train-commit');
   await applySteps(ctx, buildSteps(built, { trainId, target: loaded.target, baseTree, now: nowIso() }));
   const members = built.members.map((m) => m.job);
   if (!members.length) return null;
