@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { LandError } from '../errors.js';
+import { isNoSpace, noSpaceError } from './noSpace.js';
 import { ensureDir, writeJsonAtomic } from './atomic.js';
 import { processStart, recordProcessAlive } from './landingToken.js';
 import { drainHolderSchema, type DrainHolder } from './schemas.js';
@@ -30,6 +31,8 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T> | T
       },
     });
   } catch (error) {
+    // A full disk refuses the lock folder's mkdir: that is no_space, not another holder.
+    if (isNoSpace(error)) throw noSpaceError(error, `${lockPath}.lock`);
     throw new LandError('busy', `could not take the queue lock at ${lockPath}.lock: ${(error as Error).message}`);
   }
   try {
