@@ -136,6 +136,8 @@ interface Judging {
   hash: string;
   log: LogSink;
   logPath: string;
+  /** A flaky re-run (its number within the train): the gates run again, whatever the caches say. */
+  rerun: number | null;
 }
 
 export async function judgeTrain(
@@ -146,14 +148,21 @@ export async function judgeTrain(
   ids: TrainIds,
   members: readonly JobRecord[],
   fastPath: FastPathCheck | null = null,
+  rerun: number | null = null,
 ): Promise<Judgement> {
   const logPath = ctx.store.logPath(ids.trainId);
   const log = new LogSink(logPath);
-  log.line(`== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
+  const ridden = members.map((m) => m.id).join(' ');
+  log.line(
+    rerun === null
+      ? `== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${ridden}`
+      : `== run ${rerun} of train ${ids.trainId} at ${built.train} (${nowIso()}): the gates run again on the same tree (retries.flaky)`,
+  );
   const lone = members.length === 1 ? (members[0] as JobRecord) : null;
-  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash: gatesHash(loaded.policy.gates), log, logPath };
+  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash: gatesHash(loaded.policy.gates), log, logPath, rerun };
   try {
-    return (await judgeWithoutGate(judging, fastPath)) ?? (await judgeInWorktree(judging));
+    // A re-run asks the gates themselves: the cached FAIL it re-judges is not the answer.
+    return (rerun === null ? await judgeWithoutGate(judging, fastPath) : null) ?? (await judgeInWorktree(judging));
   } finally {
     await log.close();
   }
@@ -253,8 +262,8 @@ async function refreshInWorktree(
       return { kind: 'go', refreshed: null };
     case 'refreshed': {
       const refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
-      // A refreshed tree may already be judged.
-      const again = cachedVerdict(ctx.store, outcome.tree, hash, j.members);
+      // A refreshed tree may already be judged (a re-run asks the gates again).
+      const again = j.rerun === null ? cachedVerdict(ctx.store, outcome.tree, hash, j.members) : null;
       if (!again) return { kind: 'go', refreshed };
       return { kind: 'judged', judgement: { ...skipped(cachedTelemetry(again, built.base, hash), cachedOutcome(again), again.log), refreshed } };
     }
