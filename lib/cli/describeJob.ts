@@ -1,7 +1,14 @@
 // Sentences for the parts of a job record that are nested objects: the fast-path decision, the
 // gate telemetry and the ledger lines of batch stages.
 import { PROOF_REFUSALS } from '../landing/proofs/proof.js';
-import { isMissingLedgerLine, type FastPathRecord, type FastPathRefusal, type GateTelemetry, type LedgerObservations } from '../store/index.js';
+import {
+  isMissingLedgerLine,
+  type FastPathRecord,
+  type FastPathRefusal,
+  type FlakyRecord,
+  type GateTelemetry,
+  type LedgerObservations,
+} from '../store/index.js';
 
 const REFUSALS: Record<FastPathRefusal, string> = {
   ...PROOF_REFUSALS,
@@ -63,4 +70,12 @@ export function describeLedger(ledger: LedgerObservations | undefined): string[]
     if (seen.start) parts.push(`started ${seen.start}`);
     return parts.join(', ');
   });
+}
+
+/** A flaky gate (retries.flaky): which gate failed on which tree, in which run, and the run that passed. */
+export function describeFlaky(flaky: FlakyRecord | undefined): string | null {
+  if (!flaky) return null;
+  const { failed, passed } = flaky;
+  const where = failed.cached ? `the cached FAIL of train ${failed.train}` : `run ${failed.run} of train ${failed.train}`;
+  return `gate ${flaky.gate} failed (${failed.status ?? 'FAIL'}) in ${where}, then passed in run ${passed.run} of train ${passed.train} on tree ${flaky.tree.slice(0, 12)}`;
 }

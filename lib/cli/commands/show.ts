@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
-import { describeFastPath, describeGate, describeLedger } from '../describeJob.js';
+import { describeFastPath, describeFlaky, describeGate, describeLedger } from '../describeJob.js';
 import { showName } from '../output.js';
 
 /** The log a running job's gate is writing now (its train's log), else null. */
@@ -39,6 +39,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   add('log (running)', logNow);
   add('gate log', job.gateLog);
   add('fast path', describeFastPath(job.fastPath));
+  add('flaky', describeFlaky(job.flaky));
   for (const line of describeGate(job.gate)) add('gate', line);
   for (const line of describeLedger(job.ledger)) add('ledger', line);
   for (const [key, value] of Object.entries(job.timestamps)) add(key, value);

@@ -68,7 +68,7 @@ export function runsAfter(prior: TrainRuns, runs: readonly GateRun[]): TrainRuns
 export function flakeOf(runs: readonly GateRun[], tree: string): FlakyRecord | null {
   const passed = runs.at(-1);
   const failed = runs.filter((r) => r.verdict === 'FAIL').at(-1);
-  if (!passed || passed.verdict !== 'PASS' || !failed) return null;
+  if (passed?.verdict !== 'PASS' || !failed) return null;
   return { gate: failed.gate ?? '(unknown)', tree, train: passed.train, failed, passed };
 }
 
