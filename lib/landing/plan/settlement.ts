@@ -224,7 +224,7 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
   const checked = health ? [targetCheckedEvent(facts.target, facts.train.base, health)] : [];
   if (health && (health.kind === 'red' || health.kind === 'stopped')) return sendBackUnjudged(facts, judgement, failure, health, checked);
   const note = health?.kind === 'unknown' ? `; ${facts.target} itself could not be gated (${health.status})` : '';
-  const message = `gate ${failure.gate}: ${failure.status}${runsNote(facts)}${judgement.log ? `; log ${judgement.log}` : ''}${note}`;
+  const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}${runsNote(facts)}${note}`;
   const window = windowMove(facts, judgement, 'FAIL');
   const events = [...checked, ...windowEvents(window)];
   const metric = metricRow(facts, judgement, {
