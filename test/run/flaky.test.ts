@@ -110,13 +110,12 @@ describe('flaky gates', () => {
     const id = await submit(repo, 'broken', 'culprit-1');
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(
-      run
-        .lines()
-        .filter((e) => e.type === 'gate_rerun')
-        .map((e) => e.run),
-    ).toEqual([2, 3]);
+    const events = run.lines();
+    expect(events.filter((e) => e.type === 'gate_rerun').map((e) => e.run)).toEqual([2, 3]);
     expect(runsOf(repo, id)).toBe(3);
+    // The re-runs come first; only then is main itself gated (green: the job is the culprit), and the job failed.
+    const order = events.map((e) => e.type).filter((t) => ['gate_rerun', 'checking_target', 'target_checked', 'failed'].includes(t));
+    expect(order).toEqual(['gate_rerun', 'gate_rerun', 'checking_target', 'target_checked', 'failed']);
     const job = (await jobsById(repo)).get(id);
     expect(job).toMatchObject({ state: 'failed', reason: 'gate', trainRuns: { runs: 3, reruns: 2 } });
     expect(job.error?.message).toContain('failed all 3 runs of the same tree');
