@@ -160,6 +160,21 @@ describe('flaky gates', () => {
     expect(verdictOf(repo, jobs.get(wobbly).tree as string)).toBe('PASS');
   });
 
+  it('a target whose gate fails once is re-run before the drain stops for a red target: it is green, and the culprit fails', async () => {
+    const repo = flakyRepo({ fails: 1 });
+    repo.commit('a flaky file on main', { 'flaky-main': 'main\n' });
+    const id = await submit(repo, 'broken', 'culprit-1');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    expect(events.find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: false });
+    expect(events.at(-1)).toMatchObject({ failed: [id], stopped: null });
+    // The culprit twice, main itself twice (FAIL, then PASS).
+    expect(runsOf(repo, id)).toBe(2);
+    expect(repo.gateRuns()).toBe(4);
+    expect(verdictOf(repo, repo.git('rev-parse', 'main^{tree}'))).toBe('PASS');
+  });
+
   it('at most five runs of one train in all: infra requeues of the same train count against the flaky allowance', async () => {
     // Two runs that cannot start (requeued, the same train rebuilt), then failures: 2 + 1 + 2 re-runs = 5,
     // although retries.flaky 4 alone would allow 1 + 4 after the infra runs.
@@ -172,5 +187,5 @@ describe('flaky gates', () => {
     expect(runsOf(repo, id)).toBe(5);
     const job = (await jobsById(repo)).get(id);
     expect(job).toMatchObject({ state: 'failed', reason: 'gate', trainRuns: { runs: 5, reruns: 2 } });
-  }, 30_000);
+  }, 180_000);
 });

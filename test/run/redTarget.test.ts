@@ -30,8 +30,8 @@ describe('a red target', () => {
     );
     expect(events.some((e) => e.type === 'failed')).toBe(false);
     // [j1 j2 j3], [j1 j2], [j1] and its flaky re-run (retries.flaky 1 runs before the target
-    // check), then main itself: one gate run for the target.
-    expect(repo.gateRuns()).toBe(5);
+    // check), then main itself and its own flaky re-run: two gate runs for the target.
+    expect(repo.gateRuns()).toBe(6);
     expect(events.filter((e) => e.type === 'checking_target')).toHaveLength(1);
     let jobs = await jobsById(repo);
     for (const id of ids) {
@@ -46,7 +46,7 @@ describe('a red target', () => {
     expect(again.stdout).toContain(
       `stopped: main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`,
     );
-    expect(repo.gateRuns()).toBe(5);
+    expect(repo.gateRuns()).toBe(6);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('queued');
 
@@ -56,7 +56,7 @@ describe('a red target', () => {
     const fixed = await land(repo.dir, ['run', '--json']);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.lines().at(-1)).toMatchObject({ failed: [], queued: [], stopped: null });
-    expect(repo.gateRuns()).toBe(6);
+    expect(repo.gateRuns()).toBe(7);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(ids);
