@@ -6,20 +6,22 @@ import { CommanderError, type Command } from 'commander';
 import { buildProgram } from '../lib/cli/program.js';
 import { EXIT_CODES, LandError, exitCodeFor } from '../lib/errors.js';
 import { GitError } from '../lib/git/index.js';
+import { printable } from '../lib/cli/safeText.js';
 
+// A message may quote what a user typed or what a corrupt file holds: escaped, one line each.
 function report(error: unknown, debug: boolean): number {
   if (error instanceof LandError) {
-    process.stderr.write(`land: ${error.message}\n`);
-    for (const line of error.details) process.stderr.write(`  ${line}\n`);
-    if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    process.stderr.write(`land: ${printable(error.message)}\n`);
+    for (const line of error.details) process.stderr.write(`  ${printable(line)}\n`);
+    if (error.hint) process.stderr.write(`hint: ${printable(error.hint)}\n`);
     return exitCodeFor(error);
   }
   if (error instanceof GitError) {
-    process.stderr.write(`land: ${error.message}\n`);
+    process.stderr.write(`land: ${printable(error.message)}\n`);
     if (debug) process.stderr.write(`${error.stderr}\n`);
     return EXIT_CODES.git;
   }
-  process.stderr.write(`land: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+  process.stderr.write(`land: internal error: ${printable((error as Error)?.message ?? String(error))}\n`);
   if (debug) process.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
   else process.stderr.write('hint: run again with --debug for the stack trace\n');
   return EXIT_CODES.internal;

@@ -16,6 +16,7 @@ export const EXIT_CODES = {
   not_landed: 9,
   /** `land run` stopped: the target itself fails its gates; every job stays queued. */
   target_red: 10,
+  disagreement: 12,
   interrupted: 130,
 } as const;
 

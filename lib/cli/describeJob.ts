@@ -1,5 +1,6 @@
 // Sentences for the parts of a job record that are nested objects: the fast-path decision, the
 // gate telemetry and the ledger lines of batch stages.
+import { trustedSentence } from '../landing/gates/trusted.js';
 import { PROOF_REFUSALS } from '../landing/proofs/proof.js';
 import {
   isMissingLedgerLine,
@@ -7,7 +8,9 @@ import {
   type FastPathRefusal,
   type FlakyRecord,
   type GateTelemetry,
+  type JobRecord,
   type LedgerObservations,
+  trustedTelemetrySchema,
 } from '../store/index.js';
 
 const REFUSALS: Record<FastPathRefusal, string> = {
@@ -16,6 +19,7 @@ const REFUSALS: Record<FastPathRefusal, string> = {
   cached_fail: 'the verdict cache holds a FAIL for this tree',
   proofs_disabled: 'proofs are disabled (proof.enabled: false)',
   refresh_pending: 'a local proof does not cover the refresh entries this change triggers',
+  trusted_restored: "the proof tested the branch's own trusted paths, not the target's versions the gates use",
 };
 
 export function describeFastPath(fp: FastPathRecord | undefined): string | null {
@@ -25,6 +29,24 @@ export function describeFastPath(fp: FastPathRecord | undefined): string | null 
   // A lone train judged by a cached FAIL: no gate ran, and no fast path was taken.
   if (fp.refusal === 'cached_fail' && fp.cachedFrom) return `failed from the verdict cache: the same tree failed in train ${fp.cachedFrom}${on}`;
   return `gated (${fp.refusal}): ${REFUSALS[fp.refusal]}${on}`;
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/**
+ * The trusted paths (policy `trusted`) the job's branch changes, which its gates ran in the
+ * target's version: from its last train's telemetry, else from the fast-path check of a queued job.
+ */
+export function describeTrusted(job: Pick<JobRecord, 'id' | 'gate' | 'fastPath'>): string | null {
+  const parsed = trustedTelemetrySchema.safeParse(job.gate?.trusted);
+  if (parsed.success) {
+    const trusted = parsed.data;
+    const mine = trusted.byJob[job.id] ?? [];
+    if (mine.length) return trustedSentence(mine, 'job');
+    return trusted.restored.length ? trustedSentence(trusted.restored, 'train') : null;
+  }
+  const restored = strings(job.fastPath?.restored);
+  return restored.length ? trustedSentence(restored, 'job') : null;
 }
 
 function list(values: readonly string[]): string {

@@ -1,7 +1,10 @@
 // The failure story as lines for a person: one line per event (time, then what happened), with
-// the gate output and the bisection steps indented under the event they belong to.
+// the gate output and the bisection steps indented under the event they belong to. Each line is
+// escaped as a whole (printable): a title, a message or a gate's output line stays on its line.
 import type { GateOutcome, MemberRef, Story, StoryEvent } from '../story/types.js';
+import { trustedSentence } from '../landing/gates/trusted.js';
 import { showName, short } from './output.js';
+import { printable } from './safeText.js';
 
 const INDENT = ' '.repeat(22);
 
@@ -39,14 +42,22 @@ const REQUEUE_WORDS: Record<string, string> = {
   target_red: "it failed alone, but the target itself fails its gates: not this job's fault; it waits for the target to be fixed",
 };
 
+/** The line saying which trusted paths the gates saw in the target's version, if any. */
+function trustedLines(event: StoryEvent & { kind: 'verdict' }): string[] {
+  if (!event.trusted) return [];
+  const { job, restored } = event.trusted;
+  return [`${INDENT}${job.length ? trustedSentence(job, 'job') : trustedSentence(restored, 'train')}`];
+}
+
 function verdictLines(event: StoryEvent & { kind: 'verdict' }, head: string): string[] {
   const from = event.cached ? (event.cachedFrom ? ` (cached: the same tree failed in train ${event.cachedFrom})` : ' (cached)') : '';
   if (event.verdict === 'PASS') {
     const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
-    return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`];
+    return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`, ...trustedLines(event)];
   }
   const what = event.failing ? gate(event.failing) : (event.reason ?? 'no gate named');
   const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
+  lines.push(...trustedLines(event));
   if (event.log) lines.push(`${INDENT}log ${event.log}`);
   if (event.output?.length) {
     lines.push(`${INDENT}last ${event.output.length} line(s) of ${event.failing ? `gate ${event.failing.name}` : 'the log'}:`);
@@ -140,6 +151,8 @@ function nowText(event: StoryEvent & { kind: 'now' }, story: Story): string {
       return `failed (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}`;
     case 'canceled':
       return `canceled${event.by ? ` by ${event.by}` : ''}`;
+    case 'uncertain':
+      return `uncertain (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}; decide it with land reconcile --resolve ${story.job.id} landed|queued|failed|canceled`;
     default: {
       const never: never = event.state;
       return String(never);
@@ -151,5 +164,5 @@ export function renderStory(story: Story): string[] {
   const { job } = story;
   const lines = [`${job.id}: ${showName(job.branch)} at ${short(job.tip)}${job.title !== job.branch ? ` "${job.title}"` : ''}`];
   for (const event of story.events) lines.push(...eventLines(event, job.id, story));
-  return lines;
+  return lines.map(printable);
 }

@@ -16,6 +16,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     examples: [
       ['land init', 'a .ctm.json gating with "npm test"'],
       ['land init --gate "npm run lint" --gate "npm test"', 'two gates, run in this order'],
+      ['land init --gate "sh gate.sh"', 'a gate running a script: gate.sh is proposed as trusted (restored from the target before gating)'],
     ],
     docs: 'docs/commands.md#land-init',
   },
@@ -129,6 +130,14 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
   repro: {
     examples: [['land repro j-20261130-0004 --run', 'rebuild the train the job failed in, and run its gates']],
     docs: 'docs/failures.md',
+  },
+  reconcile: {
+    examples: [
+      ['land reconcile --check', 'report what disagrees (exit 12 when anything does), change nothing: for CI'],
+      ['land reconcile --after j-20261130-0050 --limit 100', 'repair the next page of 100 records'],
+      ['land reconcile --resolve j-20261130-0004 queued', 'decide an uncertain job: back in the queue, gated again'],
+    ],
+    docs: 'docs/reconcile.md',
   },
   completion: {
     examples: [

@@ -1,5 +1,7 @@
 // Human output and machine output are kept apart: --json writes only JSON to stdout; diagnostics
-// and progress go to stderr.
+// and progress go to stderr. Human lines pass through printableLines(): whatever a caller forgot
+// to escape, no stored control character reaches the terminal raw (see lib/cli/safeText.ts).
+import { printable, printableLines } from './safeText.js';
 
 export interface Output {
   json: boolean;
@@ -16,9 +18,9 @@ export function makeOutput(json: boolean): Output {
     json,
     emit: (value) => process.stdout.write(`${JSON.stringify(value)}\n`),
     say: (line) => {
-      if (!json) process.stdout.write(`${line}\n`);
+      if (!json) process.stdout.write(`${printableLines(line)}\n`);
     },
-    note: (line) => process.stderr.write(`${line}\n`),
+    note: (line) => process.stderr.write(`${printableLines(line)}\n`),
   };
 }
 
@@ -36,16 +38,20 @@ export function age(iso: string | undefined, now = Date.now()): string {
   return `${Math.floor(seconds / 86_400)}d`;
 }
 
-/** Renders rows as aligned columns. Values are shown as JSON strings when they hold control chars. */
-export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+/** Renders rows as aligned columns; each cell passes through printable() (one cell, one line). */
+export function table(headers: readonly string[], cells: readonly (readonly string[])[]): string {
+  const rows = cells.map((row) => row.map(printable));
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ');
   return [line(headers), ...rows.map(line)].join('\n');
 }
 
-/** A branch name as a person should see it: quoted when it holds spaces, quotes or shell characters. */
+/**
+ * A branch name as a person should see it: quoted when it holds spaces, quotes or shell characters
+ * (JSON quoting), and with control and bidirectional characters escaped.
+ */
 export function showName(name: string): string {
-  return /^[A-Za-z0-9._/@+-]+$/.test(name) ? name : JSON.stringify(name);
+  return /^[A-Za-z0-9._/@+-]+$/.test(name) ? name : printable(JSON.stringify(name));
 }
 
 /** "0s", "45s", "1m30s", "1h02m": a duration for a person (whole seconds, rounded down). */

@@ -16,6 +16,7 @@ import { registerWindow } from './commands/window.js';
 import { registerWhy } from './commands/why.js';
 import { registerLog } from './commands/log.js';
 import { registerRepro } from './commands/repro.js';
+import { registerReconcile } from './commands/reconcile.js';
 
 export const VERSION = '0.1.0';
 
@@ -23,7 +24,7 @@ export const VERSION = '0.1.0';
 const EXIT_CODE_SUMMARY = `Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy (.ctm.json) or missing target,
 4 not found, 5 refused by the job's state, 6 busy (another drainer), 7 git failed,
 8 corrupt state file, 9 job did not land (submit --wait),
-10 target red: the target itself fails its gates, 130 interrupted.
+10 target red: the target itself fails its gates, 12 disagreement (land reconcile --check), 130 interrupted.
 land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`;
 
 /** The program, every command registered, each help ending with examples and its docs page. */
@@ -59,6 +60,7 @@ function registerCommands(): Command {
   registerWhy(program);
   registerLog(program);
   registerRepro(program);
+  registerReconcile(program);
   registerCompletion(program);
   return program;
 }

@@ -6,3 +6,4 @@ export { gatesHash, canonicalJson } from './gatesHash.js';
 export { loadPolicy, resolveTargetName, DEFAULT_TARGET } from './load.js';
 export type { LoadedPolicy } from './load.js';
 export { policyJsonSchema } from './jsonSchema.js';
+export { suggestTrusted, CI_FOLDERS } from './suggestTrusted.js';

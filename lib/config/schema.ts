@@ -2,6 +2,7 @@
 // is an error (a typo must not silently change nothing). Every key carries its description (the
 // wording of docs/policy.md), which the JSON Schema of `land config schema` carries to editors.
 import { z } from 'zod';
+import { DEFAULT_LOG_MAX_BYTES, MAX_LOG_MAX_BYTES, MIN_LOG_MAX_BYTES } from '../landing/gates/logCap.js';
 
 const name = z
   .string()
@@ -72,6 +73,12 @@ export const policySchema = z
       })
       .prefault({})
       .describe('Pushing landings to a remote.'),
+    trusted: z
+      .array(glob)
+      .default([])
+      .describe(
+        "Globs of the gate machinery (for example gate scripts, ci/**): before the gates run, these paths in the train's checkout are restored from the target tip, so a queued branch cannot change what gates it; a change to them takes effect once it has landed (docs/policy.md#trusted).",
+      ),
     refresh: z
       .array(refreshSchema)
       .default([])
@@ -107,6 +114,20 @@ export const policySchema = z
       })
       .prefault({})
       .describe('The ledger-enforcing batch wrapper `land batch` (docs/batch.md).'),
+    logs: z
+      .strictObject({
+        maxBytes: z
+          .number()
+          .int()
+          .min(MIN_LOG_MAX_BYTES)
+          .max(MAX_LOG_MAX_BYTES)
+          .default(DEFAULT_LOG_MAX_BYTES)
+          .describe(
+            '65536 to 1073741824 (default 10485760, 10 MiB): the most bytes a gate log keeps; beyond it the first and last halves are kept, with a line saying what was cut.',
+          ),
+      })
+      .prefault({})
+      .describe('Gate logs (logs/<train>.log).'),
   })
   .describe("land's landing policy, read from the target branch's tip (reference: docs/policy.md).");
 

@@ -76,7 +76,7 @@ export async function installHooks(opts: {
   const writes: { hook: HookName; text: string }[] = [
     { hook: 'reference-transaction', text: referenceTransactionScript({ target: opts.target, tokenFile: opts.tokenFile }) },
   ];
-  if (opts.prePush) writes.push({ hook: 'pre-push', text: prePushScript({ node: opts.node, landEntry: opts.landEntry }) });
+  if (opts.prePush) writes.push({ hook: 'pre-push', text: prePushScript({ node: opts.node, landEntry: opts.landEntry, tokenFile: opts.tokenFile }) });
   const planned = writes.map((write) => ({ ...write, ...planWrite(dir, write.hook, opts.force) }));
   for (const write of planned) writeExecutable(write.path, write.text);
   return {

@@ -20,32 +20,67 @@ export function refusalMessage(target: string): string {
 }
 
 /**
+ * The token check both protecting hooks share (POSIX sh). The token file holds one line,
+ * `<sha256 of the token> <pid> <start time>`: the landing token itself is never on disk. A token
+ * is accepted when its sha256 equals the recorded one and the process that made it still runs
+ * (the same process: /proc/<pid>/stat field 22, its start time, must match, so a reused pid does
+ * not count; where /proc is missing the start time is recorded as '-' and only `kill -0` is
+ * asked). The token reaches sha256sum on stdin (printf is a shell builtin), never in an argv.
+ */
+function tokenCheckFunctions(): string {
+  return `sha256_of() {
+  if command -v sha256sum >/dev/null 2>&1; then printf '%s' "$1" | sha256sum | cut -d' ' -f1
+  elif command -v shasum >/dev/null 2>&1; then printf '%s' "$1" | shasum -a 256 | cut -d' ' -f1
+  elif command -v openssl >/dev/null 2>&1; then printf '%s' "$1" | openssl dgst -sha256 | sed 's/^.*= *//'
+  else return 2
+  fi
+}
+process_start() {
+  stat_line=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  # Fields after the command name (which may hold spaces) start at field 3; field 22 is the 20th.
+  set -- \${stat_line##*) }
+  shift 19 2>/dev/null || return 1
+  printf '%s' "$1"
+}
+# token_ok <token>: 0 accepted, 1 refused, 2 no sha256 tool to check it with.
+token_ok() {
+  given=$1
+  [ -n "$given" ] && [ -f "$token_file" ] || return 1
+  want_hash= want_pid= want_start=
+  read -r want_hash want_pid want_start _rest < "$token_file" 2>/dev/null
+  [ -n "$want_hash" ] && [ -n "$want_pid" ] && [ -n "$want_start" ] || return 1
+  case "$want_pid" in *[!0-9]*) return 1 ;; esac
+  kill -0 "$want_pid" 2>/dev/null || return 1
+  if [ "$want_start" != - ]; then
+    [ "$(process_start "$want_pid")" = "$want_start" ] || return 1
+  fi
+  given_hash=$(sha256_of "$given") || return 2
+  [ -n "$given_hash" ] && [ "$given_hash" = "$want_hash" ]
+}
+no_hasher=${shQuote('land: cannot check the landing token: none of sha256sum, shasum or openssl is installed')}`;
+}
+
+/**
  * reference-transaction: in state "prepared", refuses a transaction that moves refs/heads/<target>
- * unless $LAND_TOKEN equals the token file the running drainer wrote. What moves nothing is
- * allowed: an update to the ref's current value, and pack-refs (git gc) pruning the loose file of
- * a ref it just packed (recognised by its parent process and the packed-refs line; a hook guards
- * against mistakes, not against someone who can delete it).
+ * unless $LAND_TOKEN is the landing token of a drainer that still runs (see tokenCheckFunctions).
+ * What moves nothing is allowed: an update to the ref's current value, and pack-refs (git gc)
+ * pruning the loose file of a ref it just packed (recognised by its parent process and the
+ * packed-refs line). A hook guards against mistakes: `git -c core.hooksPath=...` skips it, and
+ * anyone who can write .git can delete it; a server's pre-receive hook is the real guard.
  */
 export function referenceTransactionScript(opts: { target: string; tokenFile: string }): string {
   return `#!/bin/sh
 ${HOOK_MARKER}
 # Written by \`land hooks install\`; \`land hooks uninstall\` removes it.
-# Only a drainer holding the current landing token (LAND_TOKEN, the content of the token file,
-# written per drain) may update the target branch. Everyone else: \`land submit\`.
+# Only a running drainer's landing token (LAND_TOKEN, made for one landing; the token file holds
+# its sha256 and the drainer's pid) may update the target branch. Everyone else: \`land submit\`.
 target_ref=${shQuote(`refs/heads/${opts.target}`)}
 token_file=${shQuote(opts.tokenFile)}
 message=${shQuote(refusalMessage(opts.target))}
 
 [ "$1" = prepared ] || exit 0
 
-token=
-if [ -f "$token_file" ]; then
-  token=$(cat "$token_file" 2>/dev/null) || token=
-fi
-authorized=no
-if [ -n "$LAND_TOKEN" ] && [ -n "$token" ] && [ "$LAND_TOKEN" = "$token" ]; then
-  authorized=yes
-fi
+${tokenCheckFunctions()}
 
 is_pack_refs() {
   case "$(ps -o args= -p "$PPID" 2>/dev/null)" in
@@ -57,6 +92,15 @@ packed_holds() {
   packed="$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null)/packed-refs"
   [ -f "$packed" ] && grep -qxF "$1 $target_ref" "$packed"
 }
+
+authorized=no
+if [ -n "$LAND_TOKEN" ]; then
+  token_ok "$LAND_TOKEN"
+  case $? in
+    0) authorized=yes ;;
+    2) message="$no_hasher; refusing update of $target_ref" ;;
+  esac
+fi
 
 refuse=no
 while read -r old new ref; do
@@ -87,15 +131,19 @@ exit 0
 
 /**
  * pre-push: proves HEAD on the target tip (\`land prove\`) and fails the push when it fails. A
- * drainer's own push (LAND_TOKEN set) is not proven again.
+ * drainer's own push (a LAND_TOKEN the token file vouches for) is not proven again.
  */
-export function prePushScript(opts: { node: string; landEntry: string }): string {
+export function prePushScript(opts: { node: string; landEntry: string; tokenFile: string }): string {
   return `#!/bin/sh
 ${HOOK_MARKER}
 # Written by \`land hooks install --pre-push\`; \`land hooks uninstall\` removes it.
 # Runs the gates on HEAD merged onto the target tip and records a local proof; a failing
 # proof fails the push (skip once with \`git push --no-verify\`).
-[ -n "$LAND_TOKEN" ] && exit 0
+token_file=${shQuote(opts.tokenFile)}
+
+${tokenCheckFunctions()}
+
+[ -n "$LAND_TOKEN" ] && token_ok "$LAND_TOKEN" && exit 0
 ${shQuote(opts.node)} ${shQuote(opts.landEntry)} prove </dev/null
 status=$?
 if [ "$status" -ne 0 ]; then
@@ -110,21 +158,21 @@ exit 0
  * pre-receive, for a server repository: the same rule as reference-transaction, for pushes. The
  * token comes from $LAND_TOKEN (a push to a repository on the same machine passes the pusher's
  * environment to receive-pack) or from a push option \`land-token=<token>\` (the server needs
- * receive.advertisePushOptions=true).
+ * receive.advertisePushOptions=true), and is checked the same way: its sha256 against the token
+ * file's, whose drainer must still run on this machine.
  */
 export function preReceiveScript(opts: { target: string; tokenFile: string }): string {
   return `#!/bin/sh
 ${HOOK_MARKER}
 # pre-receive equivalent of land's reference-transaction hook, for a server repository.
-# Refuses a push that updates refs/heads/<target> unless it carries the current landing token.
+# Refuses a push that updates refs/heads/<target> unless it carries the landing token of a
+# drainer running on this machine (the token file holds its sha256 and the drainer's pid).
 target_ref=${shQuote(`refs/heads/${opts.target}`)}
 token_file=${shQuote(opts.tokenFile)}
 message=${shQuote(refusalMessage(opts.target))}
 
-token=
-if [ -f "$token_file" ]; then
-  token=$(cat "$token_file" 2>/dev/null) || token=
-fi
+${tokenCheckFunctions()}
+
 given=$LAND_TOKEN
 i=0
 while [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do
@@ -135,10 +183,19 @@ while [ "$i" -lt "\${GIT_PUSH_OPTION_COUNT:-0}" ]; do
   i=$((i + 1))
 done
 
+authorized=no
+if [ -n "$given" ]; then
+  token_ok "$given"
+  case $? in
+    0) authorized=yes ;;
+    2) message="$no_hasher; refusing update of $target_ref" ;;
+  esac
+fi
+
 refuse=no
 while read -r old new ref; do
   [ "$ref" = "$target_ref" ] || continue
-  if [ -n "$given" ] && [ -n "$token" ] && [ "$given" = "$token" ]; then continue; fi
+  [ "$authorized" = yes ] && continue
   refuse=yes
 done
 

@@ -34,7 +34,14 @@ export interface DrainSummary {
   type: 'summary';
   trains: number;
   gateRuns: number;
+  /** Landed by this drain's own compare-and-swap. */
   landed: string[];
+  /**
+   * Found already in the target when their train was built (merged outside the queue, or put there
+   * by someone who moved the target, a gate included): recorded landed via `contained`, never
+   * tested or landed by land, so not counted as landed.
+   */
+  contained: string[];
   failed: string[];
   canceled: string[];
   queued: string[];
@@ -114,6 +121,7 @@ async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy,
   const summary: FastPathRecord = decision.alone
     ? { alone: true, source: decision.source, proofSource: decision.proofSource ?? null, tree: decision.tree, base, checkedAt: nowIso() }
     : { alone: false, refusal: decision.refusal, tree: decision.tree, base, checkedAt: nowIso() };
+  if (decision.restored) summary.restored = decision.restored; // trusted paths it changes (land show)
   const previous = head.fastPath;
   if (!previous || previous.alone !== summary.alone || refusalOf(previous) !== refusalOf(summary) || previous.base !== base) {
     await applyChanges(store, [fastPathCheckedChange(head, summary)]);
@@ -232,7 +240,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
       emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
   });
   const startedAt = new Date().toISOString();
-  const ctx: DrainContext = { cwd, store, emit, token: lease.holder.token, abort: opts.abort, target: opts.target, counters: { trains: 0, gateRuns: 0 } };
+  const ctx: DrainContext = { cwd, store, emit, holds: lease.holds, abort: opts.abort, target: opts.target, counters: { trains: 0, gateRuns: 0 } };
   const run: DrainRun = {
     ctx,
     opts,
@@ -242,14 +250,15 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     reported: new Set(),
   };
   let stopped: Stopped = null;
-  store.writeToken(lease.holder.token);
+  // A token file left by a drainer that died mid-landing authorizes nothing (its process is
+  // gone); it is removed all the same. Each landing writes its own token's hash.
+  store.clearToken();
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
     const tip = await branchTip(cwd, initial.target);
     if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit });
     stopped = await drainPasses(run);
   } finally {
-    if (store.readToken() === lease.holder.token) store.writeToken(null);
     await lease.release();
   }
   return summarize(run, startedAt, stopped, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max);
@@ -263,7 +272,8 @@ function summarize(run: DrainRun, startedAt: string, stopped: Stopped, max: numb
     type: 'summary',
     trains: counters.trains,
     gateRuns: counters.gateRuns,
-    landed: jobs.filter((j) => j.state === 'landed' && since(j.timestamps.landed)).map((j) => j.id),
+    landed: jobs.filter((j) => j.state === 'landed' && j.landedVia !== 'contained' && since(j.timestamps.landed)).map((j) => j.id),
+    contained: jobs.filter((j) => j.state === 'landed' && j.landedVia === 'contained' && since(j.timestamps.landed)).map((j) => j.id),
     failed: jobs.filter((j) => j.state === 'failed' && since(j.timestamps.failed)).map((j) => j.id),
     canceled: jobs.filter((j) => j.state === 'canceled' && since(j.timestamps.canceled)).map((j) => j.id),
     queued: runnableJobs(mine(run, jobs)).map((j) => j.id),

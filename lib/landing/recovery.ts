@@ -1,12 +1,31 @@
 // Recovery at the start of every drain: a job left in_progress by a drainer that died is decided
 // against git, never guessed. Its train commit already in the target → landed; otherwise it goes
-// back to the head of the queue at the same attempt. Leftover train worktrees are removed.
+// back to the head of the queue at the same attempt. Leftover train worktrees are removed, and
+// first whatever a gate of a dead drainer left running is killed, so no old gate still runs in
+// (or on) what this drainer does next.
 import { discardWorktree, isAncestor } from '../git/index.js';
+import { killRun, markerScope } from '../proc/index.js';
 import { applyChanges, cancelChanges, landChanges, requeueChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 
+/**
+ * Kills every process left by a gate this repository's drainers ran: those carrying the marker of
+ * a run in the trains folder (lib/landing/gates/processGroup.ts), those working inside that folder,
+ * and their descendants. Run with the drain lock held, so none of them is a live drainer's.
+ * Returns the pids killed.
+ */
+export async function killLeftGates(store: FileStore, emit: Emit): Promise<number[]> {
+  const trains = store.paths.trainsDir;
+  const killed = await killRun({ marker: `${markerScope(trains)}:`, cwdUnder: trains });
+  if (killed.length) {
+    emit({ type: 'warning', message: `killed ${killed.length} process(es) a gate had left running (pid ${killed.join(', ')}) before recovering its train` });
+  }
+  return killed;
+}
+
 export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit }): Promise<void> {
+  await killLeftGates(opts.store, opts.emit);
   const { jobs } = opts.store.listJobs();
   const stuck = jobs.filter((job) => job.state === 'in_progress');
   for (const job of stuck) {

@@ -2,8 +2,11 @@
 // that a timeout or a stop takes everything it started, grandchildren included; its output streamed
 // where the caller says; optionally this process's signals passed on while it runs; and one tagged
 // ending whatever happened. A stop sends a signal, then SIGKILL to the group after a grace period.
+// How the leader itself ended decides the ending: a timeout or a stop that comes after it exited
+// (while a descendant still held its output) changes nothing but what is killed.
 import { spawn, type ChildProcess, type IOType } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import type { Containment } from './descendants.js';
 import { runningInProcessGroup } from './procTree.js';
 
 /** How the process itself ended: its exit code, or the signal that killed it. */
@@ -54,8 +57,13 @@ export interface ProcessSpec {
   signal?: AbortSignal;
   /** Between the stopping signal and SIGKILL (default 2 s). */
   killGraceMs?: number;
-  /** Kill whatever the leader left running in its group as soon as it exits. */
+  /** Kill whatever the leader left running in its group (and its containment) as soon as it exits. */
   killGroupOnExit?: boolean;
+  /**
+   * Finds what the run started beyond its process group (lib/proc/descendants.ts): signalled with
+   * the group, and killed with it; the run ends only once that kill is done.
+   */
+  contain?: Containment;
   /**
    * After the leader exits, how long a process still holding its output pipes may keep them open
    * before they are let go of (default: until they close).
@@ -89,6 +97,7 @@ export interface RunningProcess {
 
 const DEFAULT_KILL_GRACE_MS = 2_000;
 const GROUP_POLL_MS = 50;
+const GROUP_GONE_MS = 1_000;
 
 export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   return startProcess(spec).ended;
@@ -141,6 +150,10 @@ class ProcessRun implements RunningProcess {
   private interruptedBy: NodeJS.Signals | null = null;
   /** The leader has ended (or never started): nothing more is stopped. */
   private over = false;
+  /** The leader process has exited: its status is the run's, whatever comes after. */
+  private exited = false;
+  /** The kill of what the leader left behind, when it exited. */
+  private sweep: Promise<void> = Promise.resolve();
   private settled = false;
   private readonly cleanups: (() => void)[] = [];
 
@@ -156,6 +169,8 @@ class ProcessRun implements RunningProcess {
     this.stdout = spec.stdout === 'pipe' ? child.stdout : null;
     this.stderr = spec.stderr === 'pipe' ? child.stderr : null;
     this.ended = new Promise((resolve) => (this.settle = resolve));
+    if (child.pid !== undefined) spec.contain?.watch(child.pid);
+    this.cleanups.push(() => spec.contain?.close());
     child.stdin?.on('error', () => undefined);
     feed(child.stdout, spec.stdout);
     feed(child.stderr, spec.stderr);
@@ -179,6 +194,10 @@ class ProcessRun implements RunningProcess {
 
   stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = this.killGraceMs): boolean {
     if (this.over || this.child.pid === undefined) return false;
+    if (this.exited) {
+      this.terminate('stopped', signal, graceMs); // kills what is left; the ending stays the exit's
+      return false;
+    }
     this.interruptedBy ??= signal;
     this.terminate('stopped', signal, graceMs);
     return true;
@@ -187,10 +206,23 @@ class ProcessRun implements RunningProcess {
   /** The first stop wins; later ones change nothing. */
   private terminate(why: 'timeout' | 'stopped', signal: NodeJS.Signals, graceMs: number): void {
     if (this.over || this.stopping || this.child.pid === undefined) return;
+    if (this.exited) {
+      // Too late to decide anything: the leader's exit did. What it left running goes.
+      this.killRest();
+      return;
+    }
     this.signal(signal);
-    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    this.spec.contain?.signal(signal);
+    const timer = setTimeout(() => this.killRest(), graceMs);
     timer.unref();
     this.stopping = { why, killAt: Date.now() + graceMs, timer };
+  }
+
+  /** SIGKILL to the group and to everything the containment finds. */
+  private killRest(): void {
+    this.signal('SIGKILL');
+    const contain = this.spec.contain;
+    if (contain) this.sweep = Promise.all([this.sweep, contain.killAll()]).then(() => undefined);
   }
 
   private watchEnd(): void {
@@ -203,8 +235,9 @@ class ProcessRun implements RunningProcess {
     let outputGrace: NodeJS.Timeout | undefined;
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      // The leader is gone; whatever it left running in its group goes with it.
-      if (this.spec.killGroupOnExit) this.signal('SIGKILL');
+      this.exited = true;
+      // The leader is gone; whatever it left running in its group (and beyond) goes with it.
+      if (this.spec.killGroupOnExit) this.killRest();
       const grace = this.spec.outputGraceMs;
       if (grace === undefined) return;
       // Never wait on an output pipe past the end: a background process may hold it for hours.
@@ -258,6 +291,7 @@ class ProcessRun implements RunningProcess {
         ? { kind: 'signaled', signal: exit.signal, seconds }
         : { kind: 'exited', code: exit.code ?? 1, seconds };
     await this.waitForStoppedGroup();
+    await this.sweep;
     this.finish(ending, endedAt);
   }
 
@@ -266,7 +300,10 @@ class ProcessRun implements RunningProcess {
     const { stopping } = this;
     if (stopping === null || !this.inGroup || this.spec.killGroupOnExit) return;
     while (this.groupRunning() && Date.now() < stopping.killAt) await new Promise((r) => setTimeout(r, GROUP_POLL_MS));
-    this.signal('SIGKILL');
+    if (!this.signal('SIGKILL')) return;
+    // SIGKILL takes a moment on a busy machine: the run ends once the group is gone (1 s at most).
+    const until = Date.now() + GROUP_GONE_MS;
+    while (this.groupRunning() && Date.now() < until) await new Promise((r) => setTimeout(r, GROUP_POLL_MS / 5));
   }
 
   private groupRunning(): boolean {

@@ -1,5 +1,5 @@
 export { nowIso, dayStamp } from './clock.js';
-export { applyChanges, applyChangesLocked, createJobLocked, canTransition, REOPEN_EVENTS } from './transition.js';
+export { applyChanges, applyChangesLocked, createJobLocked, canTransition, REOPEN_EVENTS, RECONCILE_EVENTS } from './transition.js';
 export type { JobChange } from './transition.js';
 export {
   startChanges,

@@ -33,6 +33,10 @@ export async function cancelJob(store: FileStore, id: string, by: string): Promi
       case 'failed':
       case 'canceled':
         throw new LandError('state', `job ${id} is already ${job.state}; nothing to cancel`);
+      case 'uncertain':
+        throw new LandError('state', `job ${id} is uncertain: its outcome is not decided`, {
+          hint: `see \`land show ${id}\`; decide it with \`land reconcile --resolve ${id} canceled\``,
+        });
       default: {
         const never: never = job.state;
         throw new Error(`unknown state ${String(never)}`);

@@ -26,6 +26,23 @@ export type SubmitOutcome =
   | { kind: 'requeued'; job: JobRecord; previous: ReopenedFrom; preempted: string[] }
   | { kind: 'tip_updated'; job: JobRecord; previousTip: string };
 
+/**
+ * The longest title a job takes, in characters (Unicode code points): room for a pull request's
+ * title (GitHub allows 256), not for a file pasted by mistake. docs/commands.md#land-submit.
+ */
+export const TITLE_MAX_CHARS = 256;
+
+/** A title longer than TITLE_MAX_CHARS is refused (exit 2) before anything is queued. */
+export function assertTitle(title: string | undefined): void {
+  if (title === undefined) return;
+  const length = [...title].length;
+  if (length > TITLE_MAX_CHARS) {
+    throw new LandError('usage', `--title is ${length} characters long; the limit is ${TITLE_MAX_CHARS}`, {
+      hint: 'a title is one short line; the branch and its commits carry the rest',
+    });
+  }
+}
+
 export async function assertBranchName(cwd: string, branch: string): Promise<void> {
   if (!(await isValidBranchName(cwd, branch))) {
     throw new LandError('usage', `invalid branch name ${JSON.stringify(branch)}: git refuses it (see git check-ref-format)`);
@@ -81,6 +98,7 @@ export function jobTarget(job: JobRecord, fallback: string): string {
 }
 
 export async function submitJob(store: FileStore, req: SubmitRequest): Promise<SubmitOutcome> {
+  assertTitle(req.title);
   await assertBranchName(req.cwd, req.branch);
   if (req.branch === req.target) {
     throw new LandError('state', `cannot submit the target branch "${req.target}" to itself`, { hint: 'submit a feature branch' });
@@ -102,6 +120,12 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
     const isLive = (job: JobRecord) => job.state === 'queued' || job.state === 'in_progress';
     const live = sameBranch.find((job) => isLive(job) && job.tip === tip) ?? sameBranch.find(isLive);
     if (live?.tip === tip) return { kind: 'existing', job: live };
+    const uncertain = sameBranch.find((job) => job.state === 'uncertain' && job.tip === tip);
+    if (uncertain) {
+      throw new LandError('state', `job ${uncertain.id} for ${JSON.stringify(req.branch)} at this tip is uncertain; it was not queued again`, {
+        hint: `decide it first: land reconcile --resolve ${uncertain.id} landed|queued|failed|canceled`,
+      });
+    }
     if (live?.state === 'in_progress') {
       throw new LandError(
         'state',

@@ -8,13 +8,20 @@ import type { FileStore } from '../store/index.js';
 import type { JobRecord, JobState } from '../store/index.js';
 import { nowIso } from './clock.js';
 
+// `uncertain`: git and the record disagree in a way the journal does not explain. Only `land
+// reconcile` moves a job into it (event `uncertain`) or out of it (`reconciled` once evidence
+// decides, `resolved` when a person does): see RECONCILE_EVENTS and docs/reconcile.md.
 const ALLOWED: Record<JobState, readonly JobState[]> = {
-  queued: ['in_progress', 'canceled'],
-  in_progress: ['queued', 'landed', 'failed', 'canceled'],
-  failed: ['queued'],
-  landed: [],
-  canceled: ['queued'],
+  queued: ['in_progress', 'canceled', 'uncertain'],
+  in_progress: ['queued', 'landed', 'failed', 'canceled', 'uncertain'],
+  failed: ['queued', 'uncertain'],
+  landed: ['uncertain'],
+  canceled: ['queued', 'uncertain'],
+  uncertain: ['queued', 'landed', 'failed', 'canceled'],
 };
+
+/** The only events that move a job into or out of `uncertain` (lib/reconcile). */
+export const RECONCILE_EVENTS: readonly string[] = ['uncertain', 'reconciled', 'resolved'];
 
 /**
  * Leaving `failed` or `canceled` is a person's decision, never the drainer's: only `land retry`
@@ -24,6 +31,7 @@ export const REOPEN_EVENTS: readonly string[] = ['retried', 'resubmitted'];
 
 export function canTransition(from: JobState, to: JobState, event?: string): boolean {
   if (!ALLOWED[from].includes(to)) return false;
+  if (from === 'uncertain' || to === 'uncertain') return event === undefined || RECONCILE_EVENTS.includes(event);
   const reopens = (from === 'failed' || from === 'canceled') && to === 'queued';
   return !reopens || event === undefined || REOPEN_EVENTS.includes(event);
 }

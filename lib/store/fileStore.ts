@@ -10,6 +10,7 @@ import { ensureDir, removeTempFiles, TEMP_MARK, writeFileAtomic, writeJsonAtomic
 import { appendJsonLine, readJsonLines, type JsonLines } from './jsonl.js';
 import { readFrom, scanLines, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
+import { formatTokenRecord, newToken, parseTokenRecord, processStart, recordProcessAlive, tokenHash, type TokenRecord } from './landingToken.js';
 import { StatePaths, assertSafeId } from './paths.js';
 import { jobsFolderVersion, waitForJobsChange, type WaitForChangeOptions, type WaitOutcome } from './watch.js';
 import {
@@ -192,6 +193,25 @@ export class FileStore {
     return { entries, badLines };
   }
 
+  /** The journal lines of several jobs (by id, each oldest first), in one pass over the file (land reconcile's page). */
+  readJournalOfJobs(ids: readonly string[]): Map<string, JournalEntry[]> {
+    const wanted = new Set(ids);
+    const byJob = new Map<string, JournalEntry[]>();
+    if (!wanted.size) return byJob;
+    scanLines(
+      this.paths.journal,
+      (line) => ids.some((id) => line.includes(id)),
+      (line) => {
+        const entry = parseJsonLine(line, (raw) => journalEntrySchema.safeParse(raw));
+        if (!entry?.job || !wanted.has(entry.job)) return;
+        const list = byJob.get(entry.job);
+        if (list) list.push(entry);
+        else byJob.set(entry.job, [entry]);
+      },
+    );
+    return byJob;
+  }
+
   // ---- locks ---------------------------------------------------------------------------------
 
   /** A short critical section over the queue. Temp files left by a killed writer are removed. */
@@ -216,12 +236,7 @@ export class FileStore {
     const holder = readDrainHolder(this.paths);
     if (!holder) return false;
     if (holder.host !== hostname()) return true; // trusted until its lock goes stale
-    try {
-      process.kill(holder.pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
+    return recordProcessAlive(holder);
   }
 
   // ---- window --------------------------------------------------------------------------------
@@ -385,13 +400,26 @@ export class FileStore {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  readToken(): string | null {
-    return readText(this.paths.token)?.trim() || null;
+  /** The token file's record (hash, pid, start time), or null when none (or unreadable). */
+  readToken(): TokenRecord | null {
+    return parseTokenRecord(readText(this.paths.token));
   }
 
-  writeToken(token: string | null): void {
-    if (token === null) rmSync(this.paths.token, { force: true });
-    else writeFileAtomic(this.paths.token, `${token}\n`);
+  /**
+   * Arms the protecting hook for one move of the target: a fresh token, of which only the hash
+   * (with this process's pid and start time) is written. The token is returned, for the
+   * environment of the one git process that moves the target; nothing else ever holds it.
+   */
+  writeToken(): string {
+    const token = newToken();
+    writeFileAtomic(this.paths.token, formatTokenRecord({ hash: tokenHash(token), pid: process.pid, start: processStart(process.pid) }));
+    return token;
+  }
+
+  /** Disarms: removes the token file when it still holds `token`'s hash (or, without a token, always). */
+  clearToken(token?: string): void {
+    if (token !== undefined && this.readToken()?.hash !== tokenHash(token)) return;
+    rmSync(this.paths.token, { force: true });
   }
 
   writePublishState(state: Record<string, unknown>): void {
@@ -413,7 +441,7 @@ export class FileStore {
     writeJsonAtomic(this.paths.gatePasses(commit), { commit, gates: passes });
   }
 
-  /** The landing token file the protecting hook compares LAND_TOKEN with. */
+  /** The file holding the landing token's hash, which the protecting hook checks LAND_TOKEN against. */
   tokenFile(): string {
     return this.paths.token;
   }

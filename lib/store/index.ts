@@ -9,6 +9,7 @@ export { appendJsonLine, readJsonLines, countLines } from './jsonl.js';
 export type { JsonLines } from './jsonl.js';
 export { writeJsonAtomic, writeFileAtomic, ensureDir } from './atomic.js';
 export type { DrainLease } from './lock.js';
+export type { TokenRecord } from './landingToken.js';
 export type { WaitForChangeOptions, WaitOutcome } from './watch.js';
 export * from './schemas.js';
 export * from './recordParts.js';

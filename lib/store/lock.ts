@@ -5,9 +5,10 @@
 import lockfile from 'proper-lockfile';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { LandError } from '../errors.js';
 import { ensureDir, writeJsonAtomic } from './atomic.js';
+import { processStart, recordProcessAlive } from './landingToken.js';
 import { drainHolderSchema, type DrainHolder } from './schemas.js';
 import type { StatePaths } from './paths.js';
 
@@ -43,17 +44,28 @@ export interface DrainLease {
   holder: DrainHolder;
   /** Set when the lock's heartbeat found it taken over; the drainer stops at the next boundary. */
   compromised(): Error | null;
+  /**
+   * Whether this drainer still holds the queue: its heartbeat saw no takeover and the holder file
+   * still names it (by its id, which is no secret: nothing is authorized by knowing it).
+   */
+  holds(): boolean;
   release(): Promise<void>;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** The drain lock's heartbeat: a lock whose directory was not touched for this long is abandoned. */
+const DRAIN_STALE_MS = 30_000;
+/** A takeover in progress that was not finished within this long was left by a killed process. */
+const TAKEOVER_STALE_MS = 10_000;
+
+const DRAIN_LOCK = {
+  realpath: false,
+  // Staleness is decided here (a dead holder at once, a silent heartbeat after DRAIN_STALE_MS),
+  // under the takeover mutex, never by proper-lockfile's own removal, which two newcomers could
+  // both perform (the second removing the lock the first had just taken).
+  stale: 24 * 3600_000,
+  update: 5_000,
+  retries: 0,
+};
 
 export function readDrainHolder(paths: StatePaths): DrainHolder | null {
   try {
@@ -70,71 +82,132 @@ function describeHolder(holder: DrainHolder | null): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Milliseconds since a path was last modified; null when it does not exist. */
+function ageMs(path: string): number | null {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the drain lock on disk was abandoned: its holder on this host is dead (or its pid now
+ * belongs to a process started later), or, for a holder on another host or none written, the
+ * lock's heartbeat stopped.
+ */
+function abandoned(paths: StatePaths, holder: DrainHolder | null): boolean {
+  if (holder && holder.host === hostname()) return !recordProcessAlive(holder);
+  const age = ageMs(`${paths.drainLock}.lock`);
+  return age !== null && age > DRAIN_STALE_MS;
+}
+
+/** Enters the takeover mutex (a directory); false when another process is in it. */
+function enterTakeover(mutex: string): boolean {
+  try {
+    mkdirSync(mutex);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const age = ageMs(mutex);
+    if (age !== null && age > TAKEOVER_STALE_MS) rmSync(mutex, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/**
+ * Removes an abandoned drain lock, one newcomer at a time: under the takeover mutex the holder is
+ * read again and must still be the one `seen` was, and still abandoned, so a second newcomer that
+ * saw the same dead holder cannot remove the lock the first has taken meanwhile. The caller then
+ * competes for the lock like anyone else (mkdir decides). False: nothing was removed.
+ */
+function takeOver(paths: StatePaths, seen: DrainHolder | null): boolean {
+  const mutex = `${paths.drainLock}.takeover`;
+  if (!enterTakeover(mutex)) return false;
+  try {
+    const now = readDrainHolder(paths);
+    if (now?.id !== seen?.id || !abandoned(paths, now)) return false;
+    rmSync(paths.drainHolder, { force: true });
+    rmSync(`${paths.drainLock}.lock`, { recursive: true, force: true });
+    return true;
+  } finally {
+    rmSync(mutex, { recursive: true, force: true });
+  }
+}
+
+function newHolder(): DrainHolder {
+  return {
+    pid: process.pid,
+    host: hostname(),
+    id: randomBytes(12).toString('hex'),
+    start: processStart(process.pid),
+    since: new Date().toISOString(),
+  };
+}
+
+async function tryDrainLock(paths: StatePaths): Promise<DrainLease | null> {
+  let compromised: Error | null = null;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(paths.drainLock, {
+      ...DRAIN_LOCK,
+      onCompromised: (error) => {
+        compromised = error;
+      },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return null;
+    throw error;
+  }
+  const holder = newHolder();
+  writeJsonAtomic(paths.drainHolder, holder);
+  const holds = () => compromised === null && readDrainHolder(paths)?.id === holder.id;
+  return {
+    holder,
+    compromised: () => compromised,
+    holds,
+    release: async () => {
+      // The holder file goes first: a lock directory without one is never taken for abandoned
+      // before its heartbeat stops.
+      if (readDrainHolder(paths)?.id === holder.id) rmSync(paths.drainHolder, { force: true });
+      await release().catch(() => undefined);
+    },
+  };
+}
+
 /**
  * Takes the drain lock. With `wait: false` a held lock is a `busy` error naming the holder.
- * A lock whose holder is a dead process on this host is removed at once (the caller then runs
+ * A lock whose holder is a dead process on this host is taken over at once (the caller then runs
  * recovery before draining); a holder on another host is trusted until its heartbeat goes stale.
+ * Two newcomers taking over one abandoned lock: exactly one gets it (see takeOver).
  */
 export async function acquireDrainLock(
   paths: StatePaths,
   opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean },
 ): Promise<DrainLease> {
   ensureDir(paths.locksDir);
-  let compromised: Error | null = null;
   let announced = false;
   for (;;) {
-    try {
-      const release = await lockfile.lock(paths.drainLock, {
-        realpath: false,
-        stale: 30_000,
-        update: 5_000,
-        retries: 0,
-        onCompromised: (error) => {
-          compromised = error;
-        },
-      });
-      const holder: DrainHolder = {
-        pid: process.pid,
-        host: hostname(),
-        token: randomBytes(16).toString('hex'),
-        since: new Date().toISOString(),
-      };
-      writeJsonAtomic(paths.drainHolder, holder);
-      return {
-        holder,
-        compromised: () => compromised,
-        release: async () => {
-          const current = readDrainHolder(paths);
-          if (current?.token === holder.token) rmSync(paths.drainHolder, { force: true });
-          await release().catch(() => undefined);
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      const holder = readDrainHolder(paths);
-      if (holder && holder.host === hostname() && holder.pid !== process.pid && !pidAlive(holder.pid)) {
-        // The holder died without releasing (kill -9). Its lock directory is removed; recovery
-        // of its in_progress jobs is the caller's next step, checked against git.
-        // proper-lockfile's unlock() only releases a lock this process owns, so the dead
-        // holder's lock directory is removed by hand, and only while the holder is still the dead
-        // one (another newcomer may have taken over meanwhile). What is left of that race is
-        // caught before the landing: a drainer checks its token right before the CAS.
-        if (readDrainHolder(paths)?.token !== holder.token) continue;
-        rmSync(`${paths.drainLock}.lock`, { recursive: true, force: true });
-        rmSync(paths.drainHolder, { force: true });
-        continue;
-      }
-      if (!opts.wait) {
-        throw new LandError('busy', `another drainer holds the queue: ${describeHolder(holder)}`, {
-          hint: 'wait for it to finish, or run without --no-wait to wait for the lock',
-        });
-      }
-      if (opts.shouldStop?.()) throw new LandError('interrupted', 'stopped by a signal while waiting for the drain lock');
-      if (!announced) {
-        opts.onWaiting?.(holder);
-        announced = true;
-      }
-      await sleep(250);
+    const lease = await tryDrainLock(paths);
+    if (lease) return lease;
+    const holder = readDrainHolder(paths);
+    if (abandoned(paths, holder)) {
+      // Its holder died without releasing (kill -9): recovery of its in_progress jobs is the
+      // caller's next step, checked against git. Another newcomer may be taking over the same
+      // lock: try again shortly, and the lock itself decides.
+      if (!takeOver(paths, holder)) await sleep(20 + Math.random() * 30);
+      continue;
     }
+    if (!opts.wait) {
+      throw new LandError('busy', `another drainer holds the queue: ${describeHolder(holder)}`, {
+        hint: 'wait for it to finish, or run without --no-wait to wait for the lock',
+      });
+    }
+    if (opts.shouldStop?.()) throw new LandError('interrupted', 'stopped by a signal while waiting for the drain lock');
+    if (!announced) {
+      opts.onWaiting?.(holder);
+      announced = true;
+    }
+    await sleep(250);
   }
 }

@@ -41,6 +41,17 @@ export const selectionTelemetrySchema = z.looseObject({
 export type SelectionTelemetry = z.infer<typeof selectionTelemetrySchema>;
 
 /**
+ * The trusted paths (policy `trusted`) a train changes: restored from the target before its gates,
+ * so the gates ran on `gatedTree`, not the train's tree. `byJob`: which member changes which.
+ */
+export const trustedTelemetrySchema = z.looseObject({
+  gatedTree: objectIdSchema,
+  restored: z.array(z.string()),
+  byJob: z.record(z.string(), z.array(z.string())),
+});
+export type TrustedTelemetry = z.infer<typeof trustedTelemetrySchema>;
+
+/**
  * A verdict reached without running a gate: a lone job's fast path (`source` proof, or cache with a
  * cached PASS of its tree) or the verdict cache's record of the train's tree (`cachedFrom`: the
  * train that ran the gates, `cachedVerdict`, `cachedLog`: its log). Records written before proofs
@@ -56,6 +67,7 @@ export const cachedGateTelemetrySchema = z.looseObject({
   planBase: objectIdSchema.optional(),
   executed: z.array(z.string()),
   gatesHash: z.string().optional(),
+  trusted: trustedTelemetrySchema.optional(),
 });
 export type CachedGateTelemetry = z.infer<typeof cachedGateTelemetrySchema>;
 
@@ -78,6 +90,7 @@ export const ranGateTelemetrySchema = selectionTelemetrySchema
     refreshed: z.array(z.string()).optional(),
     /** The refresh entry that failed (the train's verdict is FAIL, no gate ran). */
     refresh: failedRefreshSchema.optional(),
+    trusted: trustedTelemetrySchema.optional(),
   });
 export type RanGateTelemetry = z.infer<typeof ranGateTelemetrySchema>;
 
@@ -110,6 +123,8 @@ export const fastPathRefusalSchema = z.enum([
   'proofs_disabled',
   /** A local proof was made without the refresh entries that this change triggers. */
   'refresh_pending',
+  /** The proof tested the tip's own trusted paths, not the target's versions the gates now use (policy `trusted`). */
+  'trusted_restored',
 ]);
 export type FastPathRefusal = z.infer<typeof fastPathRefusalSchema>;
 

@@ -16,7 +16,7 @@ export const JOB_ID_PATTERN = /^[a-z0-9-]+$/;
 export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'expected lowercase letters, digits and dashes');
 const sha = objectIdSchema;
 
-export const JOB_STATES = ['queued', 'in_progress', 'landed', 'failed', 'canceled'] as const;
+export const JOB_STATES = ['queued', 'in_progress', 'landed', 'failed', 'canceled', 'uncertain'] as const;
 export const jobStateSchema = z.enum(JOB_STATES);
 export type JobState = z.infer<typeof jobStateSchema>;
 export const TERMINAL_STATES: readonly JobState[] = ['landed', 'failed', 'canceled'];
@@ -195,7 +195,10 @@ export type JournalEntry = z.infer<typeof journalEntrySchema>;
 export const drainHolderSchema = z.object({
   pid: z.number().int(),
   host: z.string(),
-  token: z.string(),
+  /** Names this holding of the lock (not a secret: the landing token is never written). */
+  id: z.string(),
+  /** The holder's start time (/proc/<pid>/stat field 22), so a reused pid is not taken for it. */
+  start: z.string().optional(),
   since: z.string(),
 });
 export type DrainHolder = z.infer<typeof drainHolderSchema>;

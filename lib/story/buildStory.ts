@@ -1,7 +1,7 @@
 // The failure story as a pure function: one job's journal lines (in order), the metrics rows of
 // the trains of its batches, and its record → the events of `land why`. Reading the files and the
 // gate logs is lib/story/readStory.ts; this only puts what they say in order.
-import type { JobRecord, JournalEntry } from '../store/index.js';
+import { trustedTelemetrySchema, type JobRecord, type JournalEntry } from '../store/index.js';
 import { isFailedResult, type TrainRow } from './trainRow.js';
 import type { BisectionStep, GateOutcome, MemberRef, Story, StoryEvent } from './types.js';
 
@@ -47,7 +47,14 @@ function failingGate(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>): Gat
   return from && from !== row ? failingGate(from, byTrain) : null;
 }
 
-function verdictEvent(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>): StoryEvent {
+/** The trusted paths the train restored for its gates, and those this job's own merge changes. */
+function trustedOf(row: TrainRow, jobId: string): { restored: string[]; job: string[] } | null {
+  const parsed = trustedTelemetrySchema.safeParse(row.gate?.trusted);
+  if (!parsed.success || !parsed.data.restored.length) return null;
+  return { restored: parsed.data.restored, job: parsed.data.byJob[jobId] ?? [] };
+}
+
+function verdictEvent(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>, jobId: string): StoryEvent {
   const cachedFrom = row.gate?.cachedFrom ?? null;
   return {
     kind: 'verdict',
@@ -63,6 +70,7 @@ function verdictEvent(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>): St
     log: row.log ?? null,
     logTrain: row.log ? (cachedFrom ?? row.train) : null,
     output: null,
+    trusted: trustedOf(row, jobId),
   };
 }
 
@@ -152,6 +160,14 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         event: entry.event,
         text: `the batch stages of train ${str(entry.detail.train) ?? '?'} left their ledger observation on the record`,
       };
+    case 'uncertain':
+    case 'reconciled':
+    case 'resolved': {
+      // land reconcile's lines (lib/reconcile): what disagreed and what was done about it.
+      const by = str(entry.detail.by);
+      const said = str(entry.detail.message) ?? describeDetail(entry.detail);
+      return { kind: 'note', at, event: entry.event, text: `${entry.event}${by ? ` by ${by}` : ''}: ${said}` };
+    }
     default: {
       const detail = describeDetail(entry.detail);
       return { kind: 'note', at, event: entry.event, text: `${entry.event.replace(/_/g, ' ')}${detail ? ` (${detail})` : ''}` };
@@ -194,7 +210,7 @@ function endRide(walk: Walk): void {
   if (!ride || ride.judged) return;
   ride.judged = true;
   const row = walk.byTrain.get(ride.train);
-  if (row?.members.includes(walk.input.job.id)) walk.events.push(verdictEvent(row, walk.byTrain));
+  if (row?.members.includes(walk.input.job.id)) walk.events.push(verdictEvent(row, walk.byTrain, walk.input.job.id));
 }
 
 /** The job starts riding a train (or a train that left no record). */
@@ -380,6 +396,8 @@ function nowEvent(input: StoryInput, trains: readonly string[]): StoryEvent {
       const canceled = [...input.journal].reverse().find((entry) => entry.event === 'canceled');
       return { ...base, by: canceled ? str(canceled.detail.by) : null };
     }
+    case 'uncertain':
+      return base;
     default: {
       const never: never = job.state;
       return never;

@@ -1,7 +1,9 @@
 // `land repro`: rebuilds the latest train in which a job failed (same base, same members in the
 // same order at the same tips, the same merges, through buildTrain itself) in a fresh worktree
 // outside the state folder, and names the gates the drainer ran on it, read from the policy on
-// that train's base, with the LAND_* environment the train had. The pure choices are exported
+// that train's base, with the LAND_* environment the train had. Trusted paths (policy `trusted`)
+// are restored from the base as the drainer restored them, so the checkout holds the tree that
+// was gated. The pure choices are exported
 // for tests; the rest is the thin effectful shell.
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import type { TrainEnv } from '../landing/gates/gateEnv.js';
 import { runGates, type GateRun } from '../landing/gates/gateRunner.js';
 import type { LogSink } from '../landing/gates/logSink.js';
 import { runRefresh } from '../landing/gates/refresh.js';
+import { gatedTreeOf, restoreTrustedInWorktree } from '../landing/gates/trusted.js';
 import { newJobRecord } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
@@ -109,6 +112,10 @@ export interface ReproTrain {
   built: BuiltTrain;
   env: TrainEnv;
   treeMatchesTrain: boolean;
+  /** The tree checked out for the gates: the train's with its trusted paths restored from the base. */
+  gatedTree: string;
+  /** The trusted paths the train changes, restored from the base in the checkout. */
+  restored: string[];
   /** Null unless the job ended failed with a tree on its record (the tree of the train it failed in). */
   treeMatchesRecord: boolean | null;
 }
@@ -183,6 +190,9 @@ export async function rebuildFailedTrain(opts: {
       );
     }
   }
+  // The gates saw the base's version of the trusted paths: so does the checkout.
+  const gated = await gatedTreeOf(cwd, policy, row.base, built.tree);
+  await restoreTrustedInWorktree(dir, gated);
   return {
     job,
     row,
@@ -193,6 +203,8 @@ export async function rebuildFailedTrain(opts: {
     built,
     env,
     treeMatchesTrain: built.tree === row.tree,
+    gatedTree: gated.tree,
+    restored: gated.restored,
     treeMatchesRecord: job.state === 'failed' && job.tree !== null ? built.tree === job.tree : null,
   };
 }

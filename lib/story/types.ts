@@ -65,6 +65,11 @@ export type StoryEvent =
       logTrain: string | null;
       /** The last lines of the failing gate's output; null when not read (or a PASS). */
       output: string[] | null;
+      /**
+       * Trusted paths (policy `trusted`) the train changes, which its gates ran in the target's
+       * version (`restored`), and those this job's own merge changes (`job`); null when none.
+       */
+      trusted?: { restored: string[]; job: string[] } | null;
     })
   | (At & { kind: 'bisection'; batch: string; steps: BisectionStep[] })
   | (At & { kind: 'conflict'; train: string | null; against: string | null; paths: string[]; outcome: 'requeued' | 'failed' })

@@ -95,13 +95,20 @@ describe('land hooks install', () => {
 
     // No drainer running (no token file): even a LAND_TOKEN is refused.
     expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: 'guess' }).status).not.toBe(0);
-    store.writeToken('drain-token-1');
-    expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: 'drain-token-2' }).status).not.toBe(0);
+    // This test process stands for the drainer: it arms a token; the file holds only its hash.
+    const token = store.writeToken();
+    const file = readFileSync(store.tokenFile(), 'utf8');
+    expect(file).not.toContain(token);
+    expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: file.trim() }).status).not.toBe(0);
+    expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: file.split(' ')[0] as string }).status).not.toBe(0);
+    expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: `${token}x` }).status).not.toBe(0);
     expect(repo.tip('main')).toBe(main);
-    const allowed = tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: 'drain-token-1' });
+    const allowed = tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: token });
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(repo.tip('main')).toBe(other);
-    store.writeToken(null);
+    store.clearToken(token);
+    expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', main, other], { LAND_TOKEN: token }).status).not.toBe(0);
+    expect(repo.tip('main')).toBe(other);
   });
 
   it('lets `land run` land through the hook (the drainer holds the token), and only while it runs', async () => {
@@ -138,9 +145,9 @@ describe('land hooks install', () => {
     expect(repo.tip('main')).toBe(main);
     // A landing (loose ref again), then git gc, which packs and prunes it: allowed, nothing moves.
     const store = await openStore(repo.dir);
-    store.writeToken('t-gc');
-    expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: 't-gc' }).status).toBe(0);
-    store.writeToken(null);
+    const token = store.writeToken();
+    expect(tryGit(repo.dir, ['update-ref', 'refs/heads/main', other, main], { LAND_TOKEN: token }).status).toBe(0);
+    store.clearToken(token);
     const gc = tryGit(repo.dir, ['gc', '-q']);
     expect(gc.status, gc.stderr).toBe(0);
     expect(gc.stderr).not.toContain('protected');
@@ -197,9 +204,8 @@ describe('land hooks uninstall', () => {
 describe('land hooks pre-receive', () => {
   it('prints a pre-receive hook that protects a server repository the same way', async () => {
     const repo = hookedRepo();
-    const tokenFile = join(tempDir(), 'token');
-    writeFileSync(tokenFile, 'server-token\n');
-    const printed = await land(repo.dir, ['hooks', 'pre-receive', '--token-file', tokenFile]);
+    const store = await openStore(repo.dir);
+    const printed = await land(repo.dir, ['hooks', 'pre-receive']);
     expect(printed.code, printed.stderr).toBe(0);
     expect(printed.stdout).toContain('# land-managed-hook');
 
@@ -211,11 +217,39 @@ describe('land hooks pre-receive', () => {
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain('land: main is protected');
     expect(tryGit(server, ['rev-parse', '--verify', '-q', 'refs/heads/main']).stdout).toBe('');
-    // A push on the same machine passes the environment to receive-pack.
-    const allowed = tryGit(repo.dir, ['push', server, 'main:main'], { LAND_TOKEN: 'server-token' });
+    // The drainer (this test process) arms a token: a push on the same machine passes the
+    // environment to receive-pack, which checks it against the token file's hash.
+    const token = store.writeToken();
+    expect(tryGit(repo.dir, ['push', server, 'main:main'], { LAND_TOKEN: readFileSync(store.tokenFile(), 'utf8').trim() }).status).not.toBe(0);
+    const allowed = tryGit(repo.dir, ['push', server, 'main:main'], { LAND_TOKEN: token });
     expect(allowed.status, allowed.stderr).toBe(0);
+    store.clearToken(token);
     expect(tryGit(server, ['rev-parse', 'refs/heads/main']).stdout.trim()).toBe(repo.tip('main'));
   });
+});
+
+describe('land hooks pre-receive and the drainer', () => {
+  it("accepts the drainer's publish push (its own token for the push) and nobody else's", async () => {
+    const repo = hookedRepo({ ...BASIC_POLICY, publish: { auto: true } });
+    const server = tempDir();
+    tryGit(server, ['init', '-q', '--bare', '-b', 'main', '.']);
+    repo.git('remote', 'add', 'origin', server);
+    expect(tryGit(repo.dir, ['push', '-q', 'origin', 'main']).status).toBe(0);
+    const printed = await land(repo.dir, ['hooks', 'pre-receive']);
+    writeFileSync(join(server, 'hooks', 'pre-receive'), printed.stdout, { mode: 0o755 });
+    repo.branch('feature', { 'f.txt': 'f\n' });
+    expect((await land(repo.dir, ['submit', 'feature'])).code).toBe(0);
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines().filter((e) => e.type === 'published')).toHaveLength(1);
+    expect(tryGit(server, ['rev-parse', 'main']).stdout.trim()).toBe(repo.tip('main'));
+    // By hand, even with a LAND_TOKEN: refused, the server's main stays.
+    repo.git('checkout', '-q', '-b', 'manual', 'main');
+    repo.commit('manual', { 'm.txt': 'm\n' });
+    const refused = tryGit(repo.dir, ['push', 'origin', 'manual:main'], { LAND_TOKEN: 'guess' });
+    expect(refused.status).not.toBe(0);
+    expect(tryGit(server, ['rev-parse', 'main']).stdout.trim()).toBe(repo.tip('main'));
+  }, 120_000);
 });
 
 describe('land hooks install --pre-push', () => {

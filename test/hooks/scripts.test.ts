@@ -1,10 +1,11 @@
 // The hook texts, run directly with dash (POSIX sh): quoting of embedded values, the token rule,
 // and the pre-receive equivalent's push-option token.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLandHook, preReceiveScript, prePushScript, referenceTransactionScript, shQuote } from '../../lib/hooks/scripts.js';
+import { formatTokenRecord, processStart, tokenHash } from '../../lib/store/landingToken.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -20,6 +21,21 @@ function runScript(text: string, args: string[], input: string, env: Record<stri
   const { LAND_TOKEN: _drop, ...rest } = process.env;
   // cwd outside any repository: `git rev-parse` finds no current value for the target.
   return spawnSync('dash', [path, ...args], { cwd: dir, input, encoding: 'utf8', env: { ...rest, GIT_CEILING_DIRECTORIES: dir, ...env } });
+}
+
+/** A token file as a drainer with this pid writes it for `token`. */
+function armedBy(pid: number, token: string): string {
+  return formatTokenRecord({ hash: tokenHash(token), pid, start: processStart(pid) });
+}
+
+/** A PATH folder holding only these tools (symlinks to where they are now). */
+function toolsDir(tools: string[]): string {
+  const dir = tempDir();
+  for (const tool of tools) {
+    const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    if (found) symlinkSync(found, join(dir, tool));
+  }
+  return dir;
 }
 
 describe('shQuote', () => {
@@ -52,13 +68,46 @@ describe('reference-transaction script', () => {
     expect(runScript(script, ['committed'], `${OLD} ${NEW} refs/heads/${target}\n`).status).toBe(0);
     expect(runScript(script, ['aborted'], `${OLD} ${NEW} refs/heads/${target}\n`).status).toBe(0);
     execFileSync('mkdir', ['-p', join(tokenFile, '..')]);
-    writeFileSync(tokenFile, 'secret-token\n');
+    writeFileSync(tokenFile, armedBy(process.pid, 'secret-token'));
     const line = `${OLD} ${NEW} refs/heads/${target}\n`;
     expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'secret-token' }).status).toBe(0);
     expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'wrong' }).status).toBe(1);
+    expect(runScript(script, ['prepared'], line, { LAND_TOKEN: tokenHash('secret-token') }).status).toBe(1);
     expect(runScript(script, ['prepared'], line, { LAND_TOKEN: '' }).status).toBe(1);
     writeFileSync(tokenFile, '');
     expect(runScript(script, ['prepared'], line, { LAND_TOKEN: '' }).status).toBe(1);
+    // The token file of an older land (the token itself, in clear): refused.
+    writeFileSync(tokenFile, 'secret-token\n');
+    expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'secret-token' }).status).toBe(1);
+  });
+
+  it('refuses the token of a drainer that is gone, or whose pid now names another process', () => {
+    execFileSync('mkdir', ['-p', join(tokenFile, '..')]);
+    const line = `${OLD} ${NEW} refs/heads/${target}\n`;
+    const dead = spawnSync('true').pid as number;
+    writeFileSync(tokenFile, armedBy(dead, 'secret-token'));
+    expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'secret-token' }).status).toBe(1);
+    // A live pid with another start time: a reused pid.
+    const start = processStart(process.pid);
+    writeFileSync(tokenFile, formatTokenRecord({ hash: tokenHash('secret-token'), pid: process.pid, start: String(Number(start) + 1) }));
+    expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'secret-token' }).status).toBe(1);
+    writeFileSync(tokenFile, armedBy(process.pid, 'secret-token'));
+    expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'secret-token' }).status).toBe(0);
+  });
+
+  it('checks the hash with shasum or openssl when sha256sum is missing, and refuses clearly with none', () => {
+    execFileSync('mkdir', ['-p', join(tokenFile, '..')]);
+    writeFileSync(tokenFile, armedBy(process.pid, 'secret-token'));
+    const line = `${OLD} ${NEW} refs/heads/${target}\n`;
+    const available = ['shasum', 'openssl'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
+    for (const tool of available) {
+      const path = toolsDir(['dash', 'cat', 'cut', 'sed', 'git', 'ps', 'grep', 'perl', tool]);
+      expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'secret-token', PATH: path }).status, tool).toBe(0);
+      expect(runScript(script, ['prepared'], line, { LAND_TOKEN: 'wrong', PATH: path }).status, tool).toBe(1);
+    }
+    const none = runScript(script, ['prepared'], line, { LAND_TOKEN: 'secret-token', PATH: toolsDir(['dash', 'cat', 'cut', 'sed', 'git', 'ps', 'grep']) });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('none of sha256sum, shasum or openssl is installed');
   });
 
   it('allows a deletion of a target that does not exist (a no-op)', () => {
@@ -69,7 +118,7 @@ describe('reference-transaction script', () => {
 describe('pre-receive script', () => {
   const dir = tempDir();
   const tokenFile = join(dir, 'token');
-  writeFileSync(tokenFile, 'tok\n');
+  writeFileSync(tokenFile, armedBy(process.pid, 'tok'));
   const script = preReceiveScript({ target: 'main', tokenFile });
   const line = `${OLD} ${NEW} refs/heads/main\n`;
 
@@ -89,11 +138,16 @@ describe('pre-receive script', () => {
 });
 
 describe('pre-push script', () => {
-  it('embeds node and the land entry quoted, and skips the drainer', () => {
-    const script = prePushScript({ node: '/opt/my node/bin/node', landEntry: "/srv/land's/dist/bin/land.js" });
+  it('embeds node and the land entry quoted, and skips the drainer (a token the token file vouches for) only', () => {
+    const tokenFile = join(tempDir(), 'token');
+    writeFileSync(tokenFile, armedBy(process.pid, 'drainer-token'));
+    const script = prePushScript({ node: '/opt/my node/bin/node', landEntry: "/srv/land's/dist/bin/land.js", tokenFile });
     expect(spawnSync('dash', ['-n'], { input: script }).status).toBe(0);
     expect(script).toContain(`'/opt/my node/bin/node' '/srv/land'\\''s/dist/bin/land.js' prove`);
-    expect(runScript(script, ['origin', 'url'], '', { LAND_TOKEN: 'x' }).status).toBe(0);
+    expect(runScript(script, ['origin', 'url'], '', { LAND_TOKEN: 'drainer-token' }).status).toBe(0);
+    const guessed = runScript(script, ['origin', 'url'], '', { LAND_TOKEN: 'x' });
+    expect(guessed.status).toBe(1);
+    expect(guessed.stderr).toContain('land prove failed');
     const failing = runScript(script, ['origin', 'url'], '');
     expect(failing.status).toBe(1);
     expect(failing.stderr).toContain('land prove failed');

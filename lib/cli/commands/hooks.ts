@@ -31,6 +31,9 @@ export function registerHooks(program: Command): void {
         }
         for (const hook of result.installed) ctx.out.say(`${hook.action === 'created' ? 'installed' : 'replaced'} ${hook.path}`);
         ctx.out.say(`refs/heads/${target} now moves only through \`land run\` (token file ${result.tokenFile})`);
+        ctx.out.note(
+          'the hook guards against mistakes; `git -c core.hooksPath=...` skips it: a server-side pre-receive hook (`land hooks pre-receive`) is the real guard',
+        );
       }),
     );
   hooks
@@ -51,8 +54,10 @@ export function registerHooks(program: Command): void {
     );
   hooks
     .command('pre-receive')
-    .description('print a pre-receive hook with the same rule, for a server repository')
-    .option('--token-file <path>', "the token file on the server (default: this repository's)")
+    .description(
+      "print a pre-receive hook with the same rule, for a server repository on the drainer's machine (over ssh or https use the host's protected-branch rule)",
+    )
+    .option('--token-file <path>', "the drainer's token file (sha256 of its landing token, pid, start time; default: this repository's)")
     .action(
       action<{ tokenFile?: string }>(async (ctx, opts) => {
         const target = await ctx.targetName();

@@ -1,7 +1,7 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { POLICY_FILE, type PolicyInput } from '../../config/index.js';
+import { POLICY_FILE, suggestTrusted, type PolicyInput } from '../../config/index.js';
 import { LandError } from '../../errors.js';
 import { commonDir, topLevel } from '../../git/index.js';
 import { action } from '../action.js';
@@ -12,17 +12,36 @@ interface InitOptions {
   force?: boolean;
 }
 
-export function starterPolicy(target: string, gates: readonly string[]): PolicyInput {
+/** The gate commands a starting policy runs: the --gate ones, else `npm test`. */
+export function starterGates(gates: readonly string[]): string[] {
+  return gates.length ? [...gates] : ['npm test'];
+}
+
+/** `trusted`: the gate scripts and CI folders found (docs/policy.md#trusted); may be empty. */
+export function starterPolicy(target: string, gates: readonly string[], trusted: readonly string[] = []): PolicyInput {
   return {
     target,
     remote: 'origin',
-    gates: (gates.length ? gates : ['npm test']).map((run, index) => ({
+    gates: starterGates(gates).map((run, index) => ({
       name: index === 0 ? 'test' : `gate-${index + 1}`,
       run,
       timeoutSeconds: 600,
     })),
+    trusted: [...trusted],
     batch: { max: 8, waitSeconds: 0 },
     publish: { auto: false },
+  };
+}
+
+/** Whether `path` (relative to the worktree's top) is a file, or a folder. */
+function existsIn(top: string): (path: string, kind: 'file' | 'folder') => boolean {
+  return (path, kind) => {
+    try {
+      const stat = statSync(join(top, path));
+      return kind === 'file' ? stat.isFile() : stat.isDirectory();
+    } catch {
+      return false;
+    }
   };
 }
 
@@ -30,7 +49,10 @@ export function registerInit(program: Command): void {
   program
     .command('init')
     .description(`write a starting ${POLICY_FILE} in the worktree (refuses to overwrite); commit it on the target`)
-    .option('--gate <command...>', 'gate command(s) to start with (default: "npm test")')
+    .option(
+      '--gate <command...>',
+      'gate command(s) to start with (default: "npm test"); the scripts they name and the CI folders that exist (ci/, .ci/, scripts/ci/, tools/ci/) are proposed as `trusted`',
+    )
     .option('--json', 'print the written policy as JSON')
     .action(
       action<InitOptions>(async (ctx, opts) => {
@@ -40,10 +62,17 @@ export function registerInit(program: Command): void {
         const file = join(top, POLICY_FILE);
         if (existsSync(file)) throw new LandError('state', `${file} already exists; not overwriting it`);
         const target = await ctx.targetName();
-        const policy = starterPolicy(target, opts.gate ?? []);
+        const gates = starterGates(opts.gate ?? []);
+        const policy = starterPolicy(target, gates, suggestTrusted(gates, existsIn(top)));
         writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
         if (ctx.out.json) ctx.out.emit({ file, policy });
         ctx.out.say(`wrote ${file}`);
+        const trusted = policy.trusted ?? [];
+        ctx.out.say(
+          trusted.length
+            ? `trusted: ${trusted.join(', ')} (restored from ${target} before the gates run, so a queued branch cannot change them; docs/policy.md#trusted)`
+            : 'trusted: [] (no gate script or CI folder found: list the files your gates run, so a queued branch cannot change them; docs/policy.md#trusted)',
+        );
         ctx.out.say(`next: git add ${POLICY_FILE} && git commit -m "land policy" on ${target}; the policy is read from ${target}'s tip`);
       }),
     );

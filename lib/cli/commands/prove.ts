@@ -14,7 +14,7 @@ export function registerProve(program: Command): void {
   program
     .command('prove')
     .description('run the gates on HEAD merged onto the target tip (no checkout of your tree) and record a local proof on PASS')
-    .option('--json', 'print { verdict, tree, planBaseTree, gatesHash, log, proof } as JSON')
+    .option('--json', 'print { verdict, tree, gatedTree, restored, planBaseTree, gatesHash, log, proof } as JSON')
     .action(
       action<{ json?: boolean }>(async (ctx) => {
         const store = await ctx.store();
@@ -38,8 +38,8 @@ export function registerProve(program: Command): void {
         }
         for (const note of result.notes) ctx.out.note(`note: ${note}`);
         if (ctx.out.json) {
-          const { verdict, tree, planBaseTree, gatesHash, log, proof, head, base, commit, seconds, notes } = result;
-          ctx.out.emit({ verdict, tree, planBaseTree, gatesHash, log, proof, head, base, commit, seconds, notes });
+          const { verdict, tree, gatedTree, restored, planBaseTree, gatesHash, log, proof, head, base, commit, seconds, notes } = result;
+          ctx.out.emit({ verdict, tree, gatedTree, restored, planBaseTree, gatesHash, log, proof, head, base, commit, seconds, notes });
         } else if (result.verdict === 'PASS') {
           ctx.out.say(
             `proved: ${short(result.head)} on ${loaded.target} at ${short(result.base)} -> tree ${short(result.tree)} PASS (${result.seconds}s); log ${result.log}`,

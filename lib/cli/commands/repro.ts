@@ -24,6 +24,9 @@ function describe(repro: ReproTrain): string[] {
   add('commit', `${built.train}${row.commit && row.commit !== built.train ? ` (new; the failed train's commit was ${row.commit})` : ''}`);
   const same = [repro.treeMatchesTrain ? "the failed train's tree" : null, repro.treeMatchesRecord ? "the job record's tree" : null].filter(Boolean);
   add('tree', `${built.tree}${same.length ? `: ${same.join(' and ')}` : `: DIFFERS from the failed train's tree ${row.tree ?? '(not recorded)'}`}`);
+  if (repro.restored.length) {
+    add('trusted', `${repro.restored.join(', ')} restored from the base, as the drainer gated them (tree checked out: ${repro.gatedTree})`);
+  }
   add(
     'verdict',
     `${row.verdict} (${row.reason ?? '?'})${row.cached ? ` from the verdict cache (train ${row.gate?.cachedFrom ?? '?'})` : ''}${row.log ? `; log ${row.log}` : ''}`,
@@ -57,6 +60,8 @@ function summary(repro: ReproTrain) {
     recordTree: repro.job.tree,
     treeMatchesTrain: repro.treeMatchesTrain,
     treeMatchesRecord: repro.treeMatchesRecord,
+    gatedTree: repro.gatedTree,
+    restored: repro.restored,
     verdict: row.verdict,
     reason: row.reason ?? null,
     log: row.log ?? null,

@@ -30,6 +30,7 @@ function watchOptions(opts: RunOptions, env: NodeJS.ProcessEnv): WatchOptions | 
 
 function describeSummary(summary: DrainSummary): string {
   const parts = [`${summary.trains} train(s)`, `${summary.gateRuns} gate run(s)`, `${summary.landed.length} landed`, `${summary.failed.length} failed`];
+  if (summary.contained.length) parts.push(`${summary.contained.length} already in the target`);
   if (summary.canceled.length) parts.push(`${summary.canceled.length} canceled`);
   if (summary.queued.length) parts.push(`${summary.queued.length} still queued`);
   return `done: ${parts.join(', ')}; window ${summary.window}${summary.stopped ? `; stopped: ${summary.stopped.message}` : ''}`;

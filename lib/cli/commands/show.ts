@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
-import { describeFastPath, describeFlaky, describeGate, describeLedger } from '../describeJob.js';
+import { describeFastPath, describeFlaky, describeGate, describeLedger, describeTrusted } from '../describeJob.js';
 import { showName } from '../output.js';
+import { printable } from '../safeText.js';
 
 /** The log a running job's gate is writing now (its train's log), else null. */
 function runningLog(store: FileStore, job: JobRecord): string | null {
@@ -14,7 +15,8 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   const out: string[] = [];
   const add = (key: string, value: unknown) => {
     if (value === null || value === undefined || value === '') return;
-    out.push(`${key.padEnd(14)} ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    // One line per key whatever the value holds: a title's newline or escape sequence is shown escaped.
+    out.push(`${key.padEnd(14)} ${printable(typeof value === 'string' ? value : JSON.stringify(value))}`);
   };
   add('id', job.id);
   add('target', job.target);
@@ -25,6 +27,8 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   add('priority', job.priority);
   add('state', job.state);
   add('reason', job.reason);
+  if (job.state === 'uncertain')
+    add('decide', `git and the record disagree (see error); decide with land reconcile --resolve ${job.id} landed|queued|failed|canceled`);
   if (job.error) add('error', `${job.error.code}: ${job.error.message}`);
   if (job.batch) add('batch', `${job.batch.id} attempt ${job.batch.attempt}, member ${job.batch.index + 1} of ${job.batch.members.length}`);
   if (job.stopRequest) add('stop request', `${job.stopRequest.kind} by ${job.stopRequest.by}${job.stopRequest.forJob ? ` for ${job.stopRequest.forJob}` : ''}`);
@@ -39,6 +43,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   add('log (running)', logNow);
   add('gate log', job.gateLog);
   add('fast path', describeFastPath(job.fastPath));
+  add('trusted', describeTrusted(job));
   add('flaky', describeFlaky(job.flaky));
   for (const line of describeGate(job.gate)) add('gate', line);
   for (const line of describeLedger(job.ledger)) add('ledger', line);

@@ -5,6 +5,7 @@ import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../
 import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { age, approximately, showName, short, table } from '../output.js';
+import { printable } from '../safeText.js';
 
 function stateText(job: JobRecord): string {
   const parts: string[] = [job.state];
@@ -19,6 +20,12 @@ function note(job: JobRecord): string {
   return job.title === job.branch ? '' : job.title;
 }
 
+/** An uncertain job, above the queue: what disagreed and how to decide it. */
+function uncertainLine(job: JobRecord): string {
+  const why = job.error?.message ?? job.reason ?? 'its record and git disagree';
+  return `uncertain ${job.id} ${showName(job.branch)} ${short(job.tip)}: ${why}; not drained until decided: see land reconcile (land reconcile --resolve ${job.id} landed|queued|failed|canceled)`;
+}
+
 /** The line under the table that says what the estimates rest on. */
 function etaNote(basis: EtaBasis): string {
   if (basis.medianTrainSeconds === null || basis.window === null) return `eta: ${basis.reason ?? 'no history yet'}`;
@@ -30,14 +37,14 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description('the queue in landing order: position, state, branch, tip, age, estimated time to land')
     .option('--all', 'include landed, failed and canceled jobs')
-    .option('--json', 'print { window, jobs, corrupt, estimate } as JSON (each job with its eta in seconds)')
+    .option('--json', 'print { window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const store = await ctx.store();
         const { jobs, corrupt } = store.listJobs();
         const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
         const window = await readWindowView(store, ctx.cwd, ctx.options.target);
-        for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${bad.file}: ${bad.problem}`);
+        for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
@@ -46,14 +53,23 @@ export function registerStatus(program: Command): void {
           window.size,
           jobs.some((job) => job.state === 'in_progress'),
         );
+        // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
+        const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
         if (ctx.out.json) {
-          ctx.out.emit({ window, jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })), corrupt, estimate: basis });
+          ctx.out.emit({
+            window,
+            jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })),
+            corrupt,
+            estimate: basis,
+            uncertain,
+          });
           return;
         }
         ctx.out.say(
-          `${windowSummary(window)}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
+          `${printable(windowSummary(window))}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
         );
+        for (const job of uncertain) ctx.out.say(uncertainLine(job));
         if (!rows.length) {
           ctx.out.say('the queue is empty');
           return;

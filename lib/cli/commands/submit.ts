@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { LandError } from '../../errors.js';
 import { currentBranch } from '../../git/index.js';
 import { submitJob, type SubmitOutcome } from '../../queue/index.js';
+import { TITLE_MAX_CHARS } from '../../queue/submit.js';
 import type { JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
 import { showName, short } from '../output.js';
@@ -50,7 +51,7 @@ export function registerSubmit(program: Command): void {
     .command('submit')
     .argument('[branches...]', 'branches to queue, in this order (default: the current branch)')
     .description('queue branches at their current tips (the same branch and tip again returns the same job; if it failed or was canceled, it is queued again)')
-    .option('--title <text>', 'a title for the job (default: the branch name); one branch only')
+    .option('--title <text>', `a title for the job (default: the branch name; at most ${TITLE_MAX_CHARS} characters, shown escaped); one branch only`)
     .option('--urgent', 'land before normal jobs; asks a running train of normal jobs to step aside')
     .option('--wait', 'wait until the jobs are landed, failed or canceled; exit 0 only if all landed')
     .option('--timeout <seconds>', 'with --wait, give up after this many seconds')

@@ -5,6 +5,7 @@ import type { JobRecord, JobState } from '../../store/index.js';
 const STATES_FOR: Record<string, readonly JobState[]> = {
   cancel: ['queued', 'in_progress'],
   retry: ['failed', 'canceled'],
+  reconcile: ['uncertain'],
 };
 
 /** Ids in display order (running, queued in landing order, then finished ones newest first). */

@@ -40,7 +40,8 @@ export async function startReporter(setup: ReporterSetup): Promise<Reporter> {
     );
     reporter = liveReporter({ terminal: { write: (text) => setup.stream.write(text), columns: () => setup.stream.columns }, source, colors, now, window });
   } else {
-    reporter = plainReporter({ write: (line) => setup.out.note(line), source, colors, heartbeatSeconds: heartbeatSeconds(setup.env), now });
+    // Straight to the stream: the line may carry colours; its values are escaped by the reporter.
+    reporter = plainReporter({ write: (line) => setup.stream.write(`${line}\n`), source, colors, heartbeatSeconds: heartbeatSeconds(setup.env), now });
   }
   const timer = setInterval(() => reporter.tick(now()), MIN_REDRAW_MS);
   timer.unref();

@@ -1,12 +1,14 @@
 // On a terminal: a few lines redrawn in place (the train, the running gate with its elapsed and
 // usual time, the window and the queue), with the events that matter printed as permanent lines
-// above them. Redrawn at most once per MIN_REDRAW_MS, and only when the text changed.
+// above them. Redrawn at most once per MIN_REDRAW_MS, and only when the text changed. Every value
+// an event carries is escaped first: only this reporter's own sequences reach the terminal.
 import type { DrainEvent } from '../../landing/events.js';
 import { describeEvent } from '../../landing/events.js';
 import { expectedGateSeconds } from '../../landing/plan/eta.js';
 import { fit, initialLiveState, isPermanent, liveLines, nextLiveState, toneOf, type LiveState } from './live.js';
+import { printableFields } from '../safeText.js';
 import { paint, type Colors, type Reporter } from './reporter.js';
-import type { ProgressSource } from './source.js';
+import { safeNames, type ProgressSource } from './source.js';
 
 export const MIN_REDRAW_MS = 250;
 
@@ -43,7 +45,7 @@ const QUEUE_CHANGES: ReadonlySet<DrainEvent['type']> = new Set([
 ]);
 
 export function liveReporter(opts: LiveReporterOptions): Reporter {
-  const names = (job: string) => opts.source.branchOf(job);
+  const names = safeNames(opts.source);
   const expected = (gate: string) => expectedGateSeconds(opts.source.gateHistory(), gate);
   let state: LiveState = initialLiveState(opts.window);
   let drawn: string[] = []; // the lines on screen now, below the permanent ones
@@ -63,7 +65,8 @@ export function liveReporter(opts: LiveReporterOptions): Reporter {
   };
 
   return {
-    event(event: DrainEvent) {
+    event(raw: DrainEvent) {
+      const event = printableFields(raw);
       const now = opts.now();
       if (event.type === 'gate_finished' && !/^(stopped|could not start)/.test(event.status)) {
         (opts.source.gateHistory().gateSeconds[event.gate] ??= []).push(event.seconds);

@@ -1,9 +1,11 @@
 // Off a terminal (CI logs, pipes): one line per event, and while a gate runs a heartbeat line
-// every few seconds that says it is alive and where its log is.
+// every few seconds that says it is alive and where its log is. Every value an event carries
+// (branch names, messages, paths) is escaped before it is put into a sentence.
 import { describeEvent, type DrainEvent } from '../../landing/events.js';
+import { printableFields } from '../safeText.js';
 import { heartbeatLine, toneOf } from './live.js';
 import { paint, type Colors, type Reporter } from './reporter.js';
-import type { ProgressSource } from './source.js';
+import { safeNames, type ProgressSource } from './source.js';
 
 export interface PlainReporterOptions {
   write: (line: string) => void;
@@ -14,11 +16,12 @@ export interface PlainReporterOptions {
 }
 
 export function plainReporter(opts: PlainReporterOptions): Reporter {
-  const names = (job: string) => opts.source.branchOf(job);
+  const names = safeNames(opts.source);
   const every = opts.heartbeatSeconds * 1000;
   let gate: { name: string; log: string; startedAt: number; nextBeat: number } | null = null;
   return {
-    event(event: DrainEvent) {
+    event(raw: DrainEvent) {
+      const event = printableFields(raw);
       if (event.type === 'gate_started') {
         const startedAt = opts.now();
         gate = { name: event.gate, log: event.log, startedAt, nextBeat: startedAt + every };

@@ -2,7 +2,9 @@
 // the gate history. Backed by the store (read-only); cached where the answer cannot change.
 import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta.js';
 import { jobTarget } from '../../queue/index.js';
+import type { JobNames } from '../../landing/events.js';
 import type { FileStore } from '../../store/index.js';
+import { printable } from '../safeText.js';
 
 export interface ProgressSource {
   /** The branch of a job, or null when its record cannot be read. */
@@ -48,5 +50,13 @@ export function storeSource(store: FileStore): ProgressSource {
       }
       return history;
     },
+  };
+}
+
+/** A job's branch as the reporters print it: escaped (a branch may hold bidirectional characters). */
+export function safeNames(source: ProgressSource): JobNames {
+  return (job) => {
+    const branch = source.branchOf(job);
+    return branch === null ? null : printable(branch);
   };
 }

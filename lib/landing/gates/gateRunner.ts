@@ -103,6 +103,8 @@ export async function runGates(opts: {
   train: TrainEnv;
   log: LogSink;
   signal?: AbortSignal;
+  /** The worktree is land's own (GroupCommand.ownsCwd): what still works in it after a gate is killed. */
+  ownsWorktree?: boolean;
   onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
 }): Promise<GateRun> {
   const results: GateResult[] = [];
@@ -119,6 +121,7 @@ export async function runGates(opts: {
       timeoutSeconds: gate.timeoutSeconds,
       output: opts.log,
       signal: opts.signal,
+      ownsCwd: opts.ownsWorktree,
     });
     total += outcome.seconds;
     const status = statusText(outcome);

@@ -2,7 +2,9 @@
 // for a lone job (cached PASS or accepted proof), the verdict cache for the train's tree, the
 // per-gate selection (a path-scoped gate whose files did not change keeps its ancestor's PASS),
 // and only then the gates themselves. A PASS that ran gates is recorded as a verdict, a proof and
-// per-gate passes, so the next train built on this tree needs none of it again.
+// per-gate passes, so the next train built on this tree needs none of it again. With trusted paths
+// (policy `trusted`, ./trusted.ts) the gates run on the gated tree, and the cache and proofs are
+// keyed by it: a verdict is about the content that was tested.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { withDetachedWorktree } from '../../git/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
@@ -26,6 +28,7 @@ import { LogSink } from './logSink.js';
 import { recordProof } from '../proofs/proof.js';
 import { runRefresh, type RefreshOutcome } from './refresh.js';
 import { recordGatePasses, selectGates } from './selection.js';
+import { gatedTreeOf, restoreTrustedInWorktree, trustedByMember, trustedTelemetry, type Gated } from './trusted.js';
 import { cachedVerdict, storeVerdict } from './verdictCache.js';
 
 /** What a judgement found besides its verdict. */
@@ -138,6 +141,10 @@ interface Judging {
   logPath: string;
   /** A flaky re-run (its number within the train): the gates run again, whatever the caches say. */
   rerun: number | null;
+  /** The tree the gates see (trusted paths restored); replaced when refresh entries change the train. */
+  gated: Gated;
+  /** Which member changes which trusted path. */
+  trustedByJob: Record<string, string[]>;
 }
 
 export async function judgeTrain(
@@ -151,7 +158,7 @@ export async function judgeTrain(
   rerun: number | null = null,
 ): Promise<Judgement> {
   const logPath = ctx.store.logPath(ids.trainId);
-  const log = new LogSink(logPath);
+  const log = new LogSink(logPath, { maxBytes: loaded.policy.logs.maxBytes });
   const ridden = members.map((m) => m.id).join(' ');
   log.line(
     rerun === null
@@ -159,13 +166,29 @@ export async function judgeTrain(
       : `== run ${rerun} of train ${ids.trainId} at ${built.train} (${nowIso()}): the gates run again on the same tree (retries.flaky)`,
   );
   const lone = members.length === 1 ? (members[0] as JobRecord) : null;
-  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash: gatesHash(loaded.policy.gates), log, logPath, rerun };
+  const gated = await gatedTreeOf(ctx.cwd, loaded.policy, built.base, built.tree);
+  const trustedByJob = gated.restored.length ? await trustedByMember(ctx.cwd, loaded.policy, built.base, stepsOf(built)) : {};
+  const hash = gatesHash(loaded.policy.gates);
+  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash, log, logPath, gated, trustedByJob, rerun };
   try {
+    if (gated.restored.length) log.line(`== trusted paths restored from the target for the gates: ${gated.restored.join(' ')} (gated tree ${gated.tree})`);
     // A re-run asks the gates themselves: the cached FAIL it re-judges is not the answer.
-    return (rerun === null ? await judgeWithoutGate(judging, fastPath) : null) ?? (await judgeInWorktree(judging));
+    const cheap = rerun === null ? await judgeWithoutGate(judging, fastPath) : null;
+    return withTrusted(judging, cheap ?? (await judgeInWorktree(judging)));
   } finally {
     await log.close();
   }
+}
+
+/** The member chain of a train, for trustedByMember. */
+function stepsOf(built: BuiltTrain): { job: string; commit: string }[] {
+  return built.members.map((m) => ({ job: m.job.id, commit: m.commit }));
+}
+
+/** The judgement's telemetry names the trusted paths the gates saw in the target's version. */
+function withTrusted(j: Judging, judgement: Judgement): Judgement {
+  const trusted = trustedTelemetry(j.gated, j.trustedByJob);
+  return trusted ? { ...judgement, telemetry: { ...judgement.telemetry, trusted } } : judgement;
 }
 
 /**
@@ -197,17 +220,17 @@ async function judgeWithoutGate(j: Judging, given: FastPathCheck | null): Promis
       );
     }
   }
-  const cached = cachedVerdict(ctx.store, built.tree, hash, j.members);
+  const cached = cachedVerdict(ctx.store, j.gated.tree, hash, j.members);
   if (!cached) return null;
   log.line(
-    `== verdict ${cached.verdict} from the verdict cache: tree ${built.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`,
+    `== verdict ${cached.verdict} from the verdict cache: tree ${j.gated.tree} was judged by train ${cached.train}${cached.log ? ` (log ${cached.log})` : ''}`,
   );
   return skipped(cachedTelemetry(cached, built.base, hash), cachedOutcome(cached), cached.log);
 }
 
 /** The train's checkout runs its refresh entries and its gates. */
 async function judgeInWorktree(j: Judging): Promise<Judgement> {
-  const { ctx, built, ids, lone, hash, log, logPath } = j;
+  const { ctx, built, ids, lone } = j;
   const trainEnv = {
     LAND_TIP: built.train,
     LAND_BASE: built.base,
@@ -219,17 +242,24 @@ async function judgeInWorktree(j: Judging): Promise<Judgement> {
   const result = await withWorktree(ctx, dir, built.train, async (): Promise<Judgement> => {
     const refreshed = await refreshInWorktree(j, dir, trainEnv);
     if (refreshed.kind === 'judged') return refreshed.judgement;
+    const notRestored = await restoreTrusted(j, dir);
+    if (notRestored !== null) return infraJudgement(j, notRestored);
     return gateInWorktree(j, dir, trainEnv, refreshed.refreshed);
   });
   if (result.made) return result.value;
-  log.line(`== could not create the gate worktree: ${result.message}`);
+  return infraJudgement(j, result.message);
+}
+
+/** The train's checkout could not be made (or prepared): nothing was tested. */
+function infraJudgement(j: Judging, message: string): Judgement {
+  j.log.line(`== could not create the gate worktree: ${message}`);
   return {
     verdict: 'INFRA',
-    failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: result.message },
+    failure: { kind: 'infra', reason: 'worktree', gate: '(worktree)', status: message },
     cached: false,
     seconds: 0,
-    log: logPath,
-    telemetry: { mode: 'full', executed: [], gatesHash: hash },
+    log: j.logPath,
+    telemetry: { mode: 'full', executed: [], gatesHash: j.hash },
     ledger: null,
     refreshed: null,
   };
@@ -253,6 +283,7 @@ async function refreshInWorktree(
     base: built.base,
     train: built.train,
     worktree: dir,
+    ownsWorktree: true,
     log,
     signal: ctx.abort,
     trainEnv,
@@ -262,8 +293,9 @@ async function refreshInWorktree(
       return { kind: 'go', refreshed: null };
     case 'refreshed': {
       const refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
+      j.gated = await gatedTreeOf(ctx.cwd, policy, built.base, outcome.tree);
       // A refreshed tree may already be judged (a re-run asks the gates again).
-      const again = j.rerun === null ? cachedVerdict(ctx.store, outcome.tree, hash, j.members) : null;
+      const again = j.rerun === null ? cachedVerdict(ctx.store, j.gated.tree, hash, j.members) : null;
       if (!again) return { kind: 'go', refreshed };
       return { kind: 'judged', judgement: { ...skipped(cachedTelemetry(again, built.base, hash), cachedOutcome(again), again.log), refreshed } };
     }
@@ -302,19 +334,38 @@ async function refreshInWorktree(
   }
 }
 
+/**
+ * Per-gate passes are recorded on the train commit. When its trusted paths were restored the gates
+ * did not see that commit's machinery: none are recorded, so the next train's selection looks back
+ * past it and sees the trusted paths changed (docs/policy.md#trusted).
+ */
+function recordPasses(j: Judging, train: string, gates: readonly string[]): void {
+  if (!j.gated.restored.length) recordGatePasses(j.ctx.store, train, j.loaded.policy.gates, gates);
+}
+
+/** The trusted paths restored in the checkout before the gates; an error message when git would not. */
+async function restoreTrusted(j: Judging, dir: string): Promise<string | null> {
+  try {
+    await restoreTrustedInWorktree(dir, j.gated);
+    return null;
+  } catch (error) {
+    return `could not restore the trusted paths: ${(error as Error).message}`;
+  }
+}
+
 /** The gates the selection keeps run on the (refreshed) train; what they decide is recorded. */
 async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refreshed: Refreshed): Promise<Judgement> {
   const { ctx, built, ids, hash, log, logPath } = j;
   const { policy } = j.loaded;
   const train = refreshed ? refreshed.commit : built.train;
-  const tree = refreshed ? refreshed.tree : built.tree;
-  const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train });
+  // The gates run on the gated tree (trusted paths restored): verdict and proof are about it.
+  const tree = j.gated.tree;
+  const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train, gated: tree });
   const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
   if (!plan.gates.length) {
-    recordGatePasses(
-      ctx.store,
+    recordPasses(
+      j,
       train,
-      policy.gates,
       plan.telemetry.cached.map((c) => c.gate),
     );
     log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
@@ -325,6 +376,7 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   const run = await runGates({
     gates: plan.gates,
     worktree: dir,
+    ownsWorktree: true,
     log,
     signal: ctx.abort,
     train: { ...trainEnv, LAND_TIP: train },
@@ -355,7 +407,7 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
     });
   }
   if (run.verdict === 'PASS') {
-    recordGatePasses(ctx.store, train, policy.gates, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
+    recordPasses(j, train, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
     if (policy.proof.enabled) {
       recordProof(ctx.store, {
         version: 1,

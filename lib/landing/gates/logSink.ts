@@ -1,21 +1,61 @@
 // A train's log file: gate output appended line by line, with passed-through secret values
-// replaced by "***" before anything reaches the disk.
+// replaced by "***" before anything reaches the disk, and capped at `logs.maxBytes` (head and tail
+// kept, the middle cut: lib/landing/gates/logCap.ts). Redaction happens before the cap, so a cut
+// never exposes part of a secret. Memory stays bounded: a line without a newline is written in
+// pieces once it grows past PENDING_MAX_CHARS.
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
+import { DEFAULT_LOG_MAX_BYTES, LogCap } from './logCap.js';
+
+/** Past this many characters, an unfinished line is written up to where no secret can straddle. */
+const PENDING_MAX_CHARS = 64 * 1024;
+
+export interface LogSinkOptions {
+  /** The cap for head and tail together (policy `logs.maxBytes`); default 10 MiB. */
+  maxBytes?: number;
+}
+
+/**
+ * Where `text` may be split so that no occurrence of a secret straddles the split: at most `at`,
+ * moved back to the start of any occurrence that begins before `at` and ends after it.
+ */
+export function safeSplit(text: string, at: number, secrets: readonly string[]): number {
+  let split = at;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const secret of secrets) {
+      const found = text.indexOf(secret, Math.max(0, split - secret.length + 1));
+      if (found !== -1 && found < split) {
+        split = found;
+        moved = true;
+      }
+    }
+  }
+  return split;
+}
 
 export class LogSink extends Writable {
   private readonly file: WriteStream;
+  private readonly cap: LogCap;
+  private readonly decoder = new StringDecoder('utf8');
   private pending = '';
   private secrets: string[] = [];
+  /** Whether the last gate text written ended its line (land's own lines start on a line of their own). */
+  private atLineStart = true;
 
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    opts: LogSinkOptions = {},
+  ) {
     super();
     this.file = createWriteStream(path, { flags: 'a' });
+    this.cap = new LogCap((bytes) => this.file.write(bytes), opts.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
   }
 
   setSecrets(secrets: readonly string[]): void {
     this.flushPending();
-    this.secrets = [...secrets].sort((a, b) => b.length - a.length);
+    this.secrets = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
   }
 
   /** `text` with the current secrets replaced by "***". */
@@ -25,30 +65,40 @@ export class LogSink extends Writable {
     return out;
   }
 
+  private gateText(text: string): void {
+    if (!text) return;
+    this.cap.push(Buffer.from(this.redact(text)), 'gate');
+    this.atLineStart = text.endsWith('\n');
+  }
+
   private flushPending(): void {
-    if (this.pending) this.file.write(this.redact(this.pending));
+    this.gateText(this.pending + this.decoder.end());
     this.pending = '';
   }
 
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    const text = this.pending + chunk.toString();
-    const cut = text.lastIndexOf('\n');
-    if (cut === -1) {
-      this.pending = text;
-    } else {
-      this.file.write(this.redact(text.slice(0, cut + 1)));
-      this.pending = text.slice(cut + 1);
+    const text = this.pending + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
+    let keepFrom = text.lastIndexOf('\n') + 1;
+    if (text.length - keepFrom > PENDING_MAX_CHARS) {
+      // A long line with no end yet: write it but the few characters that may begin a secret.
+      const longest = this.secrets[0]?.length ?? 0;
+      keepFrom = safeSplit(text, text.length - Math.max(0, longest - 1), this.secrets);
     }
+    this.gateText(text.slice(0, keepFrom));
+    this.pending = text.slice(keepFrom);
     callback();
   }
 
+  /** One line of land's own (a gate's header or end line), on a line of its own even after output with no final newline. */
   line(text: string): void {
     this.flushPending();
-    this.file.write(`${text}\n`);
+    this.cap.push(Buffer.from(`${this.atLineStart ? '' : '\n'}${text}\n`), 'land');
+    this.atLineStart = true;
   }
 
   close(): Promise<void> {
     this.flushPending();
+    for (const bytes of this.cap.finish()) this.file.write(bytes);
     return new Promise((resolve) => this.file.end(resolve));
   }
 }

@@ -1,9 +1,13 @@
-// Runs a gate (or a refresh command) in its own process group, so a timeout or a stop can kill
-// everything it started (grandchildren included) and nothing is left behind: as soon as the
-// command exits, whatever it left running in its group is killed too. The output goes to the
-// train's log (redacted there); the last stderr line is remembered besides.
+// Runs a gate (or a refresh command) in its own process group, tagged with a run marker
+// (LAND_GATE_RUN, lib/proc/descendants.ts) that everything it starts inherits, so a timeout or a
+// stop can kill everything it started and nothing is left behind: as soon as the command exits,
+// whatever it left running is killed too, in its group or not (a `setsid` daemon included), and
+// the run never waits on an output pipe more than a moment past that. The command's own exit
+// status is the outcome. The output goes to the train's log (redacted there); the last stderr
+// line is remembered besides.
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
-import { runProcess, type Ending } from '../../proc/index.js';
+import { markerScope, newRunMarker, RUN_MARKER_VAR, RunContainment, runProcess, type Ending } from '../../proc/index.js';
 import { LastLine } from './lastLine.js';
 
 export type GroupOutcome = Ending;
@@ -18,9 +22,25 @@ export interface GroupCommand {
   timeoutSeconds: number;
   output: Writable;
   signal?: AbortSignal;
+  /**
+   * `cwd` is a worktree `land` made for this run (under the state folder): at the end, every
+   * process still working inside it is taken as the command's and killed too, even one that
+   * cleared its environment. Never set for a folder a user may work in.
+   */
+  ownsCwd?: boolean;
 }
 
 const KILL_GRACE_MS = 2_000;
+/** After the command exits (and what it left is killed), how long its output pipes may stay open. */
+const OUTPUT_GRACE_MS = 2_000;
+
+/**
+ * The marker of one run in `worktree`: its scope is the worktree's parent folder, so every gate a
+ * drainer runs in `<state>/trains/<id>` carries the scope recovery looks for (killLeftGates).
+ */
+export function gateRunMarker(worktree: string): string {
+  return newRunMarker(markerScope(dirname(worktree)), `run-${process.pid}`);
+}
 
 /** How a command ended, for logs and messages: "exit 1", "timed out", "signal SIGKILL". */
 export function outcomeText(outcome: GroupOutcome): string {
@@ -46,10 +66,11 @@ export async function runInGroup(cmd: GroupCommand): Promise<GroupResult> {
   // The output goes to the log whole; only the last stderr line is remembered besides, for
   // the message of a gate that could not start ("sh: 1: mytset: not found").
   const stderrTail = new LastLine();
+  const marker = gateRunMarker(cmd.cwd);
   const { ending } = await runProcess({
     argv: cmd.argv,
     cwd: cmd.cwd,
-    env: cmd.env,
+    env: { ...cmd.env, [RUN_MARKER_VAR]: marker },
     stdout: (chunk) => cmd.output.write(chunk),
     stderr: (chunk) => {
       cmd.output.write(chunk);
@@ -59,6 +80,8 @@ export async function runInGroup(cmd: GroupCommand): Promise<GroupResult> {
     signal: cmd.signal,
     killGraceMs: KILL_GRACE_MS,
     killGroupOnExit: true,
+    contain: new RunContainment({ marker, cwdUnder: cmd.ownsCwd ? cmd.cwd : undefined }),
+    outputGraceMs: OUTPUT_GRACE_MS,
   });
   return { ...ending, lastStderrLine: stderrTail.last() };
 }

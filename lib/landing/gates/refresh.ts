@@ -43,6 +43,8 @@ export async function runRefresh(opts: {
   worktree: string;
   log: LogSink;
   signal?: AbortSignal;
+  /** The worktree is land's own (GroupCommand.ownsCwd): what still works in it after an entry is killed. */
+  ownsWorktree?: boolean;
   /** LAND_* variables for the commands; LAND_TIP and LAND_BASE default to train and base. */
   trainEnv?: Partial<TrainEnv>;
 }): Promise<RefreshOutcome> {
@@ -63,6 +65,7 @@ export async function runRefresh(opts: {
       timeoutSeconds: entry.timeoutSeconds,
       output: opts.log,
       signal: opts.signal,
+      ownsCwd: opts.ownsWorktree,
     });
     const status = statusOf(outcome);
     opts.log.line(`== refresh "${entry.message}": ${status ?? 'exit 0'} after ${outcome.seconds}s`);

@@ -137,12 +137,23 @@ export function gateHash(gate: Gate): string {
  * path-scoped gate it does not touch, the nearest commit on base's first-parent history (at most
  * ANCESTOR_LIMIT) with a PASS record of that gate under its current definition.
  */
-export async function selectGates(opts: { cwd: string; store: FileStore; gates: readonly Gate[]; base: string; train: string }): Promise<SelectionPlan> {
+export async function selectGates(opts: {
+  cwd: string;
+  store: FileStore;
+  gates: readonly Gate[];
+  base: string;
+  train: string;
+  /** The tree the gates see (trusted paths restored from the target); paths are compared with it. Default: the train's. */
+  gated?: string;
+}): Promise<SelectionPlan> {
   const { cwd, store, gates, base, train } = opts;
+  // A change to a trusted path is not what the gates see (they get the target's version): it
+  // does not select a gate in this train; it counts once landed (docs/policy.md#trusted).
+  const content = opts.gated ?? train;
   const input: SelectionInput = { gates, planBase: base, changed: null, ancestors: {} };
   if (!gates.some((gate) => gate.paths !== undefined)) return planSelection({ ...input, changed: [] });
   try {
-    const changed = await changedPaths(cwd, base, train);
+    const changed = await changedPaths(cwd, base, content);
     const needing = gatesNeedingAncestor(gates, changed);
     const ancestors: Record<string, AncestorPass> = {};
     if (needing.length) {
@@ -166,7 +177,7 @@ export async function selectGates(opts: { cwd: string; store: FileStore; gates: 
           ancestors[gate.name] = { kind: 'rewritten', commit };
           continue;
         }
-        if (!changedSince.has(commit)) changedSince.set(commit, await changedPaths(cwd, commit, train));
+        if (!changedSince.has(commit)) changedSince.set(commit, await changedPaths(cwd, commit, content));
         ancestors[gate.name] = { kind: 'found', commit, changed: changedSince.get(commit) ?? [] };
       }
     }

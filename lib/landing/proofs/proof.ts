@@ -8,14 +8,14 @@ import { objectIdSchema as sha, selectionTelemetrySchema, type FileStore, type P
 export const proofSchema = z
   .object({
     version: z.literal(1),
-    /** The tree the gates passed on (the merge of the tip onto the target). */
+    /** The tree the gates passed on: the merge of the tip onto the target, with trusted paths restored from it (the gated tree). */
     tree: sha,
     /** The target's tree the merge was made on (the plan base). */
     planBaseTree: sha,
     gatesHash: z.string().min(1),
     verdict: z.literal('PASS'),
     source: z.enum(['train', 'local']),
-    /** The commit that was checked out for the gates (a train, or prove's in-memory merge). */
+    /** The commit that was checked out for the gates (a train, or prove's in-memory merge); its tree is `tree` unless trusted paths were restored. */
     commit: sha,
     seconds: z.number().nonnegative(),
     at: z.string(),

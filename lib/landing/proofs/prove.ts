@@ -1,7 +1,9 @@
 // `land prove`: HEAD merged onto the target tip in memory (no checkout of the user's tree), the
 // policy's gates run on that merge in a detached worktree under trains/, and a PASS recorded as a
 // `local` proof of the merged tree. Only the proof is written, never a verdict: trains trust
-// local proofs only when the policy says so (proof.trustLocal).
+// local proofs only when the policy says so (proof.trustLocal). Trusted paths (policy `trusted`)
+// are restored from the target in that worktree before the gates, as the drainer does, and the
+// proof is of the tree the gates saw.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { LandError } from '../../errors.js';
 import { changedPaths, commitTree, isAncestor, mergeTree, revParse, treeOf, withDetachedWorktree, type WorktreeRun } from '../../git/index.js';
@@ -11,6 +13,7 @@ import { runGates, type GateFailure, type GateRun } from '../gates/gateRunner.js
 import { LogSink } from '../gates/logSink.js';
 import { recordProof, type Proof } from './proof.js';
 import { triggeredEntries } from '../gates/refresh.js';
+import { gatedTreeOf, restoreTrustedInWorktree, trustedSentence, type Gated } from '../gates/trusted.js';
 
 export interface ProveResult {
   verdict: GateRun['verdict'];
@@ -20,6 +23,10 @@ export interface ProveResult {
   /** The commit the gates ran on: HEAD itself when it contains the target, else an in-memory merge. */
   commit: string;
   tree: string;
+  /** The tree the gates ran on: `tree` with its trusted paths restored from the target (the proof's key). */
+  gatedTree: string;
+  /** The trusted paths HEAD changes, restored from the target for the gates. */
+  restored: string[];
   planBaseTree: string;
   gatesHash: string;
   log: string;
@@ -71,11 +78,11 @@ async function proofNotes(cwd: string, loaded: LoadedPolicy, planBaseTree: strin
 }
 
 /** Runs the policy's gates on `commit` in a fresh worktree, its output in a log of its own. */
-async function gateCommit(opts: ProveOptions, merge: { head: string; base: string; commit: string }): Promise<{ run: GateRun; logPath: string }> {
+async function gateCommit(opts: ProveOptions, merge: { head: string; base: string; commit: string; gated: Gated }): Promise<{ run: GateRun; logPath: string }> {
   const { store, loaded } = opts;
   const id = store.freshLogId(`prove-${merge.head.slice(0, 12)}`);
   const logPath = store.logPath(id);
-  const log = new LogSink(logPath);
+  const log = new LogSink(logPath, { maxBytes: loaded.policy.logs.maxBytes });
   log.line(`== prove ${id}: ${merge.head} onto ${loaded.target} at ${merge.base} as ${merge.commit} (${nowIso()})`);
   const dir = store.trainDir(id);
   let gated: WorktreeRun<GateRun>;
@@ -84,15 +91,19 @@ async function gateCommit(opts: ProveOptions, merge: { head: string; base: strin
       opts.cwd,
       dir,
       merge.commit,
-      () =>
-        runGates({
+      async () => {
+        if (merge.gated.restored.length) log.line(`== trusted paths restored from the target for the gates: ${merge.gated.restored.join(' ')}`);
+        await restoreTrustedInWorktree(dir, merge.gated);
+        return runGates({
           gates: loaded.policy.gates,
           worktree: dir,
+          ownsWorktree: true,
           log,
           signal: opts.signal,
           onGate: opts.onGate,
           train: { LAND_TIP: merge.commit, LAND_BASE: merge.base, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id },
-        }),
+        });
+      },
       { onCleanup: (left) => store.removeTrainDir(left) },
     );
     if (!gated.made) log.line(`== could not create the gate worktree: ${gated.message}`);
@@ -109,13 +120,15 @@ export async function proveHead(opts: ProveOptions): Promise<ProveResult> {
   const { head, base, planBaseTree, tree, commit } = merge;
   const hash = gatesHash(loaded.policy.gates);
   const notes = await proofNotes(cwd, loaded, planBaseTree, tree);
-  const { run, logPath } = await gateCommit(opts, merge);
+  const gated = await gatedTreeOf(cwd, loaded.policy, base, tree);
+  if (gated.restored.length) notes.push(trustedSentence(gated.restored, 'job'));
+  const { run, logPath } = await gateCommit(opts, { ...merge, gated });
 
   let proof: Proof | null = null;
   if (run.verdict === 'PASS') {
     proof = {
       version: 1,
-      tree,
+      tree: gated.tree,
       planBaseTree,
       gatesHash: hash,
       verdict: 'PASS',
@@ -136,6 +149,8 @@ export async function proveHead(opts: ProveOptions): Promise<ProveResult> {
     base,
     commit,
     tree,
+    gatedTree: gated.tree,
+    restored: gated.restored,
     planBaseTree,
     gatesHash: hash,
     log: logPath,

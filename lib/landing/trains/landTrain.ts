@@ -1,20 +1,63 @@
 // The moment of truth: one compare-and-swap of the target ref against the base the train was
 // built on. A worktree that has the target checked out follows the landing when it is clean and
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
-import { branchRef, branchTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
+import { LandError } from '../../errors.js';
+import { branchRef, branchTip, GitError, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
 export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
 
-export async function landTrain(opts: { cwd: string; target: string; base: string; train: string; token: string; message: string }): Promise<LandOutcome> {
+/** Arms and disarms the protecting hook (FileStore's token methods). */
+export interface TokenIssuer {
+  writeToken(): string;
+  clearToken(token?: string): void;
+}
+
+/**
+ * Runs `move` with a landing token made for it alone: only the token's hash is on disk while it
+ * runs, the token itself is in no file and in no environment but the one `move` gives its git
+ * process, and it is void as soon as `move` returns (or this process dies).
+ */
+export async function withLandingToken<T>(issuer: TokenIssuer, move: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const token = issuer.writeToken();
+  try {
+    return await move({ LAND_TOKEN: token });
+  } finally {
+    issuer.clearToken(token);
+  }
+}
+
+/** Where the target is now: at `base`, or moved (by anyone) since the train was built on it. */
+export async function targetStillAt(cwd: string, target: string, base: string): Promise<LandOutcome | null> {
+  const now = await branchTip(cwd, target);
+  return now === base ? null : { kind: 'lost', actual: now };
+}
+
+/** A CAS the target's hook refused (the ref did not move): a land hook of an older scheme, most likely. */
+function refusedByHook(error: unknown, target: string): unknown {
+  if (!(error instanceof GitError) || !/is protected|landing token/.test(error.stderr)) return error;
+  return new LandError('state', `the hook protecting ${target} refused this drainer's landing: ${error.message}`, {
+    hint: 'a hook written by an earlier version of land does not know the current landing token: run `land hooks install` again',
+  });
+}
+
+export async function landTrain(opts: {
+  cwd: string;
+  target: string;
+  base: string;
+  train: string;
+  tokens: TokenIssuer;
+  message: string;
+}): Promise<LandOutcome> {
   // Re-read the target first: a target that moved is a lost CAS whatever state a checkout is in.
-  const now = await branchTip(opts.cwd, opts.target);
-  if (now !== opts.base) return { kind: 'lost', actual: now };
+  const moved = await targetStillAt(opts.cwd, opts.target, opts.base);
+  if (moved) return moved;
   const worktree = await worktreeOfBranch(opts.cwd, opts.target);
   if (worktree && !(await isWorktreeClean(worktree.path))) return { kind: 'target_dirty', worktree: worktree.path };
-  const cas = await updateRefCas(opts.cwd, branchRef(opts.target), opts.train, opts.base, {
-    env: { LAND_TOKEN: opts.token },
-    message: opts.message,
-  });
+  const cas = await withLandingToken(opts.tokens, (env) =>
+    updateRefCas(opts.cwd, branchRef(opts.target), opts.train, opts.base, { env, message: opts.message }).catch((error: unknown) => {
+      throw refusedByHook(error, opts.target);
+    }),
+  );
   if (cas.kind === 'lost') return { kind: 'lost', actual: cas.actual };
   if (!worktree) return { kind: 'landed', warning: null };
   try {

@@ -5,17 +5,11 @@ import type { Policy } from '../../config/index.js';
 import { GitError, isAncestor, pushWithLease, remoteBranchTip } from '../../git/index.js';
 import { nowIso } from '../../queue/index.js';
 import type { FileStore } from '../../store/index.js';
+import { withLandingToken } from './landTrain.js';
 
 export type PublishOutcome = { kind: 'pushed'; remote: string } | { kind: 'rejected'; remote: string; message: string } | { kind: 'off' };
 
-export async function publishLanding(opts: {
-  cwd: string;
-  store: FileStore;
-  policy: Policy;
-  target: string;
-  commit: string;
-  token: string;
-}): Promise<PublishOutcome> {
+export async function publishLanding(opts: { cwd: string; store: FileStore; policy: Policy; target: string; commit: string }): Promise<PublishOutcome> {
   if (!opts.policy.publish.auto) return { kind: 'off' };
   const remote = opts.policy.publish.remote ?? opts.policy.remote;
   let outcome: PublishOutcome;
@@ -24,7 +18,9 @@ export async function publishLanding(opts: {
     if (remoteTip && !(await isAncestor(opts.cwd, remoteTip, opts.commit).catch(() => false))) {
       outcome = { kind: 'rejected', remote, message: `${remote}/${opts.target} has commits the landed target does not contain (fetch and reconcile by hand)` };
     } else {
-      const pushed = await pushWithLease(opts.cwd, remote, opts.target, opts.commit, remoteTip, { LAND_TOKEN: opts.token });
+      // A token of its own for the push (a pre-receive hook on this machine checks it like the
+      // local hook does); void once the push is over.
+      const pushed = await withLandingToken(opts.store, (env) => pushWithLease(opts.cwd, remote, opts.target, opts.commit, remoteTip, env));
       outcome = pushed.kind === 'pushed' ? { kind: 'pushed', remote } : { kind: 'rejected', remote, message: pushed.message };
     }
   } catch (error) {

@@ -12,7 +12,7 @@ import { buildTrain, type BuiltTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from '../events.js';
 import type { FastPathCheck, Judgement } from '../gates/judge.js';
 import { judgeWithReruns } from './rerunTrain.js';
-import { landTrain } from './landTrain.js';
+import { landTrain, targetStillAt } from './landTrain.js';
 import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
@@ -23,7 +23,8 @@ export interface DrainContext {
   cwd: string;
   store: FileStore;
   emit: Emit;
-  token: string;
+  /** Whether this drainer still holds the queue (the drain lock's lease; no secret is read back). */
+  holds: () => boolean;
   /** Aborted by a second signal: running gates are killed and members requeued. */
   abort: AbortSignal;
   /** The target named on the command line, if any (else git config / main). */
@@ -210,22 +211,28 @@ async function afterGate(
     return { step: 'target_checked', health: await checkTarget(ctx, { loaded, base: built.base, baseTree, batchId: train.batch.id, job }) };
   }
   // The lease: a drainer that lost its lock (another took over and recovered these jobs) must
-  // not land. The token file names the drainer that holds the queue now.
-  if (ctx.store.readToken() !== ctx.token) return { step: 'lock_lost' };
+  // not land. The holder file still names this drainer, and its heartbeat saw no takeover.
+  if (!ctx.holds()) return { step: 'lock_lost' };
+  // The target must still be where the train was built before the landing is recorded: a target
+  // moved meanwhile (by anyone, a gate included) is an outside change and the train is rebuilt.
+  // So a recorded landing always names a train that was about to be CASed from its base, and
+  // recovery never takes a train someone else put into the target for one this drainer landed.
+  const moved = await targetStillAt(ctx.cwd, loaded.target, built.base);
+  if (moved) return { step: 'landing', outcome: moved };
   await applyChanges(ctx.store, landingChanges(members, { commit: built.train, base: built.base, tree: built.tree, kind: built.kind }));
   const outcome = await landTrain({
     cwd: ctx.cwd,
     target: loaded.target,
     base: built.base,
     train: built.train,
-    token: ctx.token,
+    tokens: ctx.store,
     message: `land: train ${train.trainId} (${members.map((m) => m.id).join(' ')})`,
   });
   return { step: 'landing', outcome };
 }
 
 async function publish(ctx: DrainContext, loaded: LoadedPolicy, commit: string): Promise<void> {
-  const published = await publishLanding({ cwd: ctx.cwd, store: ctx.store, policy: loaded.policy, target: loaded.target, commit, token: ctx.token });
+  const published = await publishLanding({ cwd: ctx.cwd, store: ctx.store, policy: loaded.policy, target: loaded.target, commit });
   const event: DrainEvent | null =
     published.kind === 'pushed'
       ? { type: 'published', remote: published.remote, commit }

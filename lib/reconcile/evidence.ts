@@ -1,0 +1,63 @@
+// Pure readings of the evidence about one job: its journal lines and the metrics rows naming it.
+import type { JournalEntry } from '../store/index.js';
+import type { CheckKind, TrainRowLite } from './types.js';
+
+/** The journal line that last said which state the job is in (a transition, or an update keeping it). */
+export function lastStateLine(entries: readonly JournalEntry[]): JournalEntry | null {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const entry = entries[i] as JournalEntry;
+    if (entry.to !== null) return entry;
+  }
+  return null;
+}
+
+/** The journal line of the job's last landing (a move into `landed`), or null. */
+export function landingLine(entries: readonly JournalEntry[]): JournalEntry | null {
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    const entry = entries[i] as JournalEntry;
+    if (entry.to === 'landed' && entry.from !== 'landed') return entry;
+  }
+  return null;
+}
+
+/** Landings that write no metrics row: recovery's, an already contained tip, reconcile's and a person's. */
+export const ROWLESS_LANDINGS: ReadonlySet<string> = new Set(['recovered_landed', 'already_contained', 'reconciled', 'resolved']);
+
+/** Whether an earlier `land reconcile` already journaled this finding (the journal explains it). */
+export function alreadyNoted(entries: readonly JournalEntry[], check: CheckKind, key: string): boolean {
+  return entries.some((entry) => entry.event === 'reconciled' && entry.detail.check === check && entry.detail.key === key);
+}
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** A metrics row read leniently (rows of earlier versions lack fields); null when it names no members. */
+export function rowLite(raw: Record<string, unknown>): TrainRowLite | null {
+  if (!Array.isArray(raw.members)) return null;
+  const members = raw.members.filter((m): m is string => typeof m === 'string');
+  return { train: str(raw.train), commit: str(raw.commit), members, landed: raw.landed === true };
+}
+
+/** The rows naming each of `ids`. */
+export function rowsByJob(rows: readonly Record<string, unknown>[], ids: readonly string[]): Map<string, TrainRowLite[]> {
+  const wanted = new Set(ids);
+  const byJob = new Map<string, TrainRowLite[]>();
+  for (const raw of rows) {
+    const row = rowLite(raw);
+    if (!row) continue;
+    for (const member of row.members) {
+      if (!wanted.has(member)) continue;
+      const list = byJob.get(member);
+      if (list) list.push(row);
+      else byJob.set(member, [row]);
+    }
+  }
+  return byJob;
+}
+
+/** The commits a page's ancestry query must answer for: the records' trains and landed rows' commits. */
+export function candidateCommits(trains: readonly (string | null)[], rows: Iterable<readonly TrainRowLite[]>): string[] {
+  const out = new Set<string>();
+  for (const train of trains) if (train) out.add(train);
+  for (const list of rows) for (const row of list) if (row.landed && row.commit && /^[0-9a-f]{40,64}$/.test(row.commit)) out.add(row.commit);
+  return [...out];
+}
