@@ -6,6 +6,7 @@ import {
   isMissingLedgerLine,
   type FastPathRecord,
   type FastPathRefusal,
+  type FlakyRecord,
   type GateTelemetry,
   type JobRecord,
   type LedgerObservations,
@@ -91,4 +92,12 @@ export function describeLedger(ledger: LedgerObservations | undefined): string[]
     if (seen.start) parts.push(`started ${seen.start}`);
     return parts.join(', ');
   });
+}
+
+/** A flaky gate (retries.flaky): which gate failed on which tree, in which run, and the run that passed. */
+export function describeFlaky(flaky: FlakyRecord | undefined): string | null {
+  if (!flaky) return null;
+  const { failed, passed } = flaky;
+  const where = failed.cached ? `the cached FAIL of train ${failed.train}` : `run ${failed.run} of train ${failed.train}`;
+  return `gate ${flaky.gate} failed (${failed.status ?? 'FAIL'}) in ${where}, then passed in run ${passed.run} of train ${passed.train} on tree ${flaky.tree.slice(0, 12)}`;
 }

@@ -87,9 +87,18 @@ export const policySchema = z
       .strictObject({
         infra: z.number().int().min(0).max(100).default(3).describe('0 to 100: infrastructure requeues per job before it fails with reason infra.'),
         casLost: z.number().int().min(0).max(1_000).default(20).describe('0 to 1000: lost compare-and-swaps per job before it fails with reason cas_lost.'),
+        flaky: z
+          .number()
+          .int()
+          .min(0)
+          .max(4)
+          .default(1)
+          .describe(
+            '0 to 4: before a job that rode a train alone is failed by a gate (exit or timeout), its gates run again on the same tree up to this many times; a later PASS lands it and the gate is recorded as flaky (docs/policy.md#flaky-gates).',
+          ),
       })
       .prefault({})
-      .describe('How often a job is requeued for causes that are not its own before it fails.'),
+      .describe('How often a job is requeued (or its gates run again) for causes that are not its own before it fails.'),
     proof: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Accept proofs for the fast path (the verdict cache counts either way).'),

@@ -31,6 +31,8 @@ export type DrainEvent =
   | { type: 'backing_off'; seconds: number; reason: string }
   /** A job failed alone on a target tree with no PASS on record: the target tip is gated first. */
   | { type: 'checking_target'; target: string; base: string; train: string; job: string }
+  /** A lone job's gate failed: its gates run again on the same tree (run `run`; policy retries.flaky = `allowance`). */
+  | { type: 'gate_rerun'; train: string; job: string; run: number; allowance: number; gate: string; status: string }
   /** What the target tip's own gates say (PASS, FAIL, or UNKNOWN when they could not run). */
   | {
       type: 'target_checked';
@@ -139,6 +141,8 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
       return event.why === 'idle_exit' ? `queue empty for ${event.idleSeconds}s; exiting (--idle-exit)` : `stopped while idle (no train was running)`;
     case 'backing_off':
       return `infrastructure failure (${event.reason}); waiting ${event.seconds}s before the next train`;
+    case 'gate_rerun':
+      return `  ${who(event.job)} failed alone (gate ${event.gate}: ${event.status}); its gates run again on the same tree (run ${event.run}, retries.flaky ${event.allowance})`;
     case 'checking_target':
       return `  ${who(event.job)} failed alone; gating ${event.target} itself at ${short(event.base)} (train ${event.train}) to tell a red target from a culprit`;
     case 'target_checked':

@@ -1,7 +1,7 @@
 // Every kind of job-record change, built in one place: what a user asks (submit, cancel, retry)
 // and what the drainer settles (start, requeue, fail, cancel, land, and the notes it keeps on a
 // record). Builders only describe a change; lib/queue/transition.ts applies it, journaled.
-import type { BatchRef, FastPathRecord, GateTelemetry, JobRecord, LedgerObservations, StopRequest } from '../store/index.js';
+import type { BatchRef, FastPathRecord, FlakyRecord, GateRun, GateTelemetry, JobRecord, LedgerObservations, StopRequest, TrainRuns } from '../store/index.js';
 import { nowIso } from './clock.js';
 import type { JobChange } from './transition.js';
 
@@ -53,6 +53,8 @@ export interface RequeueOptions {
   conflict?: JobRecord['conflictPreview'];
   /** What the target's own gates said, when a red target sent the job back (kept in the journal). */
   targetCheck?: Record<string, unknown>;
+  /** How often the train the jobs rode was gated so far (a train is gated at most five times). */
+  trainRuns?: TrainRuns;
 }
 
 export function requeueChanges(jobs: readonly JobRecord[], opts: RequeueOptions): JobChange[] {
@@ -70,6 +72,7 @@ export function requeueChanges(jobs: readonly JobRecord[], opts: RequeueOptions)
       // A cancel asked meanwhile survives the requeue: the next train boundary honours it.
       stopRequest: current.stopRequest?.kind === 'cancel' ? current.stopRequest : null,
       requeues: opts.countAs ? { ...current.requeues, [opts.countAs]: (current.requeues[opts.countAs] ?? 0) + 1 } : current.requeues,
+      ...(opts.trainRuns ? { trainRuns: opts.trainRuns } : {}),
     }),
   }));
 }
@@ -84,6 +87,7 @@ export interface FailInfo {
   base?: string | null;
   gate?: GateTelemetry | null;
   conflict?: JobRecord['conflictPreview'];
+  trainRuns?: TrainRuns;
 }
 
 export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChange[] {
@@ -104,6 +108,7 @@ export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChan
       gate: info.gate ?? current.gate,
       conflictPreview: info.conflict ?? current.conflictPreview,
       stopRequest: null,
+      ...(info.trainRuns ? { trainRuns: info.trainRuns } : {}),
       timestamps: { ...current.timestamps, failed: nowIso() },
     }),
   }));
@@ -178,8 +183,10 @@ export function reopenChange(job: JobRecord, event: ReopenEvent, by: string, ext
         conflictPreview: null,
         stopRequest: null,
         timestamps,
-        // A fresh judgement: a cached FAIL of a train holding this job is not reused.
+        // A fresh judgement: a cached FAIL of a train holding this job is not reused, and its
+        // trains get their flaky allowance afresh.
         regate: true,
+        trainRuns: undefined,
         ...extra,
       };
     },
@@ -268,4 +275,40 @@ export function regatedChanges(jobs: readonly JobRecord[]): JobChange[] {
 /** The ledger lines the train's batch stages left, kept on each member. */
 export function ledgerObservedChanges(jobs: readonly JobRecord[], trainId: string, ledger: LedgerObservations): JobChange[] {
   return jobs.map((job) => ({ id: job.id, event: 'ledger_observed', detail: { train: trainId }, patch: { ledger } }));
+}
+
+/**
+ * A lone job's gate failed and its gates run again on the same tree (retries.flaky): the failed
+ * run is journaled, and the train's run count kept on the record before the re-run starts.
+ */
+export function rerunChanges(jobs: readonly JobRecord[], rerun: { train: string; run: number; failed: GateRun; trainRuns: TrainRuns }): JobChange[] {
+  const { failed } = rerun;
+  return jobs.map((job) => ({
+    id: job.id,
+    lenient: true,
+    from: ['in_progress'] as const,
+    event: 'gate_rerun',
+    detail: { train: rerun.train, run: rerun.run, failedRun: failed.run, gate: failed.gate, status: failed.status, cached: failed.cached, log: failed.log },
+    patch: { trainRuns: rerun.trainRuns },
+  }));
+}
+
+/** A gate failed and a re-run of the same tree passed: the flake is kept on the record and in the journal. */
+export function flakyChanges(jobs: readonly JobRecord[], flaky: FlakyRecord): JobChange[] {
+  return jobs.map((job) => ({
+    id: job.id,
+    lenient: true,
+    from: ['in_progress'] as const,
+    event: 'gate_flaky',
+    detail: {
+      gate: flaky.gate,
+      tree: flaky.tree,
+      train: flaky.train,
+      failedRun: flaky.failed.run,
+      failedTrain: flaky.failed.train,
+      status: flaky.failed.status,
+      passedRun: flaky.passed.run,
+    },
+    patch: { flaky },
+  }));
 }

@@ -19,6 +19,8 @@ export {
   fastPathNotedChanges,
   regatedChanges,
   ledgerObservedChanges,
+  rerunChanges,
+  flakyChanges,
 } from './changes.js';
 export type { RequeueOptions, FailInfo, LandInfo, ReopenEvent } from './changes.js';
 export { runnableJobs, displayOrder, compareLandingOrder } from './order.js';

@@ -176,3 +176,51 @@ export function isMissingLedgerLine(observation: LedgerObservation): observation
 /** The job record's `ledger`: by gate name, the observation of each batch stage that ran. */
 export const ledgerObservationsSchema = z.record(z.string(), ledgerObservationSchema);
 export type LedgerObservations = z.infer<typeof ledgerObservationsSchema>;
+
+// ---- flaky gates (policy retries.flaky) ------------------------------------------------------
+
+/**
+ * One gate run of a train (its first run, or a flaky re-run: lib/landing/plan/flakyPlan.ts). `run`
+ * counts from 1 within the train; a verdict taken from the cache is a run of the train that judged
+ * the tree (`cached`, `train` naming it), no gate ran. `results`: how each gate that ran ended.
+ */
+export const gateRunSchema = z.looseObject({
+  run: z.number().int().positive(),
+  train: z.string(),
+  cached: z.boolean(),
+  verdict: z.enum(['PASS', 'FAIL', 'INFRA', 'STOPPED']),
+  /** The failure's reason (gate, timeout, ...) and the deciding gate; null for PASS. */
+  reason: z.string().nullable(),
+  gate: z.string().nullable(),
+  status: z.string().nullable(),
+  seconds: z.number(),
+  log: z.string().nullable(),
+  results: z.array(gateResultSchema),
+});
+export type GateRun = z.infer<typeof gateRunSchema>;
+
+/**
+ * The job record's `flaky`: a gate failed on the train's tree and a re-run of the same tree passed,
+ * so the job landed and the gate is recorded as flaky for that tree. `failed` is the (last) run that
+ * failed, `passed` the run that passed.
+ */
+export const flakyRecordSchema = z.looseObject({
+  gate: z.string(),
+  tree: objectIdSchema,
+  train: z.string(),
+  failed: gateRunSchema,
+  passed: gateRunSchema,
+});
+export type FlakyRecord = z.infer<typeof flakyRecordSchema>;
+
+/**
+ * The job record's `trainRuns`: how often the last train identity the job rode (`key`: its base and
+ * its members at their tips) was gated with an outcome, and how many of those runs were flaky
+ * re-runs. A train is gated at most five times in all (lib/landing/plan/flakyPlan.ts).
+ */
+export const trainRunsSchema = z.looseObject({
+  key: z.string(),
+  runs: z.number().int().nonnegative(),
+  reruns: z.number().int().nonnegative(),
+});
+export type TrainRuns = z.infer<typeof trainRunsSchema>;

@@ -1,7 +1,16 @@
 // Every state file's shape, declared once. Records are parsed with these on read; a file that does
 // not parse is reported by name (see fileStore.listJobs) and never silently reset.
 import { z } from 'zod';
-import { fastPathRecordSchema, gateTelemetrySchema, ledgerObservationsSchema, objectIdSchema, type GateTelemetry } from './recordParts.js';
+import {
+  fastPathRecordSchema,
+  flakyRecordSchema,
+  gateTelemetrySchema,
+  ledgerObservationsSchema,
+  objectIdSchema,
+  trainRunsSchema,
+  type GateRun,
+  type GateTelemetry,
+} from './recordParts.js';
 
 export const JOB_ID_PATTERN = /^[a-z0-9-]+$/;
 export const jobIdSchema = z.string().regex(JOB_ID_PATTERN, 'expected lowercase letters, digits and dashes');
@@ -89,6 +98,10 @@ export const jobRecordSchema = z
     regate: z.boolean().optional(),
     /** The ledger lines of the batch stages of the last train that ran any, by gate name. */
     ledger: ledgerObservationsSchema.optional(),
+    /** Set when the job landed after a flaky re-run: the gate that failed, the run that failed and the one that passed. */
+    flaky: flakyRecordSchema.optional(),
+    /** How often the last train the job rode was gated (at most five times in all); absent before that. */
+    trainRuns: trainRunsSchema.optional(),
     timestamps: timestampsSchema,
   })
   .loose();
@@ -123,6 +136,13 @@ export type TrainMetricRow = {
   windowBefore: number;
   windowAfter: number;
   landed: boolean;
+  /** True when a gate failed and a re-run of the same tree passed (retries.flaky); absent on earlier rows. */
+  flaky?: boolean;
+  /**
+   * Every gate run of this train, oldest first, when it ran more than once (flaky re-runs; `gateSeconds`
+   * is their sum). Absent: the train ran at most once, its gates' results in `gate.results`.
+   */
+  runs?: GateRun[];
 };
 
 export const windowHistorySchema = z.object({

@@ -137,6 +137,20 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         event: entry.event,
         text: `the target itself fails its gates: this job waits with the rest of batch ${str(entry.detail.batch) ?? '?'} until the target is fixed`,
       };
+    case 'gate_rerun':
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `gate ${str(entry.detail.gate) ?? '?'} failed (${str(entry.detail.status) ?? 'FAIL'}) with this job alone; its gates run again on the same tree (run ${String(entry.detail.run ?? '?')} of train ${str(entry.detail.train) ?? '?'}, retries.flaky)`,
+      };
+    case 'gate_flaky':
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `flaky gate ${str(entry.detail.gate) ?? '?'}: it failed (${str(entry.detail.status) ?? 'FAIL'}) and a re-run of the same tree passed (run ${String(entry.detail.passedRun ?? '?')} of train ${str(entry.detail.train) ?? '?'})`,
+      };
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
     case 'rebuilt':

@@ -127,6 +127,8 @@ describe('a gate that prints 30 MB, end to end', () => {
         target: 'main',
         gates: [{ name: 'test', run: gate, timeoutSeconds: 120, env: { STARTED: started, GO: go }, passEnv: ['TOKEN'] }],
         logs: { maxBytes: MIN_LOG_MAX_BYTES },
+        // One run: the cap holds per run, and a flaky re-run (retries.flaky) appends its own capped run.
+        retries: { flaky: 0 },
       },
     });
     repo.branch('feature/loud', { 'loud.txt': 'loud\n' });

@@ -15,7 +15,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 describe('failure messages', () => {
   it('a FAIL from the verdict cache names the train that ran the gate and points at its log; it is no fast path', async () => {
-    const repo = makeQueueRepo();
+    // Without a flaky allowance (retries.flaky 0) a lone job's cached FAIL is final; with one, its
+    // gates would run again despite the cache (test/run/flaky.test.ts).
+    const repo = makeQueueRepo({ policy: { retries: { flaky: 0 } } });
     // b2 is the culprit: [b1 b2] fails, b1 lands alone, and b2 alone on the new main is the
     // failed train's tree again, judged from the verdict cache.
     const [, culprit] = await submitBranches(repo, 2, [2]);

@@ -57,7 +57,10 @@ function leavingRepo(end: string, timeoutSeconds: number) {
   // Only the job's change leaves processes: main itself passes (a lone job's FAIL is checked
   // against the target by running the gate there).
   const script = `[ -e file-b1.txt ] || exit 0\n${LEAVES_PROCESSES}\n${end}`;
-  const repo = makeQueueRepo({ policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds }] } });
+  // One run per train (retries.flaky 0): a failed lone job is not re-run, so the pids are one run's.
+  const repo = makeQueueRepo({
+    policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds }], retries: { flaky: 0 } },
+  });
   return { repo, pids };
 }
 

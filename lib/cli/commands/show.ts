@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
-import { describeFastPath, describeGate, describeLedger, describeTrusted } from '../describeJob.js';
+import { describeFastPath, describeFlaky, describeGate, describeLedger, describeTrusted } from '../describeJob.js';
 import { showName } from '../output.js';
 import { printable } from '../safeText.js';
 
@@ -44,6 +44,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   add('gate log', job.gateLog);
   add('fast path', describeFastPath(job.fastPath));
   add('trusted', describeTrusted(job));
+  add('flaky', describeFlaky(job.flaky));
   for (const line of describeGate(job.gate)) add('gate', line);
   for (const line of describeLedger(job.ledger)) add('ledger', line);
   for (const [key, value] of Object.entries(job.timestamps)) add(key, value);

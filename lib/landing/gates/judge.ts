@@ -139,6 +139,8 @@ interface Judging {
   hash: string;
   log: LogSink;
   logPath: string;
+  /** A flaky re-run (its number within the train): the gates run again, whatever the caches say. */
+  rerun: number | null;
   /** The tree the gates see (trusted paths restored); replaced when refresh entries change the train. */
   gated: Gated;
   /** Which member changes which trusted path. */
@@ -153,17 +155,26 @@ export async function judgeTrain(
   ids: TrainIds,
   members: readonly JobRecord[],
   fastPath: FastPathCheck | null = null,
+  rerun: number | null = null,
 ): Promise<Judgement> {
   const logPath = ctx.store.logPath(ids.trainId);
   const log = new LogSink(logPath, { maxBytes: loaded.policy.logs.maxBytes });
-  log.line(`== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${members.map((m) => m.id).join(' ')}`);
+  const ridden = members.map((m) => m.id).join(' ');
+  log.line(
+    rerun === null
+      ? `== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${ridden}`
+      : `== run ${rerun} of train ${ids.trainId} at ${built.train} (${nowIso()}): the gates run again on the same tree (retries.flaky)`,
+  );
   const lone = members.length === 1 ? (members[0] as JobRecord) : null;
   const gated = await gatedTreeOf(ctx.cwd, loaded.policy, built.base, built.tree);
   const trustedByJob = gated.restored.length ? await trustedByMember(ctx.cwd, loaded.policy, built.base, stepsOf(built)) : {};
-  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash: gatesHash(loaded.policy.gates), log, logPath, gated, trustedByJob };
+  const hash = gatesHash(loaded.policy.gates);
+  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash, log, logPath, gated, trustedByJob, rerun };
   try {
     if (gated.restored.length) log.line(`== trusted paths restored from the target for the gates: ${gated.restored.join(' ')} (gated tree ${gated.tree})`);
-    return withTrusted(judging, (await judgeWithoutGate(judging, fastPath)) ?? (await judgeInWorktree(judging)));
+    // A re-run asks the gates themselves: the cached FAIL it re-judges is not the answer.
+    const cheap = rerun === null ? await judgeWithoutGate(judging, fastPath) : null;
+    return withTrusted(judging, cheap ?? (await judgeInWorktree(judging)));
   } finally {
     await log.close();
   }
@@ -283,8 +294,8 @@ async function refreshInWorktree(
     case 'refreshed': {
       const refreshed = { commit: outcome.commit, tree: outcome.tree, entries: outcome.entries };
       j.gated = await gatedTreeOf(ctx.cwd, policy, built.base, outcome.tree);
-      // A refreshed tree may already be judged.
-      const again = cachedVerdict(ctx.store, j.gated.tree, hash, j.members);
+      // A refreshed tree may already be judged (a re-run asks the gates again).
+      const again = j.rerun === null ? cachedVerdict(ctx.store, j.gated.tree, hash, j.members) : null;
       if (!again) return { kind: 'go', refreshed };
       return { kind: 'judged', judgement: { ...skipped(cachedTelemetry(again, built.base, hash), cachedOutcome(again), again.log), refreshed } };
     }

@@ -1,10 +1,11 @@
 // Is the target itself green? Asked before a job that rode a train alone is failed: a target that
 // fails its own gates would otherwise fail every queued job, one by one, for a fault none of them
 // made. The target tip is judged exactly as a train is (a worktree at the tip, the same gates, the
-// verdict cached by tree), so one target tree is gated at most once per gates hash, and a target
-// tree with a cached verdict costs no gate run at all.
+// verdict cached by tree), so one target tree is gated at most once per gates hash (and its flaky
+// re-runs, retries.flaky, when it fails), and a target tree with a cached verdict costs no gate run.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
+import { decideRerun, gateRunOf } from '../plan/flakyPlan.js';
 import { judgeTrain, type JudgeContext } from './judge.js';
 
 export type TargetHealth =
@@ -42,7 +43,17 @@ export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): P
   ctx.emit({ type: 'checking_target', target: input.loaded.target, base: input.base, train: trainId, job: input.job });
   // The target tip is a train with no member: nothing is merged, the base itself is checked out.
   const built: BuiltTrain = { kind: 'fast-forward', base: input.base, train: input.base, tree: input.baseTree, members: [], skipped: [], contained: [] };
-  const judgement = await judgeTrain(ctx, input.loaded, built, input.baseTree, { batchId: input.batchId, trainId }, []);
+  const ids = { batchId: input.batchId, trainId };
+  let judgement = await judgeTrain(ctx, input.loaded, built, input.baseTree, ids, []);
+  // A red target stops the whole queue and is cached: a gate that fails on the target gets the same
+  // flaky allowance as a lone job's (plan/flakyPlan.ts), so one unlucky run does not stop the drain.
+  const runs = [gateRunOf(judgement, 1, trainId)];
+  for (;;) {
+    const decision = decideRerun({ members: 1, prior: { key: trainId, runs: 0, reruns: 0 }, runs }, input.loaded.policy.retries.flaky);
+    if (decision.kind === 'settle' || ctx.abort.aborted) break;
+    judgement = await judgeTrain(ctx, input.loaded, built, input.baseTree, ids, [], null, decision.run);
+    runs.push(gateRunOf(judgement, decision.run, trainId));
+  }
   switch (judgement.verdict) {
     case 'PASS':
       return { kind: 'green', cached: judgement.cached, log: judgement.log };

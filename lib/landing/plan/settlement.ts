@@ -3,13 +3,14 @@
 // during the gate, the target's own verdict, the CAS), to the record changes, the train's metrics
 // row, the events, the window move and what rides next. The train runner (trains/runBatch.ts)
 // performs the effects and applies what this returns.
-import { failChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
-import type { JobRecord, TrainMetricRow } from '../../store/index.js';
+import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
+import type { GateRun, JobRecord, TrainMetricRow, TrainRuns } from '../../store/index.js';
 import type { DrainEvent } from '../events.js';
 import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
 import type { Judgement } from '../gates/judge.js';
 import type { TargetHealth } from '../gates/targetCheck.js';
 import type { LandOutcome } from '../trains/landTrain.js';
+import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
 import { splitFailed, verdictMovesWindow } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
 import { nextWindow, type WindowEvent } from './windowPlan.js';
@@ -30,6 +31,11 @@ export interface TrainFacts {
   /** Halves of this batch waiting in the queue (requeued `bisected`); they rejoin once the culprit is found. */
   waiting: readonly JobRecord[];
   now: string;
+  /**
+   * The train's gate runs (its first and its flaky re-runs, trains/rerunTrain.ts; the verdict is the
+   * last one's) and the runs its members' records counted before. Absent: one run, nothing before.
+   */
+  runs?: { prior: TrainRuns; history: readonly GateRun[] };
 }
 
 /** What the effects after the gate found, beyond the verdict itself. */
@@ -94,6 +100,21 @@ export function settleTrain(facts: TrainFacts, judgement: Judgement, found: Foun
 
 const ids = (jobs: readonly JobRecord[]) => jobs.map((job) => job.id);
 
+/** The train's run count once this judgement is counted (kept on the members' records). */
+const trainRunsOf = (facts: TrainFacts): TrainRuns | undefined => (facts.runs ? runsAfter(facts.runs.prior, facts.runs.history) : undefined);
+
+/** More than one run of the same tree: how the failure message says it. */
+function runsNote(facts: TrainFacts): string {
+  const runs = facts.runs?.history ?? [];
+  return runs.length > 1 ? `; failed all ${runs.length} runs of the same tree (retries.flaky)` : '';
+}
+
+/** What the settlement of a PASS after a failed run keeps of the flake on the members (record and journal). */
+function flakyOf(facts: TrainFacts): JobChange[] {
+  const flake = flakeOf(facts.runs?.history ?? [], facts.train.tree);
+  return flake ? flakyChanges(facts.members, flake) : [];
+}
+
 /** Back to the head of the queue at the same attempt, riding together. */
 function sameAttempt(facts: TrainFacts, jobs: readonly JobRecord[]) {
   return { id: facts.batchId, members: jobs, attempt: facts.attempt };
@@ -110,6 +131,8 @@ function metricRow(
   row: Pick<TrainMetricRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>,
 ): TrainMetricRow {
   const { members, train } = facts;
+  const runs = facts.runs?.history ?? [];
+  const many = runs.length > 1;
   return {
     at: facts.now,
     train: facts.trainId,
@@ -122,10 +145,12 @@ function metricRow(
     base: train.base,
     commit: train.commit,
     tree: train.tree,
-    gateSeconds: judgement.seconds,
-    cached: judgement.cached,
+    gateSeconds: many ? Math.round(runs.reduce((sum, r) => sum + r.seconds, 0) * 100) / 100 : judgement.seconds,
+    cached: many ? runs.every((r) => r.cached) : judgement.cached,
     log: judgement.log,
     gate: judgement.telemetry,
+    flaky: flakeOf(runs, train.tree) !== null,
+    ...(many ? { runs: [...runs] } : {}),
     ...row,
   };
 }
@@ -169,15 +194,19 @@ function settleWithdrawn(facts: TrainFacts, fresh: readonly JobRecord[]): Settle
 /** Nothing was tested: the members go back (counted against retries.infra), or fail past it. */
 function settleInfra(facts: TrainFacts, judgement: Judgement, failure: InfraFailure): Settlement {
   const { retries } = facts.policy;
-  const over = facts.members.filter((job) => (job.requeues.infra ?? 0) + 1 > retries.infra);
+  const trainRuns = trainRunsOf(facts);
+  // Whatever the reasons, a train is gated at most MAX_TRAIN_RUNS times: an infra requeue rebuilds the same train.
+  const capped = trainRuns !== undefined && trainRuns.runs >= MAX_TRAIN_RUNS;
+  const over = facts.members.filter((job) => capped || (job.requeues.infra ?? 0) + 1 > retries.infra);
   const again = facts.members.filter((job) => !over.includes(job));
   const message = `gate ${failure.gate}: ${failure.status} (${failure.reason})${failure.stderr ? `: ${failure.stderr}` : ''}; nothing was tested`;
+  const gaveUp = capped ? `gave up: this train was gated ${MAX_TRAIN_RUNS} times` : `gave up after ${retries.infra} retries`;
   const events: DrainEvent[] = again.length ? [{ type: 'requeued', train: facts.trainId, jobs: ids(again), reason: message }] : [];
   for (const job of over) events.push({ type: 'failed', job: job.id, reason: 'infra', message });
   return {
     changes: [
-      ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: sameAttempt(facts, again), countAs: 'infra' }),
-      ...failChanges(over, { reason: 'infra', code: failure.reason, message: `${message}; gave up after ${retries.infra} retries`, gateLog: judgement.log }),
+      ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: sameAttempt(facts, again), countAs: 'infra', trainRuns }),
+      ...failChanges(over, { reason: 'infra', code: failure.reason, message: `${message}; ${gaveUp}`, gateLog: judgement.log, trainRuns }),
     ],
     metric: metricRow(facts, judgement, { verdict: 'INFRA', reason: failure.reason, windowBefore: facts.window, windowAfter: facts.window, landed: false }),
     events,
@@ -195,7 +224,7 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
   const checked = health ? [targetCheckedEvent(facts.target, facts.train.base, health)] : [];
   if (health && (health.kind === 'red' || health.kind === 'stopped')) return sendBackUnjudged(facts, judgement, failure, health, checked);
   const note = health?.kind === 'unknown' ? `; ${facts.target} itself could not be gated (${health.status})` : '';
-  const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}${note}`;
+  const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}${runsNote(facts)}${note}`;
   const window = windowMove(facts, judgement, 'FAIL');
   const events = [...checked, ...windowEvents(window)];
   const metric = metricRow(facts, judgement, {
@@ -220,6 +249,7 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
           tree: train.tree,
           base: train.base,
           gate: judgement.telemetry,
+          trainRuns: trainRunsOf(facts),
         }),
         ...rejoinChanges(facts.waiting, facts.batchId, 'culprit_found'),
       ],
@@ -260,7 +290,7 @@ function sendBackUnjudged(
   const targetCheck = red ? { target, base: train.base, gate: red.gate, status: red.status, log: red.log, judgedBy: red.train, cached: red.cached } : undefined;
   return {
     changes: [
-      ...requeueChanges([job], { reason, toHead: true, batch: sameAttempt(facts, [job]), targetCheck }),
+      ...requeueChanges([job], { reason, toHead: true, batch: sameAttempt(facts, [job]), targetCheck, trainRuns: trainRunsOf(facts) }),
       ...(red ? rejoinChanges(facts.waiting, facts.batchId, 'target_red') : []),
     ],
     metric: metricRow(facts, judgement, {
@@ -297,6 +327,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
       const again = members.filter((job) => !over.includes(job));
       return {
         changes: [
+          ...flakyOf(facts),
           ...requeueChanges(again, { reason: 'cas_lost', toHead: true, batch: sameAttempt(facts, again), countAs: 'casLost' }),
           ...failChanges(over, { reason: 'cas_lost', code: 'cas_lost', message: `the target kept moving; gave up after ${casLost} rebuilds` }),
         ],
@@ -315,7 +346,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
     }
     case 'target_dirty':
       return {
-        changes: requeueChanges(members, { reason: 'target_dirty', toHead: true, batch: sameAttempt(facts, members) }),
+        changes: [...flakyOf(facts), ...requeueChanges(members, { reason: 'target_dirty', toHead: true, batch: sameAttempt(facts, members) })],
         metric: unlanded('target_dirty'),
         events: [{ type: 'requeued', train: trainId, jobs: ids(members), reason: 'target_dirty' }],
         window: null,
@@ -328,15 +359,18 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
     case 'landed': {
       const window = windowMove(facts, judgement, 'PASS');
       return {
-        changes: landChanges(members, {
-          via: train.kind,
-          base: train.base,
-          tree: train.tree,
-          train: train.commit,
-          gateLog: judgement.log,
-          gate: judgement.telemetry,
-          verdict: 'PASS',
-        }),
+        changes: [
+          ...flakyOf(facts),
+          ...landChanges(members, {
+            via: train.kind,
+            base: train.base,
+            tree: train.tree,
+            train: train.commit,
+            gateLog: judgement.log,
+            gate: judgement.telemetry,
+            verdict: 'PASS',
+          }),
+        ],
         metric: metricRow(facts, judgement, {
           verdict: 'PASS',
           reason: null,

@@ -10,12 +10,13 @@ import { applyChanges, landingChanges, newBatchId, nowIso, startChanges } from '
 import type { FileStore, JobRecord } from '../../store/index.js';
 import { buildTrain, type BuiltTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from '../events.js';
-import { judgeTrain, type FastPathCheck, type Judgement } from '../gates/judge.js';
+import type { FastPathCheck, Judgement } from '../gates/judge.js';
+import { judgeWithReruns } from './rerunTrain.js';
 import { landTrain, targetStillAt } from './landTrain.js';
 import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
-import { buildSteps, judgedSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
+import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
 import { bumpWindow, currentWindow } from '../window.js';
 import { failpoint } from '../../failpoint.js';
 
@@ -163,13 +164,15 @@ async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): 
   if (!started) return { next: 'done' };
   const { trainId, built, members } = started;
   const { loaded, baseTree } = plan.view;
-  const judgement = await judgeTrain(ctx, loaded, built, baseTree, { batchId: batch.id, trainId }, members, plan.view.fastPath);
-  if (judgement.refreshed) {
-    // Refresh entries committed on top of the train: that commit is what was judged and lands.
-    built.train = judgement.refreshed.commit;
-    built.tree = judgement.refreshed.tree;
-  }
-  await applySteps(ctx, judgedSteps(judgement, members, { trainId, base: built.base, tree: built.tree, now: nowIso() }));
+  // Judged once, and again while a lone job's flaky allowance says so (trains/rerunTrain.ts).
+  const { judgement, runs, prior } = await judgeWithReruns(ctx, {
+    loaded,
+    built,
+    baseTree,
+    ids: { batchId: batch.id, trainId },
+    members,
+    fastPath: plan.view.fastPath,
+  });
   const found = await afterGate(ctx, { batch, plan, trainId, built, members, judgement });
   if (found.step === 'lock_lost') return { next: 'stop', why: 'lock_lost', message: 'another drainer took over the queue; this one stops without landing' };
   const facts: TrainFacts = {
@@ -183,6 +186,7 @@ async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): 
     window: currentWindow(ctx.store, loaded.policy.batch.max),
     waiting: batch.waiting,
     now: nowIso(),
+    runs: { prior, history: runs },
   };
   const settlement = settleTrain(facts, judgement, found);
   await applySettlement(ctx, settlement, trainId, loaded.policy.batch.max);

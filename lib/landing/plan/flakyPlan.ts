@@ -1,0 +1,92 @@
+// Flaky gates (policy `retries.flaky`), as pure functions. Before a job that rode a train alone is
+// failed by a gate, the train's gates run again on the same tree, up to `retries.flaky` times; a
+// later PASS lands it and the gate is recorded as flaky for that tree. The allowance is spent only
+// there: a batch's FAIL bisects as before, a PASS needs nothing. And whatever made it run again (a
+// flaky re-run, an infra requeue or a crash that rebuilt the same train), a train is gated at most
+// MAX_TRAIN_RUNS times in all. The train runner (trains/runBatch.ts) asks `decideRerun` after each
+// run and performs what it says; the settlement records what `flakeOf` finds.
+import type { FlakyRecord, GateResult, GateRun, JobRecord, TrainRuns } from '../../store/index.js';
+import type { Judgement } from '../gates/judge.js';
+
+/** A train (the same members at the same tips on the same base) is gated at most this many times. */
+export const MAX_TRAIN_RUNS = 5;
+
+/**
+ * The failures a re-run may turn: the gate's exit status or its timeout. A policy refusal
+ * (`policy_refused`), a batch stage that left no ledger line (`no_ledger_line`: a costly batch,
+ * and the ledger contract is not luck) and a failed refresh entry are not re-run.
+ */
+export const RERUN_REASONS: readonly string[] = ['gate', 'timeout'];
+
+/** The identity of a train across rebuilds: its base and its members at their tips, in merge order. */
+export function trainKey(base: string, members: readonly Pick<JobRecord, 'id' | 'tip'>[]): string {
+  return `${base} ${members.map((m) => `${m.id}@${m.tip}`).join(' ')}`;
+}
+
+/** What the members' records say this train had before this drainer built it (the most any of them says). */
+export function priorRuns(key: string, members: readonly Pick<JobRecord, 'trainRuns'>[]): TrainRuns {
+  const known = members.map((m) => m.trainRuns).filter((t): t is TrainRuns => t !== undefined && t.key === key);
+  return { key, runs: Math.max(0, ...known.map((t) => t.runs)), reruns: Math.max(0, ...known.map((t) => t.reruns)) };
+}
+
+export interface RunHistory {
+  /** How many jobs ride the train. */
+  members: number;
+  /** Runs of this train recorded before (earlier drains), and how many of them were flaky re-runs. */
+  prior: TrainRuns;
+  /** This drainer's runs of the train, oldest first (the first may be a verdict from the cache). */
+  runs: readonly GateRun[];
+}
+
+export type RerunDecision =
+  /** Run the gates again on the same tree; `run` is its number within the train. */
+  | { kind: 'rerun'; run: number }
+  /** Settle the last run's verdict. */
+  | { kind: 'settle'; why: 'not_failed' | 'batch' | 'reason' | 'allowance_spent' | 'train_cap' | 'no_run' };
+
+/** Gate runs of this history that ran (a cached verdict ran none). */
+const ran = (runs: readonly GateRun[]) => runs.filter((r) => !r.cached).length;
+
+export function decideRerun(history: RunHistory, flaky: number): RerunDecision {
+  const last = history.runs.at(-1);
+  if (!last) return { kind: 'settle', why: 'no_run' };
+  if (last.verdict !== 'FAIL') return { kind: 'settle', why: 'not_failed' };
+  if (history.members !== 1) return { kind: 'settle', why: 'batch' };
+  if (last.reason === null || !RERUN_REASONS.includes(last.reason)) return { kind: 'settle', why: 'reason' };
+  const reruns = history.prior.reruns + history.runs.length - 1;
+  if (reruns >= flaky) return { kind: 'settle', why: 'allowance_spent' };
+  if (history.prior.runs + ran(history.runs) >= MAX_TRAIN_RUNS) return { kind: 'settle', why: 'train_cap' };
+  return { kind: 'rerun', run: history.runs.length + 1 };
+}
+
+/** The runs of a train as the records keep them after `runs`: absolute counts, not increments. */
+export function runsAfter(prior: TrainRuns, runs: readonly GateRun[]): TrainRuns {
+  return { key: prior.key, runs: prior.runs + ran(runs), reruns: prior.reruns + Math.max(0, runs.length - 1) };
+}
+
+/** A FAIL, then a PASS of the same tree: the gate that failed (in the last failed run) is flaky. */
+export function flakeOf(runs: readonly GateRun[], tree: string): FlakyRecord | null {
+  const passed = runs.at(-1);
+  const failed = runs.filter((r) => r.verdict === 'FAIL').at(-1);
+  if (passed?.verdict !== 'PASS' || !failed) return null;
+  return { gate: failed.gate ?? '(unknown)', tree, train: passed.train, failed, passed };
+}
+
+/** One run of the train, as the metrics row and the job record keep it. */
+export function gateRunOf(judgement: Judgement, run: number, trainId: string): GateRun {
+  const results: GateResult[] = judgement.telemetry.mode !== 'cached' && judgement.telemetry.mode !== 'none' ? (judgement.telemetry.results ?? []) : [];
+  const from = judgement.telemetry.mode === 'cached' ? judgement.telemetry.cachedFrom : undefined;
+  const failure = judgement.failure;
+  return {
+    run,
+    train: judgement.cached && from ? from : trainId,
+    cached: judgement.cached,
+    verdict: judgement.verdict,
+    reason: failure && failure.kind !== 'stopped' ? failure.reason : null,
+    gate: failure ? failure.gate : null,
+    status: failure && failure.kind !== 'stopped' ? failure.status : null,
+    seconds: judgement.seconds,
+    log: judgement.log,
+    results,
+  };
+}

@@ -1,0 +1,199 @@
+// Flaky gates as plain values: when a train's gates run again (plan/flakyPlan.ts), and what the
+// settlement keeps of the runs (plan/settlement.ts): the flake, the run count, the metrics row.
+import { describe, expect, it } from 'vitest';
+import type { Judgement } from '../../lib/landing/gates/judge.js';
+import { decideRerun, flakeOf, MAX_TRAIN_RUNS, priorRuns, runsAfter, trainKey, type RunHistory } from '../../lib/landing/plan/flakyPlan.js';
+import { settleTrain, type TrainFacts } from '../../lib/landing/plan/settlement.js';
+import { newJobRecord, type JobChange } from '../../lib/queue/index.js';
+import type { GateRun, GateTelemetry, JobRecord, TrainRuns } from '../../lib/store/index.js';
+
+const TIP = 'a'.repeat(40);
+const BASE = 'b'.repeat(40);
+const TREE = 'd'.repeat(40);
+const KEY = 'k';
+
+function run(n: number, verdict: GateRun['verdict'], extra: Partial<GateRun> = {}): GateRun {
+  const failed = verdict === 'FAIL';
+  return {
+    run: n,
+    train: 't1',
+    cached: false,
+    verdict,
+    reason: failed ? 'gate' : verdict === 'INFRA' ? 'no_lane' : null,
+    gate: failed ? 'test' : null,
+    status: failed ? 'exit 1' : null,
+    seconds: 2,
+    log: '/logs/t1.log',
+    results: [{ name: 'test', outcome: 'exited', status: failed ? 'exit 1' : 'exit 0', seconds: 2 }],
+    ...extra,
+  };
+}
+
+const none: TrainRuns = { key: KEY, runs: 0, reruns: 0 };
+const history = (runs: GateRun[], extra: Partial<RunHistory> = {}): RunHistory => ({ members: 1, prior: none, runs, ...extra });
+
+describe('decideRerun', () => {
+  it('runs a lone FAIL again while the allowance lasts, then settles', () => {
+    expect(decideRerun(history([run(1, 'FAIL')]), 1)).toEqual({ kind: 'rerun', run: 2 });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')]), 1)).toEqual({ kind: 'settle', why: 'allowance_spent' });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')]), 2)).toEqual({ kind: 'rerun', run: 3 });
+  });
+
+  it('retries.flaky 0: a lone FAIL settles at once, as before', () => {
+    expect(decideRerun(history([run(1, 'FAIL')]), 0)).toEqual({ kind: 'settle', why: 'allowance_spent' });
+  });
+
+  it('a PASS, an INFRA or a stopped run settles; nothing is run again', () => {
+    expect(decideRerun(history([run(1, 'PASS')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'PASS')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([run(1, 'INFRA')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([run(1, 'STOPPED')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([]), 4)).toEqual({ kind: 'settle', why: 'no_run' });
+  });
+
+  it('a batch FAIL bisects: no re-run', () => {
+    expect(decideRerun(history([run(1, 'FAIL')], { members: 2 }), 4)).toEqual({ kind: 'settle', why: 'batch' });
+  });
+
+  it('re-runs gate exits and timeouts only: not a policy refusal, a missing ledger line or a refresh entry', () => {
+    expect(decideRerun(history([run(1, 'FAIL', { reason: 'timeout' })]), 1)).toEqual({ kind: 'rerun', run: 2 });
+    for (const reason of ['policy_refused', 'no_ledger_line', 'refresh']) {
+      expect(decideRerun(history([run(1, 'FAIL', { reason })]), 4)).toEqual({ kind: 'settle', why: 'reason' });
+    }
+  });
+
+  it('a cached FAIL of a lone job gets the allowance: the gates run again despite the cache', () => {
+    expect(decideRerun(history([run(1, 'FAIL', { cached: true, train: 'old' })]), 1)).toEqual({ kind: 'rerun', run: 2 });
+  });
+
+  it('a cached FAIL this same train already confirmed with its re-runs is final', () => {
+    const prior = { key: KEY, runs: 2, reruns: 1 };
+    expect(decideRerun(history([run(1, 'FAIL', { cached: true })], { prior }), 1)).toEqual({ kind: 'settle', why: 'allowance_spent' });
+    // A larger allowance since: what is left of it.
+    expect(decideRerun(history([run(1, 'FAIL', { cached: true })], { prior }), 2)).toEqual({ kind: 'rerun', run: 2 });
+  });
+
+  it('at most five runs of one train in all: earlier infra requeues count', () => {
+    const prior = { key: KEY, runs: 3, reruns: 0 };
+    expect(decideRerun(history([run(1, 'FAIL')], { prior }), 4)).toEqual({ kind: 'rerun', run: 2 });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')], { prior }), 4)).toEqual({ kind: 'settle', why: 'train_cap' });
+    // The largest allowance alone stays within the cap.
+    const four = [run(1, 'FAIL'), run(2, 'FAIL'), run(3, 'FAIL'), run(4, 'FAIL')];
+    expect(decideRerun(history(four), 4)).toEqual({ kind: 'rerun', run: 5 });
+    expect(decideRerun(history([...four, run(5, 'FAIL')]), 4)).toEqual({ kind: 'settle', why: 'allowance_spent' });
+    expect(MAX_TRAIN_RUNS).toBe(5);
+  });
+});
+
+describe('run counts and the flake', () => {
+  it('a train is known by its base and its members at their tips; other trains count nothing', () => {
+    const key = trainKey(BASE, [{ id: 'j-1', tip: TIP }]);
+    expect(key).not.toBe(trainKey(BASE, [{ id: 'j-1', tip: 'e'.repeat(40) }]));
+    expect(priorRuns(key, [{ trainRuns: { key, runs: 2, reruns: 1 } }])).toEqual({ key, runs: 2, reruns: 1 });
+    expect(priorRuns(key, [{ trainRuns: { key: 'other', runs: 2, reruns: 1 } }, {}])).toEqual({ key, runs: 0, reruns: 0 });
+  });
+
+  it('counts runs that ran (not a cached verdict) and re-runs', () => {
+    expect(runsAfter(none, [run(1, 'FAIL', { cached: true }), run(2, 'PASS')])).toEqual({ key: KEY, runs: 1, reruns: 1 });
+    expect(runsAfter({ key: KEY, runs: 2, reruns: 0 }, [run(1, 'INFRA')])).toEqual({ key: KEY, runs: 3, reruns: 0 });
+  });
+
+  it('a FAIL then a PASS is a flake of the failing gate; a PASS alone or a FAIL alone is not', () => {
+    const failed = run(1, 'FAIL');
+    const passed = run(2, 'PASS');
+    expect(flakeOf([failed, passed], TREE)).toEqual({ gate: 'test', tree: TREE, train: 't1', failed, passed });
+    expect(flakeOf([passed], TREE)).toBeNull();
+    expect(flakeOf([failed, run(2, 'FAIL')], TREE)).toBeNull();
+  });
+});
+
+// ---- the settlement ---------------------------------------------------------------------------
+
+function job(n: number, extra: Partial<JobRecord> = {}): JobRecord {
+  const base = newJobRecord({ id: `j-20261130-${String(n).padStart(4, '0')}`, branch: `b${n}`, tip: TIP, title: `b${n}`, submitter: 't', urgent: false });
+  return { ...base, state: 'in_progress', batch: { id: 'b-1', members: [], attempt: 1, index: 0 }, ...extra };
+}
+
+function facts(members: JobRecord[], runs: GateRun[], prior: TrainRuns = none): TrainFacts {
+  return {
+    target: 'main',
+    batchId: 'b-1',
+    trainId: 't1',
+    attempt: 1,
+    members,
+    train: { kind: 'merge', base: BASE, commit: 'c'.repeat(40), tree: TREE },
+    policy: { retries: { infra: 10, casLost: 3 }, batch: { max: 8 } },
+    window: 4,
+    waiting: [],
+    now: '2026-11-30T12:00:00.000Z',
+    runs: { prior, history: runs },
+  };
+}
+
+const telemetry: GateTelemetry = { mode: 'full', executed: ['test'], gatesHash: 'h' };
+const common = { cached: false, seconds: 2, log: '/logs/t1.log', telemetry, ledger: null, refreshed: null };
+const pass: Judgement = { verdict: 'PASS', failure: null, ...common };
+const fail: Judgement = { verdict: 'FAIL', failure: { kind: 'fail', reason: 'gate', gate: 'test', status: 'exit 1' }, ...common };
+const infra: Judgement = { verdict: 'INFRA', failure: { kind: 'infra', reason: 'no_lane', gate: 'test', status: 'exit 3' }, ...common };
+
+function patched(change: JobChange, record: JobRecord): JobRecord {
+  return { ...record, ...(typeof change.patch === 'function' ? change.patch(record) : (change.patch ?? {})) };
+}
+
+describe('settling a train that ran more than once', () => {
+  it('a FAIL then a PASS lands the job, flaky: the flake on the record and in the journal, every run in the metrics row', () => {
+    const member = job(1);
+    const runs = [run(1, 'FAIL'), run(2, 'PASS')];
+    const s = settleTrain(facts([member], runs), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
+    expect(s.changes.map((c) => c.event)).toEqual(['gate_flaky', 'landed']);
+    const flakyChange = s.changes[0] as JobChange;
+    expect(flakyChange.detail).toMatchObject({ gate: 'test', failedRun: 1, passedRun: 2, status: 'exit 1' });
+    expect(patched(flakyChange, member).flaky).toMatchObject({ gate: 'test', tree: TREE, failed: { run: 1 }, passed: { run: 2 } });
+    expect(s.metric).toMatchObject({ flaky: true, landed: true, verdict: 'PASS', gateSeconds: 4, runs });
+  });
+
+  it('one run: flaky false and no runs list (its results are in gate.results)', () => {
+    const s = settleTrain(facts([job(1)], [run(1, 'PASS')]), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
+    expect(s.metric?.flaky).toBe(false);
+    expect(s.metric?.runs).toBeUndefined();
+    expect(s.changes.map((c) => c.event)).toEqual(['landed']);
+  });
+
+  it('a FAIL that stays FAIL fails the job, says how many runs failed, and keeps the run count', () => {
+    const member = job(1);
+    const s = settleTrain(facts([member], [run(1, 'FAIL'), run(2, 'FAIL')]), fail, {
+      step: 'target_checked',
+      health: { kind: 'green', cached: true, log: null },
+    });
+    const failed = s.changes.find((c) => c.event === 'failed') as JobChange;
+    const record = patched(failed, member);
+    expect(record.error?.message).toContain('failed all 2 runs of the same tree');
+    expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
+    expect(s.metric).toMatchObject({ flaky: false, verdict: 'FAIL', runs: [{ run: 1 }, { run: 2 }] });
+  });
+
+  it('a red target sends the job back with its runs counted, so the next drain does not spend the allowance again', () => {
+    const member = job(1);
+    const s = settleTrain(facts([member], [run(1, 'FAIL'), run(2, 'FAIL')]), fail, {
+      step: 'target_checked',
+      health: { kind: 'red', cached: false, gate: 'test', status: 'exit 1', log: null, train: 't1-target' },
+    });
+    const requeued = s.changes.find((c) => c.event === 'requeued') as JobChange;
+    const record = patched(requeued, member);
+    expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
+    expect(decideRerun({ members: 1, prior: record.trainRuns as TrainRuns, runs: [run(1, 'FAIL', { cached: true })] }, 1)).toEqual({
+      kind: 'settle',
+      why: 'allowance_spent',
+    });
+  });
+
+  it('infra requeues of the same train stop at five runs in all, whatever retries.infra allows', () => {
+    const member = job(1, { requeues: { infra: 4 } });
+    const fourth = settleTrain(facts([member], [run(1, 'INFRA')], { key: KEY, runs: 3, reruns: 0 }), infra, { step: 'judged' });
+    expect(fourth.changes.map((c) => c.to)).toEqual(['queued']);
+    expect(patched(fourth.changes[0] as JobChange, member).trainRuns).toEqual({ key: KEY, runs: 4, reruns: 0 });
+    const fifth = settleTrain(facts([member], [run(1, 'INFRA')], { key: KEY, runs: 4, reruns: 0 }), infra, { step: 'judged' });
+    expect(fifth.changes.map((c) => c.to)).toEqual(['failed']);
+    expect(patched(fifth.changes[0] as JobChange, member).error?.message).toContain('gave up: this train was gated 5 times');
+  });
+});

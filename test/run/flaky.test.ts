@@ -1,0 +1,191 @@
+// Flaky gates (retries.flaky), end to end with a real gate that fails its first N runs on a train
+// carrying a flaky-* file (counted in a file outside the worktree) and then passes; culprit-*
+// files always fail. Gate runs are counted by the gate itself, one line per run naming the job.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { land } from '../helpers/cli.js';
+import { jobsById, makeQueueRepo, type QueueRepo } from '../helpers/queue.js';
+import { cleanupTempDirs } from '../helpers/repo.js';
+
+afterAll(cleanupTempDirs);
+
+function flakyRepo(opts: { fails: number; flaky?: number; infraFirst?: number; infraRetries?: number }): QueueRepo {
+  const retries: Record<string, number> = {};
+  if (opts.flaky !== undefined) retries.flaky = opts.flaky;
+  if (opts.infraRetries !== undefined) retries.infra = opts.infraRetries;
+  return makeQueueRepoWith(opts, retries);
+}
+
+function makeQueueRepoWith(opts: { fails: number; infraFirst?: number }, retries: Record<string, number>): QueueRepo {
+  // The flaky counter sits next to the run counter, outside the repository.
+  const repo = makeQueueRepo({
+    gate: {
+      script: 'flaky.sh',
+      env: {
+        FLAKY_FAILS: String(opts.fails),
+        ...(opts.infraFirst ? { INFRA_FIRST: String(opts.infraFirst) } : {}),
+      },
+    },
+    policy: Object.keys(retries).length ? { retries } : {},
+  });
+  // makeQueueRepo's counter lives in its scratch dir; the flaky counter goes there too.
+  const policy = JSON.parse(readFileSync(join(repo.dir, '.ctm.json'), 'utf8'));
+  policy.gates[0].env.FLAKY_COUNTER = join(repo.scratch, 'flaky-runs.txt');
+  repo.policy(policy);
+  return repo;
+}
+
+/** Gate runs of trains that carried `id` (the gate writes "$LAND_JOB $LAND_MEMBERS"). */
+const runsOf = (repo: QueueRepo, id: string) => repo.gateLines().filter((line) => line.split(' ').slice(1).includes(id)).length;
+
+async function submit(repo: QueueRepo, branch: string, file: string): Promise<string> {
+  repo.branch(branch, { [file]: `${branch}\n` });
+  const result = await land(repo.dir, ['submit', branch, '--json']);
+  expect(result.code, result.stderr).toBe(0);
+  return result.json().job.id as string;
+}
+
+function verdictOf(repo: QueueRepo, tree: string): string | null {
+  const dir = join(repo.dir, '.git', 'land', 'verdicts');
+  const file = readdirSync(dir).find((name) => name.startsWith(`${tree}-`));
+  return file ? (JSON.parse(readFileSync(join(dir, file), 'utf8')).verdict as string) : null;
+}
+
+function metricRows(repo: QueueRepo): any[] {
+  return readFileSync(join(repo.dir, '.git', 'land', 'metrics.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+function journal(repo: QueueRepo, id: string): any[] {
+  return readFileSync(join(repo.dir, '.git', 'land', 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.job === id);
+}
+
+describe('flaky gates', () => {
+  it('retries.flaky 1 (the default): a lone job whose gate fails once lands, recorded flaky everywhere; no cached FAIL is left', async () => {
+    const repo = flakyRepo({ fails: 1 });
+    const id = await submit(repo, 'wobbly', 'flaky-1');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    expect(events.filter((e) => e.type === 'gate_rerun')).toEqual([expect.objectContaining({ job: id, run: 2, allowance: 1, gate: 'test', status: 'exit 1' })]);
+    expect(events.at(-1)).toMatchObject({ landed: [id], failed: [] });
+    expect(runsOf(repo, id)).toBe(2);
+
+    const job = (await jobsById(repo)).get(id);
+    expect(job.state).toBe('landed');
+    expect(job.flaky).toMatchObject({
+      gate: 'test',
+      tree: job.tree,
+      failed: { run: 1, verdict: 'FAIL', status: 'exit 1' },
+      passed: { run: 2, verdict: 'PASS' },
+    });
+    expect(verdictOf(repo, job.tree as string)).toBe('PASS');
+
+    const [row] = metricRows(repo);
+    expect(row).toMatchObject({ flaky: true, landed: true, verdict: 'PASS', members: [id] });
+    expect(row.runs.map((r: any) => [r.run, r.verdict, r.results.map((g: any) => `${g.name} ${g.status}`)])).toEqual([
+      [1, 'FAIL', ['test exit 1']],
+      [2, 'PASS', ['test exit 0']],
+    ]);
+    expect(journal(repo, id).map((e) => e.event)).toEqual(expect.arrayContaining(['gate_rerun', 'gate_flaky', 'landed']));
+
+    const show = await land(repo.dir, ['show', id]);
+    expect(show.stdout).toMatch(/flaky +gate test failed \(exit 1\) in run 1 of train \S+, then passed in run 2/);
+    const why = await land(repo.dir, ['why', id]);
+    expect(why.stdout).toContain('its gates run again on the same tree (run 2 of train');
+    expect(why.stdout).toContain('flaky gate test: it failed (exit 1) and a re-run of the same tree passed');
+    const log = readFileSync(job.gateLog as string, 'utf8');
+    expect(log).toMatch(/== run 2 of train .*retries\.flaky/);
+  });
+
+  it('a true culprit costs exactly 1 + retries.flaky runs alone, then fails; its FAIL stays cached', async () => {
+    const repo = flakyRepo({ fails: 0, flaky: 2 });
+    const id = await submit(repo, 'broken', 'culprit-1');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    expect(events.filter((e) => e.type === 'gate_rerun').map((e) => e.run)).toEqual([2, 3]);
+    expect(runsOf(repo, id)).toBe(3);
+    // The re-runs come first; only then is main itself gated (green: the job is the culprit), and the job failed.
+    const order = events.map((e) => e.type).filter((t) => ['gate_rerun', 'checking_target', 'target_checked', 'failed'].includes(t));
+    expect(order).toEqual(['gate_rerun', 'gate_rerun', 'checking_target', 'target_checked', 'failed']);
+    const job = (await jobsById(repo)).get(id);
+    expect(job).toMatchObject({ state: 'failed', reason: 'gate', trainRuns: { runs: 3, reruns: 2 } });
+    expect(job.error?.message).toContain('failed all 3 runs of the same tree');
+    expect(job.flaky).toBeUndefined();
+    expect(verdictOf(repo, job.tree as string)).toBe('FAIL');
+    const row = metricRows(repo).find((r) => r.members.includes(id));
+    expect(row).toMatchObject({ flaky: false, verdict: 'FAIL' });
+    expect(row.runs).toHaveLength(3);
+  });
+
+  it('retries.flaky 0 behaves as before: a lone job whose gate fails once fails after one run', async () => {
+    const repo = flakyRepo({ fails: 1, flaky: 0 });
+    const id = await submit(repo, 'wobbly', 'flaky-1');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines().some((e) => e.type === 'gate_rerun')).toBe(false);
+    expect(runsOf(repo, id)).toBe(1);
+    expect((await jobsById(repo)).get(id)).toMatchObject({ state: 'failed', reason: 'gate' });
+    expect(metricRows(repo).find((r) => r.members.includes(id))).toMatchObject({ flaky: false });
+  });
+
+  it('a batch whose gate fails once bisects with no re-run; the half that meets the cached FAIL alone gets its allowance and lands', async () => {
+    const repo = flakyRepo({ fails: 1 });
+    const steady = await submit(repo, 'steady', 'steady.txt');
+    const wobbly = await submit(repo, 'wobbly', 'flaky-1');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    // [steady wobbly] FAIL (flaky) -> bisect: [steady] PASS; [wobbly] on the new main has the failed
+    // batch's tree: a cached FAIL, which the allowance re-runs once: PASS.
+    expect(events.filter((e) => e.type === 'bisected')).toHaveLength(1);
+    const reruns = events.filter((e) => e.type === 'gate_rerun');
+    expect(reruns).toEqual([expect.objectContaining({ job: wobbly, run: 2 })]);
+    expect(repo.gateRuns()).toBe(3);
+    const jobs = await jobsById(repo);
+    expect(jobs.get(steady).state).toBe('landed');
+    expect(jobs.get(wobbly)).toMatchObject({ state: 'landed', flaky: { gate: 'test', failed: { cached: true, run: 1 }, passed: { run: 2, cached: false } } });
+    const rows = metricRows(repo);
+    expect(rows[0]).toMatchObject({ members: [steady, wobbly], verdict: 'FAIL', flaky: false });
+    expect(rows[0].runs).toBeUndefined();
+    expect(rows.at(-1)).toMatchObject({ members: [wobbly], verdict: 'PASS', flaky: true, landed: true });
+    expect(verdictOf(repo, jobs.get(wobbly).tree as string)).toBe('PASS');
+  });
+
+  it('a target whose gate fails once is re-run before the drain stops for a red target: it is green, and the culprit fails', async () => {
+    const repo = flakyRepo({ fails: 1 });
+    repo.commit('a flaky file on main', { 'flaky-main': 'main\n' });
+    const id = await submit(repo, 'broken', 'culprit-1');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    expect(events.find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: false });
+    expect(events.at(-1)).toMatchObject({ failed: [id], stopped: null });
+    // The culprit twice, main itself twice (FAIL, then PASS).
+    expect(runsOf(repo, id)).toBe(2);
+    expect(repo.gateRuns()).toBe(4);
+    expect(verdictOf(repo, repo.git('rev-parse', 'main^{tree}'))).toBe('PASS');
+  });
+
+  it('at most five runs of one train in all: infra requeues of the same train count against the flaky allowance', async () => {
+    // Two runs that cannot start (requeued, the same train rebuilt), then failures: 2 + 1 + 2 re-runs = 5,
+    // although retries.flaky 4 alone would allow 1 + 4 after the infra runs.
+    const repo = flakyRepo({ fails: 0, flaky: 4, infraFirst: 2, infraRetries: 10 });
+    const id = await submit(repo, 'broken', 'culprit-1');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.lines();
+    expect(events.filter((e) => e.type === 'verdict').map((e) => e.verdict)).toEqual(['INFRA', 'INFRA', 'FAIL', 'FAIL', 'FAIL']);
+    expect(runsOf(repo, id)).toBe(5);
+    const job = (await jobsById(repo)).get(id);
+    expect(job).toMatchObject({ state: 'failed', reason: 'gate', trainRuns: { runs: 5, reruns: 2 } });
+  }, 180_000);
+});
