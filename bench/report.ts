@@ -114,9 +114,7 @@ export function formatReport(report: Report): string {
       new Set([0, 2, 3, 4, 5, 6, 7, 8]),
     ),
   );
-  out.push(
-    '  bound = ceil(log2 N) + 2 (lib/landing/plan/trainPlan.ts bisectionBound) + 1 flaky re-run of the culprit alone (retries.flaky), stated for one culprit',
-  );
+  out.push('  bound = ceil(log2 N) + 2 (lib/landing/plan/trainPlan.ts bisectionBound), stated for one culprit');
 
   out.push('', `d. peak RSS: ${report.rss.tool ? `${report.rss.tool}; ${report.rss.note}` : report.rss.note}`);
   if (report.rss.tool) out.push(`  land run, window ${t.branches}: ${mib(w32.maxRssKiB)}; window 1: ${mib(w1.maxRssKiB)}`);

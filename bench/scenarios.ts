@@ -7,9 +7,6 @@ import { bisectionBound } from '../lib/landing/plan/trainPlan.js';
 import { addToBranch, buildRepo, commitPolicy, git, mergeLoop, type BranchSpec } from './git.js';
 import { FIXTURES, land, median, runSummary, timed, type RunSummary } from './land.js';
 
-/** The default retries.flaky: a culprit isolated alone runs its gates this many more times before it fails. */
-const FLAKY_RERUNS = 1;
-
 const pad = (i: number) => String(i).padStart(2, '0');
 const TRUE_GATE = [{ name: 'true', run: ['true'] }];
 
@@ -163,7 +160,7 @@ export interface CulpritRow {
   label: string;
   culprits: number[];
   gateRuns: number;
-  /** ceil(log2 N) + 2 (trainPlan.bisectionBound) + the culprit's flaky re-run (retries.flaky, 1 by default); null unless there is exactly one culprit. */
+  /** ceil(log2 N) + 2 (trainPlan.bisectionBound); null unless there is exactly one culprit. */
   bound: number | null;
   landed: number;
   failed: number;
@@ -229,7 +226,7 @@ export function measureCulprits(root: string, templates: readonly CulpritTemplat
         label: scenario.label,
         culprits: scenario.culprits,
         gateRuns,
-        bound: scenario.culprits.length === 1 ? bisectionBound(n) + FLAKY_RERUNS : null,
+        bound: scenario.culprits.length === 1 ? bisectionBound(n) : null,
         landed: summary.landed.length,
         failed: summary.failed.length,
         failedBranches: summary.failed.map((id) => ids.get(id) ?? id).sort(),

@@ -92,7 +92,7 @@ export const policySchema = z
           .int()
           .min(0)
           .max(4)
-          .default(1)
+          .default(0)
           .describe(
             '0 to 4: before a job that rode a train alone is failed by a gate (exit or timeout), its gates run again on the same tree up to this many times; a later PASS lands it and the gate is recorded as flaky (docs/policy.md#flaky-gates).',
           ),

@@ -29,11 +29,8 @@ describe('land run: trains and bisection', () => {
     expect(summary).toMatchObject({ type: 'summary', gateRuns: 1, landed: ids });
   });
 
-  // Bisection costs at most ⌈log₂ N⌉ + 1 extra runs; a culprit isolated alone adds its flaky re-run
-  // (retries.flaky, 1 by default) before it is failed.
-  const FLAKY = 1;
   for (const position of [1, 3, 4, 5, 8]) {
-    it(`fails a single culprit at position ${position} of 8 and lands the 7 others within 5 gate runs (plus its flaky re-run and one for main itself)`, async () => {
+    it(`fails a single culprit at position ${position} of 8 and lands the 7 others within 5 gate runs (plus one for main itself)`, async () => {
       const { repo, ids, jobs, run } = await drainWithCulprits(8, [position]);
       // Before the culprit is failed alone, main itself is gated once unless its tree has a PASS on
       // record: here main's first tree was never gated, so a culprit isolated on it costs one run more.
@@ -46,7 +43,7 @@ describe('land run: trains and bisection', () => {
       const others = ids.filter((id) => id !== culprit);
       for (const id of others) expect(jobs.get(id).state).toBe('landed');
       expect(landedOrder(repo)).toEqual(others);
-      expect(repo.gateRuns()).toBeLessThanOrEqual(5 + FLAKY + targetChecks);
+      expect(repo.gateRuns()).toBeLessThanOrEqual(5 + targetChecks);
       expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain(`culprit-${position}`);
     });
   }
@@ -58,7 +55,7 @@ describe('land run: trains and bisection', () => {
     const others = ids.filter((_, i) => i !== 4 && i !== 11);
     for (const id of others) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(others);
-    expect(repo.gateRuns()).toBeLessThanOrEqual(12 + 2 * FLAKY);
+    expect(repo.gateRuns()).toBeLessThanOrEqual(12);
   });
 
   it('finds a culprit at each end of the train', async () => {
@@ -66,10 +63,10 @@ describe('land run: trains and bisection', () => {
     expect(jobs.get(ids[0]).state).toBe('failed');
     expect(jobs.get(ids[7]).state).toBe('failed');
     for (const id of ids.slice(1, 7)) expect(jobs.get(id).state).toBe('landed');
-    expect(repo.gateRuns()).toBeLessThanOrEqual(9 + 2 * FLAKY);
+    expect(repo.gateRuns()).toBeLessThanOrEqual(9);
   });
 
-  it('never gates the same tree twice but for a flaky re-run: a bisection half with the failed tree is a cached FAIL', async () => {
+  it('never gates the same tree twice: a bisection half with the failed tree is a cached FAIL', async () => {
     const { repo, run } = await drainWithCulprits(8, [8]);
     const verdicts = run.lines().filter((e) => e.type === 'verdict');
     expect(verdicts.some((v) => v.cached && v.verdict === 'FAIL')).toBe(true);

@@ -68,8 +68,8 @@ function journal(repo: QueueRepo, id: string): any[] {
 }
 
 describe('flaky gates', () => {
-  it('retries.flaky 1 (the default): a lone job whose gate fails once lands, recorded flaky everywhere; no cached FAIL is left', async () => {
-    const repo = flakyRepo({ fails: 1 });
+  it('retries.flaky 1: a lone job whose gate fails once lands, recorded flaky everywhere; no cached FAIL is left', async () => {
+    const repo = flakyRepo({ fails: 1, flaky: 1 });
     const id = await submit(repo, 'wobbly', 'flaky-1');
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);
@@ -126,8 +126,8 @@ describe('flaky gates', () => {
     expect(row.runs).toHaveLength(3);
   });
 
-  it('retries.flaky 0 behaves as before: a lone job whose gate fails once fails after one run', async () => {
-    const repo = flakyRepo({ fails: 1, flaky: 0 });
+  it('retries.flaky 0 (the default, no key in the policy) behaves as before: a lone job whose gate fails once fails after one run', async () => {
+    const repo = flakyRepo({ fails: 1 });
     const id = await submit(repo, 'wobbly', 'flaky-1');
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);
@@ -138,7 +138,7 @@ describe('flaky gates', () => {
   });
 
   it('a batch whose gate fails once bisects with no re-run; the half that meets the cached FAIL alone gets its allowance and lands', async () => {
-    const repo = flakyRepo({ fails: 1 });
+    const repo = flakyRepo({ fails: 1, flaky: 1 });
     const steady = await submit(repo, 'steady', 'steady.txt');
     const wobbly = await submit(repo, 'wobbly', 'flaky-1');
     const run = await land(repo.dir, ['run', '--json']);
@@ -161,7 +161,7 @@ describe('flaky gates', () => {
   });
 
   it('a target whose gate fails once is re-run before the drain stops for a red target: it is green, and the culprit fails', async () => {
-    const repo = flakyRepo({ fails: 1 });
+    const repo = flakyRepo({ fails: 1, flaky: 1 });
     repo.commit('a flaky file on main', { 'flaky-main': 'main\n' });
     const id = await submit(repo, 'broken', 'culprit-1');
     const run = await land(repo.dir, ['run', '--json']);

@@ -29,9 +29,8 @@ describe('a red target', () => {
       `main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`,
     );
     expect(events.some((e) => e.type === 'failed')).toBe(false);
-    // [j1 j2 j3], [j1 j2], [j1] and its flaky re-run (retries.flaky 1 runs before the target
-    // check), then main itself and its own flaky re-run: two gate runs for the target.
-    expect(repo.gateRuns()).toBe(6);
+    // [j1 j2 j3], [j1 j2], [j1], then main itself: one gate run for the target.
+    expect(repo.gateRuns()).toBe(4);
     expect(events.filter((e) => e.type === 'checking_target')).toHaveLength(1);
     let jobs = await jobsById(repo);
     for (const id of ids) {
@@ -39,14 +38,13 @@ describe('a red target', () => {
     }
     expect(repo.tip('main')).toBe(redTip);
 
-    // While main's tree has a cached FAIL, a new drain stops the same way without a gate run (j1's
-    // cached FAIL already spent its flaky allowance on this train).
+    // While main's tree has a cached FAIL, a new drain stops the same way without a gate run.
     const again = await land(repo.dir, ['run']);
     expect(again.code, again.stderr).toBe(10);
     expect(again.stdout).toContain(
       `stopped: main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`,
     );
-    expect(repo.gateRuns()).toBe(6);
+    expect(repo.gateRuns()).toBe(4);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('queued');
 
@@ -56,7 +54,7 @@ describe('a red target', () => {
     const fixed = await land(repo.dir, ['run', '--json']);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.lines().at(-1)).toMatchObject({ failed: [], queued: [], stopped: null });
-    expect(repo.gateRuns()).toBe(7);
+    expect(repo.gateRuns()).toBe(5);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(ids);
@@ -88,7 +86,7 @@ describe('a red target', () => {
     expect(run.code, run.stderr).toBe(0);
     const events = run.lines();
     expect(events.find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: false });
-    expect(repo.gateRuns()).toBe(3); // the culprit's train and its flaky re-run, then main itself
+    expect(repo.gateRuns()).toBe(2); // the culprit's train, then main itself
     expect((await jobsById(repo)).get(first as string)).toMatchObject({ state: 'failed', reason: 'gate' });
 
     const [second] = await submitBranches(repo, 1, [1], 'd');
@@ -96,7 +94,7 @@ describe('a red target', () => {
     expect(next.code, next.stderr).toBe(0);
     expect(next.lines().find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: true });
     expect(next.lines().some((e) => e.type === 'checking_target')).toBe(false);
-    expect(repo.gateRuns()).toBe(5); // the second culprit's train and its re-run only
+    expect(repo.gateRuns()).toBe(3); // the second culprit's train only
     expect((await jobsById(repo)).get(second as string)).toMatchObject({ state: 'failed', reason: 'gate' });
   });
 });
