@@ -62,15 +62,22 @@ export function pick(random: () => number, n: number, count: number): number[] {
 
 /**
  * Creates branches `<prefix><i>` for i in `numbers`, each one commit on the target's tip adding its
- * own file (a culprit adds CULPRIT-<i>), all in one `git fast-import`; registers them on `fault`.
+ * own file (a culprit adds CULPRIT-<i>), all in one `git fast-import`; registers them on `fault`
+ * (a "culprit" is any branch that must not land).
  */
-export function createBranches(fault: FaultRepo, numbers: readonly number[], culprits: readonly number[] = [], prefix = 'b'): SubmittedBranch[] {
+export function createBranches(
+  fault: FaultRepo,
+  numbers: readonly number[],
+  culprits: readonly number[] = [],
+  prefix = 'b',
+  fileOf: (i: number, culprit: boolean) => string = (i, culprit) => (culprit ? `CULPRIT-${i}` : `file-${prefix}${i}.txt`),
+): SubmittedBranch[] {
   const from = fault.repo.tip(fault.target);
   const chunks: string[] = [];
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
   for (const i of numbers) {
     const culprit = culprits.includes(i);
-    const file = culprit ? `CULPRIT-${i}` : `file-${prefix}${i}.txt`;
+    const file = fileOf(i, culprit);
     chunks.push(
       `commit refs/heads/${prefix}${i}\n`,
       `committer Land Test <test@land.invalid> ${1_700_000_000 + i} +0000\n`,

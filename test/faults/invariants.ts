@@ -205,7 +205,8 @@ function checkTargetCommits(input: InvariantInput, evidence: Evidence, report: I
       continue;
     }
     if (!claimStates.includes(job.state)) report.unexpected.push(`merge ${short} of ${job.id} is in ${input.target} but the record says ${job.state}`);
-    if (commit.tip !== job.tip || second !== job.tip) report.unexpected.push(`merge ${short} of ${job.id} merged ${second.slice(0, 12)}, the record's tip is ${job.tip.slice(0, 12)}`);
+    if (commit.tip !== job.tip || second !== job.tip)
+      report.unexpected.push(`merge ${short} of ${job.id} merged ${second.slice(0, 12)}, the record's tip is ${job.tip.slice(0, 12)}`);
     if (!onTrain(evidence, commit.sha, job.train)) report.unexpected.push(`merge ${short} of ${job.id} is not on the record's train ${job.train ?? 'null'}`);
     if (remerged(dir, commit)) report.duplicated.push(`merge ${short} of ${job.id} merged ${second.slice(0, 12)}, already in ${input.target}`);
     if (!mergeIsHonest(dir, commit)) report.unexpected.push(`merge ${short} of ${job.id}: its tree is not the merge of its parents`);
@@ -222,14 +223,16 @@ function checkRecords(input: InvariantInput, evidence: Evidence, records: JobRec
   const { target } = input;
   for (const job of records) {
     if (job.state !== 'landed') continue;
-    if (job.train === null || !evidence.position.has(job.train)) report.unexpected.push(`${job.id} (${job.branch}) is recorded landed but its train ${job.train ?? 'null'} is not in ${target}`);
+    if (job.train === null || !evidence.position.has(job.train))
+      report.unexpected.push(`${job.id} (${job.branch}) is recorded landed but its train ${job.train ?? 'null'} is not in ${target}`);
   }
   for (const [tip, n] of countBy(records, (job) => (job.state === 'landed' ? job.tip : null))) {
     if (n > 1) report.duplicated.push(`${n} records landed for tip ${tip.slice(0, 12)}`);
   }
   const alive = drainerAlive(input.dir);
   for (const job of records) {
-    if (job.state === 'in_progress' && input.phase === 'settled' && !alive) report.stuck.push(`${job.id} (${job.branch}) is in_progress and no drainer is alive`);
+    if (job.state === 'in_progress' && input.phase === 'settled' && !alive)
+      report.stuck.push(`${job.id} (${job.branch}) is in_progress and no drainer is alive`);
   }
 }
 

@@ -49,7 +49,9 @@ describe.sequential('fault test 3: races', () => {
       } else {
         await waitUntil(
           `round ${round}: one drainer in its gate and the other waiting for the lock`,
-          () => existsSync(join(raceDir, 'busy')) && pair.some((p) => events(p.output().stdout).some((e) => e.type === 'warning' && /waiting for the drain lock/.test(e.message ?? ''))),
+          () =>
+            existsSync(join(raceDir, 'busy')) &&
+            pair.some((p) => events(p.output().stdout).some((e) => e.type === 'warning' && /waiting for the drain lock/.test(e.message ?? ''))),
           60_000,
         );
       }
@@ -81,11 +83,7 @@ describe.sequential('fault test 3: races', () => {
       for (const [i, r] of results.entries()) expect(r.code, `submit ${names[i]}: ${r.stderr}`).toBe(0);
       waves.push(results.map((r) => r.json().job.id as string));
     }
-    await waitUntil(
-      'every job to be landed',
-      () => readRecords(fault.repo.dir).records.filter((job) => job.state === 'landed').length === 50,
-      180_000,
-    );
+    await waitUntil('every job to be landed', () => readRecords(fault.repo.dir).records.filter((job) => job.state === 'landed').length === 50, 180_000);
     watcher.child.kill('SIGTERM');
     const stopped = await watcher.done;
     expect(stopped.code, stopped.stderr).toBe(0);
@@ -98,7 +96,9 @@ describe.sequential('fault test 3: races', () => {
     expect(new Set(records.map((job) => job.branch)).size).toBe(50);
     // Queue order: a wave submitted after another got larger ids, and `order` follows the id.
     for (let wave = 1; wave < waves.length; wave += 1) {
-      expect(Math.min(...(waves[wave] ?? []).map((id) => Number(id.slice(-4))))).toBeGreaterThan(Math.max(...(waves[wave - 1] ?? []).map((id) => Number(id.slice(-4)))));
+      expect(Math.min(...(waves[wave] ?? []).map((id) => Number(id.slice(-4))))).toBeGreaterThan(
+        Math.max(...(waves[wave - 1] ?? []).map((id) => Number(id.slice(-4)))),
+      );
     }
     for (const job of records) expect(job.order).toBe(job.id);
     const report = await afterFault(fault, 'settled', 'after 50 racing submits');
