@@ -211,11 +211,9 @@ function checkTargetCommits(input: InvariantInput, evidence: Evidence, report: I
     if (remerged(dir, commit)) report.duplicated.push(`merge ${short} of ${job.id} merged ${second.slice(0, 12)}, already in ${input.target}`);
     if (!mergeIsHonest(dir, commit)) report.unexpected.push(`merge ${short} of ${job.id}: its tree is not the merge of its parents`);
   }
-  for (const [job, n] of countBy(evidence.commits, (c) => c.job)) if (n > 1) report.duplicated.push(`${job} is merged into ${input.target} ${n} times`);
-  for (const [tip, n] of countBy(
-    evidence.commits.filter((c) => c.parents.length === 2),
-    (c) => c.parents[1] ?? null,
-  ))
+  // A fast-forward landing counts as its job's merge too: its commit is the tip itself.
+  for (const [job, n] of countBy(report.merged, (job) => job)) if (n > 1) report.duplicated.push(`${job} is merged into ${input.target} ${n} times`);
+  for (const [tip, n] of countBy(evidence.commits, (c) => (c.parents.length === 2 ? (c.parents[1] ?? null) : c.sha)))
     if (n > 1) report.duplicated.push(`tip ${tip.slice(0, 12)} is merged into ${input.target} ${n} times`);
 }
 
