@@ -114,7 +114,7 @@ export function expectClean(report: InvariantReport, when: string): void {
  * Every fault test calls this after each fault (`crashed`: right after a kill, before any recovery)
  * and at the end (`settled`: every drainer finished). One place to add a check to all of them.
  */
-export async function afterFault(fault: FaultRepo, phase: 'crashed' | 'settled', when = phase): Promise<InvariantReport> {
+export async function afterFault(fault: FaultRepo, phase: 'crashed' | 'settled', when: string = phase): Promise<InvariantReport> {
   const report = checkInvariants({ dir: fault.repo.dir, target: fault.target, base: fault.base, branches: fault.branches, phase });
   expectClean(report, when);
   return report;

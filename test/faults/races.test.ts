@@ -27,7 +27,7 @@ function events(stdout: string): Event[] {
 const landedBy = (stdout: string) => events(stdout).flatMap((e) => (e.type === 'landed' ? (e.members ?? []) : []));
 
 describe.sequential('fault test 3: races', () => {
-  it('two `land run` at the same instant, ten times: one drains, the other waits or exits 6; every job lands once', { timeout: 300_000 }, async () => {
+  it('two `land run` at the same instant, ten times: one drains, the other waits or exits 6; every job lands once', { timeout: 900_000 }, async () => {
     const raceDir = tempDir('land-race-');
     const fault = makeFaultRepo({ gate: { run: ['sh', RACE_GATE], env: { RACE_DIR: raceDir } } });
     const go = join(raceDir, 'go');
@@ -52,7 +52,7 @@ describe.sequential('fault test 3: races', () => {
           () =>
             existsSync(join(raceDir, 'busy')) &&
             pair.some((p) => events(p.output().stdout).some((e) => e.type === 'warning' && /waiting for the drain lock/.test(e.message ?? ''))),
-          60_000,
+          300_000,
         );
       }
       writeFileSync(go, '');
@@ -70,12 +70,12 @@ describe.sequential('fault test 3: races', () => {
     expect(gates).toHaveLength(10);
   });
 
-  it('50 `land submit` (10 at a time) racing a running drain: all exist, ids unique, each lands once, in queue order', { timeout: 300_000 }, async () => {
+  it('50 `land submit` (10 at a time) racing a running drain: all exist, ids unique, each lands once, in queue order', { timeout: 900_000 }, async () => {
     const fault = makeFaultRepo({ gateSleep: 0.05 });
     const numbers = Array.from({ length: 50 }, (_, i) => i + 1);
     const branches = createBranches(fault, numbers);
     const watcher = startLand(fault.repo.dir, ['run', '--watch', '--json']);
-    await waitUntil('the drainer to start', () => watcher.output().stdout.includes('"drain_started"'), 60_000);
+    await waitUntil('the drainer to start', () => watcher.output().stdout.includes('"drain_started"'), 300_000);
     const waves: string[][] = [];
     for (let wave = 0; wave < 5; wave += 1) {
       const names = branches.slice(wave * 10, wave * 10 + 10).map((b) => b.name);

@@ -60,7 +60,7 @@ function leaks(text: string, values: Record<string, string>): string[] {
 }
 
 describe.sequential('fault test 7: secrets', () => {
-  it('tokens reach no gate and no state file; a passEnv value reaches the gate and is redacted everywhere land shows it', { timeout: 240_000 }, async () => {
+  it('tokens reach no gate and no state file; a passEnv value reaches the gate and is redacted everywhere land shows it', { timeout: 600_000 }, async () => {
     const dumps = tempDir('land-dumps-');
     const gate = join(dumps, 'gate.sh');
     writeFileSync(gate, GATE);
@@ -122,7 +122,7 @@ describe.sequential('fault test 7: secrets', () => {
     await afterFault(fault, 'settled', 'after the secrets run');
   });
 
-  it('a passEnv value of several lines (a key) printed a line at a time is redacted line by line', { timeout: 120_000 }, async () => {
+  it('a passEnv value of several lines (a key) printed a line at a time is redacted line by line', { timeout: 300_000 }, async () => {
     const dumps = tempDir('land-dumps-');
     const gate = join(dumps, 'gate.sh');
     // One write per line, with a pause, so no piece of output ever holds the whole value.

@@ -14,39 +14,21 @@ const SEED = Number(process.env.LAND_SOAK_SEED ?? 20261130);
 const JOBS = 60;
 const CULPRITS = 6;
 const KILLS = 15;
+/** The drainer events a kill follows: recovery, a train just built (its merges), a gate running, a verdict (the CAS and record writes), a landing. */
+const KILL_AFTER = ['drain_started', 'train_built', 'gate_started', 'verdict', 'landed'] as const;
 
-/** What the drainer was doing when it was killed, from its last JSON event. */
+/** What the drainer was doing when it was killed: its last JSON event (a torn last line counts as the one before). */
 function phaseOf(stdout: string): string {
-  const events = stdout
+  const types = stdout
     .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => {
-      try {
-        return JSON.parse(line) as { type: string };
-      } catch {
-        return { type: 'torn' };
-      }
-    });
-  const last = events[events.length - 1]?.type;
-  switch (last) {
-    case undefined:
-    case 'drain_started':
-    case 'recovered':
-      return 'starting';
-    case 'train_built':
-    case 'gate_started':
-      return 'gate';
-    case 'gate_finished':
-    case 'verdict':
-      return 'landing';
-    default:
-      return `after ${last}`;
-  }
+    .filter((line) => line.startsWith('{') && line.endsWith('}'))
+    .map((line) => (JSON.parse(line) as { type: string }).type);
+  return types[types.length - 1] ?? 'start-up';
 }
 
 describe.sequential('fault test 2: the soak', () => {
   it(`${JOBS} jobs, ${CULPRITS} culprits, the drainer killed ${KILLS} times: each good job lands once, culprits fail, nothing stuck`, {
-    timeout: 240_000,
+    timeout: 900_000,
   }, async () => {
     const setUp = Date.now();
     const random = seededRandom(SEED);
@@ -64,15 +46,16 @@ describe.sequential('fault test 2: the soak', () => {
     console.log(`soak set-up ${((started - setUp) / 1000).toFixed(1)} s`);
     const phases: string[] = [];
     for (let attempt = 0; phases.length < KILLS && attempt < KILLS * 3; attempt += 1) {
-      const delay = Math.floor(random() * 1500);
+      // A kill moment is an event of the drainer's own progress (so it lands in recovery, gates,
+      // merges and landings whatever the machine's speed) plus a random delay after it.
+      const after = KILL_AFTER[Math.floor(random() * KILL_AFTER.length)] ?? 'drain_started';
+      const delay = Math.floor(random() * 400);
       const drainer = startLand(fault.repo.dir, ['run', '--json']);
-      // The delay counts from the moment the drainer holds the lock (node's start-up on a loaded
-      // machine takes seconds), so the kills land in recovery, gates, merges and landings.
-      const ready = await Promise.race([
+      const reached = await Promise.race([
         drainer.done.then(() => false),
-        waitUntil('the drainer to start', () => drainer.output().stdout.includes('"drain_started"'), 60_000).then(() => true),
+        waitUntil(`the drainer's ${after} event`, () => drainer.output().stdout.includes(`"type":"${after}"`), 300_000).then(() => true),
       ]);
-      const finished = !ready || (await Promise.race([drainer.done.then(() => true), sleep(delay).then(() => false)]));
+      const finished = !reached || (await Promise.race([drainer.done.then(() => true), sleep(delay).then(() => false)]));
       if (finished) {
         const { code, stderr } = await drainer.done;
         throw new Error(`the drain ended (exit ${code}) before kill ${phases.length + 1} of ${KILLS}: ${stderr}`);
@@ -80,10 +63,10 @@ describe.sequential('fault test 2: the soak', () => {
       drainer.child.kill('SIGKILL');
       const killed = await drainer.done;
       phases.push(phaseOf(killed.stdout));
-      await afterFault(fault, 'crashed', `after kill ${phases.length} (${delay} ms, ${phases[phases.length - 1]})`);
+      await afterFault(fault, 'crashed', `after kill ${phases.length} (${delay} ms after ${after}, last event ${phases[phases.length - 1]})`);
     }
     const killing = (Date.now() - started) / 1000;
-    const last = await land(fault.repo.dir, ['run', '--json'], { timeoutMs: 180_000 });
+    const last = await land(fault.repo.dir, ['run', '--json'], { timeoutMs: 600_000 });
     const seconds = (Date.now() - started) / 1000;
     const histogram = [...new Set(phases)].map((p) => `${p} ${phases.filter((q) => q === p).length}`).join(', ');
     console.log(`soak run time ${seconds.toFixed(1)} s (${killing.toFixed(1)} s of it killing); ${phases.length} kills (${histogram}); seed ${SEED}`);
