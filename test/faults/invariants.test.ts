@@ -49,7 +49,7 @@ describe.sequential('the invariant checker', () => {
     ids = await submitAll(fault, ['i1', 'i2', 'i3']);
     const run = await land(fault.repo.dir, ['run']);
     if (run.code !== 0) throw new Error(run.stderr);
-  }, 120_000);
+  }, 600_000);
 
   it('is clean after a real drain, and reports what landed and what failed', () => {
     const report = check();

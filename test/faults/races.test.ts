@@ -83,7 +83,7 @@ describe.sequential('fault test 3: races', () => {
       for (const [i, r] of results.entries()) expect(r.code, `submit ${names[i]}: ${r.stderr}`).toBe(0);
       waves.push(results.map((r) => r.json().job.id as string));
     }
-    await waitUntil('every job to be landed', () => readRecords(fault.repo.dir).records.filter((job) => job.state === 'landed').length === 50, 180_000);
+    await waitUntil('every job to be landed', () => readRecords(fault.repo.dir).records.filter((job) => job.state === 'landed').length === 50, 600_000);
     watcher.child.kill('SIGTERM');
     const stopped = await watcher.done;
     expect(stopped.code, stopped.stderr).toBe(0);
