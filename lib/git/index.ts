@@ -26,6 +26,7 @@ export type { WorktreeInfo, WorktreeRun, WorktreeCleanup } from './worktree.js';
 export { remoteBranchTip, pushWithLease } from './push.js';
 export type { PushResult } from './push.js';
 export { firstParentChain } from './log.js';
+export { checkoutIsAt } from './checkoutAt.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';
 export { moveDetachedHead } from './head.js';
 export { hooksDir } from './hooksDir.js';

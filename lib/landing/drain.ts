@@ -338,7 +338,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     store.removeStaleTempFiles();
     await rebuildMissing(run);
     const tip = await branchTip(cwd, initial.target);
-    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit });
+    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: initial.target });
     stopped = await drainPasses(run);
   } finally {
     await lease.release();

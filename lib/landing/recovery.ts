@@ -8,6 +8,7 @@ import { killRun, markerScope } from '../proc/index.js';
 import { applyChanges, cancelChanges, landChanges, requeueChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
+import { followInterruptedLanding } from './followCheckout.js';
 
 /**
  * Kills every process left by a gate this repository's drainers ran: those carrying the marker of
@@ -24,14 +25,16 @@ export async function killLeftGates(store: FileStore, emit: Emit): Promise<numbe
   return killed;
 }
 
-export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit }): Promise<void> {
+export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit; target?: string }): Promise<void> {
   await killLeftGates(opts.store, opts.emit);
   const { jobs } = opts.store.listJobs();
   const stuck = jobs.filter((job) => job.state === 'in_progress');
+  const landedBases: string[] = [];
   for (const job of stuck) {
     const train = job.train;
     const landed = train !== null && (await isAncestor(opts.cwd, train, opts.targetTip));
     if (landed) {
+      if (job.base) landedBases.push(job.base);
       await applyChanges(
         opts.store,
         landChanges(
@@ -61,6 +64,8 @@ export async function recoverInProgress(opts: { cwd: string; store: FileStore; t
     }
     opts.emit({ type: 'recovered', job: job.id, to: landed ? 'landed' : 'queued', train: job.train });
   }
+  const followed = opts.target ? await followInterruptedLanding(opts.cwd, opts.target, landedBases) : null;
+  if (followed) opts.emit({ type: 'warning', message: `the checkout at ${followed} followed the landing of a stopped drainer` });
   for (const dir of opts.store.listTrainDirs()) {
     await discardWorktree(opts.cwd, dir, { onCleanup: (left) => opts.store.removeTrainDir(left) });
   }

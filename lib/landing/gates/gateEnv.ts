@@ -34,7 +34,13 @@ export function gateEnvironment(gate: Gate, train: TrainEnv, from: NodeJS.Proces
   return env;
 }
 
-/** Values that must not appear in a stored log: those the policy passed through by name. */
+/**
+ * Values that must not appear in a stored log: those the policy passed through by name. A value of
+ * several lines (a PEM key) also counts line by line: a gate that prints it a line at a time never
+ * shows the whole value in one piece of output.
+ */
 export function secretsOf(gate: Gate, from: NodeJS.ProcessEnv = process.env): string[] {
-  return gate.passEnv.map((name) => from[name]).filter((value): value is string => typeof value === 'string' && value.length >= 4);
+  const values = gate.passEnv.map((name) => from[name]).filter((value): value is string => typeof value === 'string');
+  const pieces = values.flatMap((value) => [value, ...value.split(/\r?\n/).map((line) => line.trim())]);
+  return [...new Set(pieces.filter((piece) => piece.length >= 4))];
 }
