@@ -66,9 +66,12 @@ const DRAIN_LOCK = {
   // under the takeover mutex, never by proper-lockfile's own removal, which two newcomers could
   // both perform (the second removing the lock the first had just taken).
   stale: 24 * 3600_000,
-  update: 5_000,
+  update: 2_000,
   retries: 0,
 };
+
+/** A drain lock with no holder file whose heartbeat (every 2 s) has been silent this long was abandoned. */
+const NO_HOLDER_STALE_MS = 8_000;
 
 export function readDrainHolder(paths: StatePaths): DrainHolder | null {
   try {
@@ -80,7 +83,9 @@ export function readDrainHolder(paths: StatePaths): DrainHolder | null {
 }
 
 function describeHolder(holder: DrainHolder | null): string {
-  return holder ? `pid ${holder.pid} on ${holder.host} since ${holder.since}` : 'an unknown process';
+  return holder
+    ? `pid ${holder.pid} on ${holder.host} since ${holder.since}`
+    : `a process that wrote no holder file (taken over once its heartbeat has been silent ${NO_HOLDER_STALE_MS / 1000} s)`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,7 +107,9 @@ function ageMs(path: string): number | null {
 function abandoned(paths: StatePaths, holder: DrainHolder | null): boolean {
   if (holder && holder.host === hostname()) return !recordProcessAlive(holder);
   const age = ageMs(`${paths.drainLock}.lock`);
-  return age !== null && age > DRAIN_STALE_MS;
+  // No holder written: a drainer killed between taking the lock and writing its holder file (a
+  // live one writes it at once). Its heartbeat is the only sign of life, checked sooner.
+  return age !== null && age > (holder ? DRAIN_STALE_MS : NO_HOLDER_STALE_MS);
 }
 
 /** Enters the takeover mutex (a directory); false when another process is in it. */

@@ -85,6 +85,22 @@ describe('locks left by dead processes', () => {
     await lease.release();
   });
 
+  it('a drain lock with no holder file (a drainer killed right after taking it) is taken over once its heartbeat is silent', async () => {
+    const root = tempDir('land-lock-');
+    const store = new FileStore(root);
+    store.ensure();
+    const lockDir = join(root, 'locks', 'drain.lock');
+    mkdirSync(lockDir, { recursive: true });
+    // Fresh: it may be a drainer about to write its holder file; --no-wait says who it cannot name.
+    await expect(store.acquireDrainLock({ wait: false })).rejects.toThrow(/wrote no holder file/);
+    // Its last heartbeat 9 s ago (beats come every 2 s): abandoned, taken over at once, not after 30 s.
+    const lastBeat = new Date(Date.now() - 9_000);
+    utimesSync(lockDir, lastBeat, lastBeat);
+    const lease = await store.acquireDrainLock({ wait: false });
+    expect(lease.holds()).toBe(true);
+    await lease.release();
+  });
+
   it('a queue lock left by a killed process does not stop the next command', async () => {
     const repo = makeRepo({ policy: { target: 'main', gates: [{ name: 't', run: ['true'] }] } });
     repo.branch('f', { 'f.txt': 'f\n' });
