@@ -117,12 +117,12 @@ export function expectClean(report: InvariantReport, when: string): void {
 export async function afterFault(fault: FaultRepo, phase: 'crashed' | 'settled', when: string = phase): Promise<InvariantReport> {
   const report = checkInvariants({ dir: fault.repo.dir, target: fault.target, base: fault.base, branches: fault.branches, phase });
   expectClean(report, when);
-  // Checks every fault test makes go here, once. `land reconcile --check` belongs here (settled
-  // only: right after a kill the dead drainer's in_progress jobs are expected to disagree), but the
-  // soak fails it today: a drainer killed between its members' landed records and the train's
-  // metrics row (runBatch.ts applySettlement) leaves `metrics_row_missing` that no drain repairs.
-  // Enable it with that fix:
-  //   if (phase === 'settled') expect((await land(fault.repo.dir, ['reconcile', '--check', '--json'])).code).toBe(0);
+  // Checks every fault test makes go here, once. `land reconcile --check` runs once settled only:
+  // right after a kill the dead drainer's in_progress jobs are expected to disagree.
+  if (phase === 'settled') {
+    const check = await land(fault.repo.dir, ['reconcile', '--check', '--json']);
+    expect(check.code, `land reconcile --check ${when}: ${check.stdout}${check.stderr}`).toBe(0);
+  }
   return report;
 }
 

@@ -6,7 +6,7 @@
 // (git, gates, the target check, the CAS) and applies what they return.
 import { loadPolicy, type LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
-import { applyChanges, landingChanges, newBatchId, nowIso, startChanges } from '../../queue/index.js';
+import { applyChanges, applyChangesLocked, landingChanges, newBatchId, nowIso, startChanges } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
 import { buildTrain, type BuiltTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from '../events.js';
@@ -112,9 +112,12 @@ async function applySteps(ctx: DrainContext, steps: Steps): Promise<void> {
 async function applySettlement(ctx: DrainContext, settlement: Settlement, trainId: string, max: number): Promise<void> {
   const { window, metric } = settlement;
   if (settlement.changes.length || window || metric) {
-    await applyChanges(ctx.store, settlement.changes, () => {
-      if (window) bumpWindow(ctx.store, window.event, max, trainId);
+    await ctx.store.withQueueLock(() => {
+      // The row first: a kill after it leaves in_progress records that recovery settles against
+      // git, which agrees with the row; the other order left landed records with no row.
       if (metric) ctx.store.appendMetric(metric);
+      applyChangesLocked(ctx.store, settlement.changes);
+      if (window) bumpWindow(ctx.store, window.event, max, trainId);
     });
   }
   for (const event of settlement.events) ctx.emit(event);
