@@ -1,6 +1,7 @@
 // LAND_FAILPOINT: the CLI kills itself (SIGKILL) at a named point. Each test proves the process
 // really died there (the state it left says so), then that a plain `land run` finishes the queue:
-// every job landed exactly once or failed with a reason, and nothing unexpected landed.
+// every job landed exactly once or failed with a reason, nothing unexpected landed, and
+// `land reconcile --check` finds nothing to repair.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,10 @@ async function finishes(repo: QueueRepo, base: string, good: readonly string[], 
   expect(landedSince(repo, base, tips).sort()).toEqual([...good].sort()); // each once, no culprit, nothing else
   expect(repo.git('ls-tree', '--name-only', 'main')).not.toMatch(/culprit-/);
   for (const dir of ['jobs', 'locks']) expect(readdirSync(join(stateDir(repo), dir)).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  // Records, journal, metrics and git agree: nothing for reconcile to repair.
+  const check = await land(repo.dir, ['reconcile', '--check', '--json']);
+  expect(check.code, check.stdout + check.stderr).toBe(0);
+  expect(check.json()).toMatchObject({ disagreements: 0 });
 }
 
 describe('failpoints kill the CLI where they say, and the next land run finishes the queue', () => {
