@@ -1,6 +1,6 @@
 // Runs a policy's gates, in order, in a train's worktree. The first gate that does not pass
 // decides the verdict; what kind of "not pass" it was decides what the drainer does next.
-import { fileURLToPath } from 'node:url';
+import { LAND_ENTRY } from '../../landEntry.js';
 import type { Gate } from '../../config/index.js';
 import type { GateResult } from '../../store/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
@@ -8,7 +8,7 @@ import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
 import { failpoint } from '../../failpoint.js';
 
-export const LAND_ENTRY = fileURLToPath(new URL('../../../bin/land.js', import.meta.url));
+export { LAND_ENTRY };
 
 /** The code under test failed: bisect, or fail a singleton. */
 export type GateFail = { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string };
