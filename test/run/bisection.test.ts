@@ -29,7 +29,8 @@ describe('land run: trains and bisection', () => {
     expect(summary).toMatchObject({ type: 'summary', gateRuns: 1, landed: ids });
   });
 
-  for (const position of [1, 3, 4, 5, 8]) {
+  // First, middle and last (npm run bench measures every position of 8 and 16).
+  for (const position of [1, 4, 8]) {
     it(`fails a single culprit at position ${position} of 8 and lands the 7 others within 5 gate runs (plus one for main itself)`, async () => {
       const { repo, ids, jobs, run } = await drainWithCulprits(8, [position]);
       // Before the culprit is failed alone, main itself is gated once unless its tree has a PASS on
