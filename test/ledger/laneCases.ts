@@ -6,7 +6,7 @@
 // and nothing of it running there.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it as vitestIt } from 'vitest';
 import { LAND_BIN } from '../helpers/cli.js';
 import { makeRepo, tempDir } from '../helpers/repo.js';
 import {
@@ -42,8 +42,23 @@ export function writeLaneFile(repoDir: string, lane: Record<string, string>): vo
   writeFileSync(join(repoDir, '.land', 'lane.local.json'), JSON.stringify(lane));
 }
 
+/** Which shared cases a lane runs: all of them, or the ones that exercise the ssh transport itself. */
+export type LaneCaseSet = 'all' | 'transport';
+
+/**
+ * Lane behaviour that does not depend on the transport (which lane a lane file names, the lane's
+ * own refusals, a missing land.js, SIGINT as well as SIGTERM): run through the stand-in ssh only.
+ * The real sshd runs the cases where ssh itself could differ: the batch and its measure dir,
+ * a status coming back, quoting, a signal, a lost session, a killed wrapper.
+ */
+const TRANSPORT_INDEPENDENT = [/^a lane file names/, /^the lane's own refusals/, /^a lane that answers but has no land\.js/, /^SIGINT /];
+
 /** Registers the shared cases; `lane()` is called inside each test (after beforeAll). */
-export function laneCases(lane: () => TestLane): void {
+export function laneCases(lane: () => TestLane, set: LaneCaseSet = 'all'): void {
+  const wanted = (title: string) => set === 'all' || !TRANSPORT_INDEPENDENT.some((pattern) => pattern.test(title));
+  const it = (title: string, fn: () => Promise<void>, timeout?: number) => {
+    if (wanted(title)) vitestIt(title, fn, timeout);
+  };
   const viaEnv = (laneDir: string, extra: Record<string, string> = {}) => {
     const { host, env } = lane();
     return clearedEnv({ ...env, LAND_LANE_SSH: host, LAND_LANE_DIR: laneDir, ...extra });
@@ -120,12 +135,11 @@ export function laneCases(lane: () => TestLane): void {
     expect(existsSync(join(here.dir, 'measure dir', 'batch.log'))).toBe(true);
   });
 
-  it.each([
+  for (const [signal, status] of [
     ['SIGTERM', 143],
     ['SIGINT', 130],
-  ] as const)(
-    '%s to the wrapper here: the lane stops the batch and writes its line, nothing is left running there, the log comes back',
-    async (signal, status) => {
+  ] as const) {
+    it(`${signal} to the wrapper here: the lane stops the batch and writes its line, nothing is left running there, the log comes back`, async () => {
       const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
       const pidFile = join(scratch, 'pid');
       const run = startLand(here.dir, batchArgs('gen', 'measure', pidBatch(pidFile, marker, 0, 30)), viaEnv(laneRepo.dir, { LAND_LEDGER_DIR: ledger }));
@@ -144,8 +158,8 @@ export function laneCases(lane: () => TestLane): void {
       expect(log).toContain('sleeping 30');
       expect(log).toContain(`the session that started this batch ended; stopping it (${signal})`);
       expect(log).not.toContain('done, status');
-    },
-  );
+    });
+  }
 
   it('the session lost (the wrapper here and its ssh killed together): the lane still stops the batch and writes its line', async () => {
     const { here, lane: laneRepo, ledger, marker, scratch } = laneSetup();
