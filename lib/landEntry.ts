@@ -23,4 +23,10 @@ function packageRoot(from: string): string {
   }
 }
 
-export const LAND_ENTRY = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'dist', 'bin', 'land.js');
+let entry: string | null = null;
+
+/** The path of dist/bin/land.js; found on first use, so a command that does not need it pays nothing. */
+export function landEntry(): string {
+  entry ??= join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'dist', 'bin', 'land.js');
+  return entry;
+}

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { installHooks, uninstallHooks } from '../../hooks/install.js';
 import { preReceiveScript } from '../../hooks/scripts.js';
-import { LAND_ENTRY } from '../../landing/gates/gateRunner.js';
+import { landEntry } from '../../landEntry.js';
 import { action } from '../action.js';
 
 export function registerHooks(program: Command): void {
@@ -23,7 +23,7 @@ export function registerHooks(program: Command): void {
           prePush: Boolean(opts.prePush),
           force: Boolean(opts.force),
           node: process.execPath,
-          landEntry: LAND_ENTRY,
+          landEntry: landEntry(),
         });
         if (ctx.out.json) {
           ctx.out.emit(result);

@@ -1,14 +1,12 @@
 // Runs a policy's gates, in order, in a train's worktree. The first gate that does not pass
 // decides the verdict; what kind of "not pass" it was decides what the drainer does next.
-import { LAND_ENTRY } from '../../landEntry.js';
+import { landEntry } from '../../landEntry.js';
 import type { Gate } from '../../config/index.js';
 import type { GateResult } from '../../store/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
 import { failpoint } from '../../failpoint.js';
-
-export { LAND_ENTRY };
 
 /** The code under test failed: bisect, or fail a singleton. */
 export type GateFail = { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string };
@@ -65,7 +63,7 @@ function argvOf(run: string | readonly string[]): string[] {
 /** The argv a gate runs as (a batch stage runs through `land batch`). */
 export function commandOf(gate: Gate): string[] {
   if (!gate.batch) return argvOf(gate.run);
-  return [process.execPath, LAND_ENTRY, 'batch', '--job', gate.batch.job, '--measure-dir', gate.batch.measureDir, '--', ...argvOf(gate.run)];
+  return [process.execPath, landEntry(), 'batch', '--job', gate.batch.job, '--measure-dir', gate.batch.measureDir, '--', ...argvOf(gate.run)];
 }
 
 /** Maps one gate's ending onto the verdict vocabulary; null means it passed. */
