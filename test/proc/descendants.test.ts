@@ -7,44 +7,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { killStrays, pidsWritten, running, trackStray } from '../helpers/procs.js';
 import { killRun, markerScope, newRunMarker, RUN_MARKER_VAR, RunContainment, runProcess } from '../../lib/proc/index.js';
 
 const dirs: string[] = [];
-const strays: number[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  for (const pid of strays.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone, as it should be
-    }
-  }
+  killStrays();
 });
 
 function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), 'land-contain-'));
   dirs.push(dir);
   return dir;
-}
-
-/** Whether a process is alive (a zombie waiting to be reaped counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** The pids a command wrote to `file`, one a line; each is killed after the test whatever happens. */
-function pidsIn(file: string): number[] {
-  const pids = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => /^\d+$/.test(line.trim()))
-    .map(Number);
-  strays.push(...pids);
-  return pids;
 }
 
 async function waitFor(check: () => boolean, what: string, ms = 5_000): Promise<void> {
@@ -82,8 +57,8 @@ describe('contained runs: nothing of a run outlives it', () => {
     });
     expect(ending).toMatchObject({ kind: 'exited', code: 0 });
     expect(Date.now() - started).toBeLessThan(15_000);
-    const [daemon] = pidsIn(pids);
-    await waitFor(() => !alive(daemon as number), 'the setsid daemon to be gone');
+    const [daemon] = pidsWritten(pids);
+    await waitFor(() => !running(daemon as number), 'the setsid daemon to be gone');
   });
 
   it('a leader that ignores SIGTERM with a grandchild and a setsid daemon: a timeout kills them all', async () => {
@@ -99,9 +74,9 @@ describe('contained runs: nothing of a run outlives it', () => {
     const { ending } = await runContained(script, { args: [pids], timeoutMs: 1_500 });
     expect(ending.kind).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(15_000);
-    const left = pidsIn(pids);
+    const left = pidsWritten(pids);
     expect(left).toHaveLength(2);
-    await waitFor(() => left.every((pid) => !alive(pid)), 'the grandchild and the daemon to be gone');
+    await waitFor(() => left.every((pid) => !running(pid)), 'the grandchild and the daemon to be gone');
   });
 
   it('a timeout after the leader exited changes nothing: the exit code stays the ending', async () => {
@@ -116,7 +91,7 @@ describe('contained runs: nothing of a run outlives it', () => {
         timeoutMs: 300,
       },
     );
-    pidsIn(pids);
+    pidsWritten(pids);
     expect(ending).toMatchObject({ kind: 'exited', code: 3 });
     expect(Date.now() - started).toBeLessThan(15_000);
   });
@@ -128,8 +103,8 @@ describe('contained runs: nothing of a run outlives it', () => {
     const script = `env -i /bin/sh -c '${child}' sh "$1" & sleep 2; exit 0`;
     const { ending } = await runContained(script, { args: [pids], trackEveryMs: 100 });
     expect(ending).toMatchObject({ kind: 'exited', code: 0 });
-    const [tracked] = pidsIn(pids);
-    await waitFor(() => !alive(tracked as number), 'the tracked process to be gone');
+    const [tracked] = pidsWritten(pids);
+    await waitFor(() => !running(tracked as number), 'the tracked process to be gone');
   });
 
   it('a process that cleared its environment but stayed in the session is killed (its own group, no marker)', async () => {
@@ -137,8 +112,8 @@ describe('contained runs: nothing of a run outlives it', () => {
     // perl's setpgrp: a process group of its own, in the gate's session; then no environment.
     const { ending } = await runContained('perl -e "setpgrp(0,0); exec @ARGV" env -i /bin/sleep 30 & echo $! >> "$1"; exit 0', { args: [pids] });
     expect(ending).toMatchObject({ kind: 'exited', code: 0 });
-    const [job] = pidsIn(pids);
-    await waitFor(() => !alive(job as number), 'the job in the session to be gone');
+    const [job] = pidsWritten(pids);
+    await waitFor(() => !running(job as number), 'the job in the session to be gone');
   });
 
   it('with a folder named, a process working in it is killed even with no marker and no tree', async () => {
@@ -150,8 +125,8 @@ describe('contained runs: nothing of a run outlives it', () => {
       cwdUnder: dir,
     });
     expect(ending).toMatchObject({ kind: 'exited', code: 0 });
-    const [daemon] = pidsIn(pids);
-    await waitFor(() => !alive(daemon as number), 'the daemon working in the folder to be gone');
+    const [daemon] = pidsWritten(pids);
+    await waitFor(() => !running(daemon as number), 'the daemon working in the folder to be gone');
   });
 });
 
@@ -162,7 +137,7 @@ describe('killRun: the processes of a scope, found by their marker alone', () =>
     const start = (marker: string) => {
       const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore', env: { ...process.env, [RUN_MARKER_VAR]: marker } });
       child.unref();
-      strays.push(child.pid as number);
+      trackStray(child.pid as number);
       return child.pid as number;
     };
     const mine = start(newRunMarker(scope, 'a'));
@@ -170,8 +145,8 @@ describe('killRun: the processes of a scope, found by their marker alone', () =>
     await waitFor(() => readFileSync(`/proc/${mine}/environ`, 'latin1').includes(scope), 'the sleep to have its environment');
     const killed = await killRun({ marker: `${scope}:` });
     expect(killed).toEqual([mine]);
-    await waitFor(() => !alive(mine), 'the process of the scope to be gone');
-    expect(alive(theirs)).toBe(true);
+    await waitFor(() => !running(mine), 'the process of the scope to be gone');
+    expect(running(theirs)).toBe(true);
   });
 
   it('takes the group and session of a marked process: an orphan there that cleared its environment goes too', async () => {
@@ -186,7 +161,7 @@ describe('killRun: the processes of a scope, found by their marker alone', () =>
       env: { ...process.env, [RUN_MARKER_VAR]: newRunMarker(scope, 'a') },
     });
     leader.unref();
-    strays.push(leader.pid as number);
+    trackStray(leader.pid as number);
     await waitFor(() => {
       try {
         return /^\d+\n/.test(readFileSync(pids, 'utf8'));
@@ -194,9 +169,9 @@ describe('killRun: the processes of a scope, found by their marker alone', () =>
         return false;
       }
     }, 'the orphan to start');
-    const [orphan] = pidsIn(pids);
+    const [orphan] = pidsWritten(pids);
     const killed = await killRun({ marker: `${scope}:` });
     expect(killed).toContain(orphan);
-    await waitFor(() => !alive(orphan as number) && !alive(leader.pid as number), 'the marked process and the orphan to be gone');
+    await waitFor(() => !running(orphan as number) && !running(leader.pid as number), 'the marked process and the orphan to be gone');
   });
 });

@@ -9,38 +9,11 @@ import { land, startLand } from '../helpers/cli.js';
 import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { waitUntil } from '../helpers/wait.js';
+import { killStrays, pidsWritten, running } from '../helpers/procs.js';
 
 afterAll(cleanupTempDirs);
 
-const strays: number[] = [];
-afterEach(() => {
-  for (const pid of strays.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone, as it should be
-    }
-  }
-});
-
-/** Alive and not a zombie (an orphan nobody reaps yet counts as gone). */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** The pids the gate wrote, one a line; each is killed after the test whatever happened. */
-function gatePids(file: string): number[] {
-  const pids = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => /^\d+$/.test(line.trim()))
-    .map(Number);
-  strays.push(...pids);
-  return pids;
-}
+afterEach(killStrays);
 
 // Records its own pid, a grandchild's that ignores SIGTERM, and a `setsid` daemon's that keeps
 // stdout open (each sleeps 300 s), then ends as `$GATE_END` says.
@@ -75,7 +48,7 @@ describe('a gate leaves nothing running, and its exit decides', () => {
     expect(Date.now() - started).toBeLessThan(50_000);
     expect((await jobsById(repo)).get(id)).toMatchObject({ state: 'landed' });
     expect(repo.git('ls-tree', '--name-only', 'main')).toContain('file-b1.txt');
-    const left = gatePids(pids);
+    const left = pidsWritten(pids);
     expect(left).toHaveLength(3);
     await waitUntil('every process of the gate to be gone', () => left.every((pid) => !running(pid)), 10_000);
   });
@@ -88,7 +61,7 @@ describe('a gate leaves nothing running, and its exit decides', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(50_000);
     expect((await jobsById(repo)).get(id)).toMatchObject({ state: 'failed', reason: 'timeout' });
-    const left = gatePids(pids);
+    const left = pidsWritten(pids);
     expect(left).toHaveLength(3);
     await waitUntil('every process of the gate to be gone', () => left.every((pid) => !running(pid)), 10_000);
   });
@@ -124,7 +97,7 @@ describe('a gate whose drainer was killed', () => {
     });
     drainer.child.kill('SIGKILL');
     await drainer.done;
-    const old = gatePids(pids);
+    const old = pidsWritten(pids);
     expect(old.every(running)).toBe(true); // the old gate outlived its drainer
 
     const again = await land(repo.dir, ['run', '--json'], { timeoutMs: 55_000 });
