@@ -191,7 +191,7 @@ export function shapeProblems(value: unknown): string[] {
     for (const [i, item] of (items ?? []).entries()) {
       const where = key === 'pSweep' ? `${key}[${i}]` : key;
       if (typeof item !== 'object' || item === null) {
-        problems.push(`${where}: not an object`);
+        problems.push(`${where}: ${item === undefined ? 'missing' : 'not an object'}`);
         continue;
       }
       const record = item as Record<string, unknown>;
