@@ -163,7 +163,7 @@ function culpritSection(r: Report): Section[] {
 function goalSection(r: Report): Section {
   return {
     title: 'goals',
-    headers: ['figure', 'measured', 'goal', ''],
+    headers: ['figure', 'measured', 'goal', 'met'],
     rows: r.goals.map((g) => [g.figure, g.measured, g.goal, metText(g.met)]),
     right: [1],
     notes: [`${r.goals.filter((g) => g.met).length} of ${r.goals.length} met`],
