@@ -24,11 +24,12 @@ export interface BenchSettings {
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--json] [--markdown FILE] [--culprits] [--keep]
-  --quick          smaller counts (a smoke run of a minute or two), the same report shape
+  --quick          smaller counts (a smoke run of a few minutes), the same report shape
   --json           print one JSON object on stdout instead of the tables
   --markdown FILE  also write the report as Markdown to FILE (BENCHMARKS.md)
   --culprits       also the old culprit rows (N = 8 and 16, culprits first, middle, last, two)
   --keep           keep the temporary repositories
+  --help           print this
 `;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {

@@ -15,7 +15,7 @@ import { formatMarkdown, formatReport } from './format.js';
 import { BenchError, git } from './git.js';
 import { gnuTimeWorks } from './land.js';
 import { measureParallel } from './parallel.js';
-import { type BenchArgs, type BenchSettings, parseArgs, settingsFor } from './plan.js';
+import { type BenchArgs, type BenchSettings, parseArgs, settingsFor, USAGE } from './plan.js';
 import { goalsOf, jsonReport, type Machine, overheadOf, type Report } from './report.js';
 import { measureScale } from './scale.js';
 import { measureCulprits, measureStartup, measureTrainFigure, prepareCulpritTemplate, prepareSmallQueue } from './scenarios.js';
@@ -73,6 +73,10 @@ function command(args: BenchArgs, argv: readonly string[]): string {
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   let args: BenchArgs;
   try {
     args = parseArgs(argv);
