@@ -42,17 +42,15 @@ export async function removeWorktree(cwd: string, dir: string): Promise<void> {
  * leftover worktree is not worth failing a drain for (the next recovery removes it again).
  */
 export async function discardWorktree(cwd: string, dir: string, opts: WorktreeCleanup = {}): Promise<void> {
-  // With a caller that deletes the folder, git's record of the worktree is all there is to forget.
-  const forgotten = opts.onCleanup !== undefined && forgetWorktree(await commonDir(cwd), dir);
-  if (!forgotten) await removeWorktree(cwd, dir).catch(() => undefined);
+  if (!forgetWorktree(await commonDir(cwd), dir)) await removeWorktree(cwd, dir).catch(() => undefined);
   opts.onCleanup?.(dir);
 }
 
 /**
- * Forgets the linked worktree at `dir` the way `git worktree remove` does, without starting git
- * (a drain removes one per train): deletes its administrative folder `<common>/worktrees/<id>`,
- * found through `<dir>/.git` and checked to point back at `dir`. The folder itself is left to the
- * caller. False when anything is not as `git worktree add` left it: then git removes it.
+ * Removes the linked worktree at `dir` the way `git worktree remove --force --force` does, without
+ * starting git (a drain removes one per train): deletes the folder, then its administrative folder
+ * `<common>/worktrees/<id>`, found through `<dir>/.git` and checked to point back at `dir`. False
+ * when anything is not as `git worktree add` left it (nothing is deleted then): git removes it.
  */
 function forgetWorktree(common: string, dir: string): boolean {
   try {
@@ -62,6 +60,7 @@ function forgetWorktree(common: string, dir: string): boolean {
     if (dirname(admin) !== realpathSync(join(common, 'worktrees'))) return false;
     const back = readFileSync(join(admin, 'gitdir'), 'utf8').trim();
     if (realpathSync(resolve(admin, back)) !== realpathSync(join(dir, '.git'))) return false;
+    rmSync(dir, { recursive: true, force: true });
     rmSync(admin, { recursive: true, force: true });
     return true;
   } catch {
