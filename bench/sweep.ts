@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { addToBranch, BenchError, buildRepo, commitPolicy, type BranchSpec } from './git.js';
 import { FIXTURES, land, runSummary } from './land.js';
+import { simulateDrain } from '../lib/landing/plan/simulate.js';
 
 export interface SweepRow {
   n: number;
@@ -21,7 +22,14 @@ export interface SweepRow {
   landed: number;
   failed: number;
   wrongVerdicts: number;
+  /** The planner's pure replay (lib/landing/plan/simulate.ts) of the same seeded queues: equals gateRunsPerJob when the model holds. */
+  simulatedPerJob: number;
+  /** The same replay over SIMULATED_QUEUES seeded queues: the policy's expected gate runs per job, without the noise of 5 queues. */
+  simulatedManyPerJob: number;
 }
+
+/** Queues the replay averages over for simulatedManyPerJob (pure: well under a second for all rates). */
+export const SIMULATED_QUEUES = 2000;
 
 export interface SweepOptions {
   n: number;
@@ -166,7 +174,25 @@ function rowOf(opts: SweepOptions, p: number, policy: 'serial' | 'default', drai
     landed,
     failed: sum((d) => d.failed),
     wrongVerdicts: sum((d) => d.wrong),
+    simulatedPerJob: round(simulatedPerJob(opts.n, p, policy === 'serial' ? 1 : opts.batchMax, seedsOf(drains.length))),
+    simulatedManyPerJob: round(simulatedPerJob(opts.n, p, policy === 'serial' ? 1 : opts.batchMax, seedsOf(SIMULATED_QUEUES))),
   };
+}
+
+const seedsOf = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+/** Gate runs per job of the planner's replay over the queues of the given seed indexes (positions drawn as the real sweep draws them). */
+function simulatedPerJob(n: number, p: number, max: number, seeds: readonly number[]): number {
+  const k = Math.round(p * n);
+  let runs = 0;
+  for (const seed of seeds) {
+    const culprits = new Set(culpritPositions(n, k, queueSeed(p, seed)));
+    runs += simulateDrain(
+      Array.from({ length: n }, (_, i) => culprits.has(i + 1)),
+      max,
+    ).gateRuns;
+  }
+  return seeds.length ? runs / (n * seeds.length) : 0;
 }
 
 /** The sweep: one row per (p, policy), each the sum or mean over `seeds` queues. */

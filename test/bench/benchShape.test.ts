@@ -25,6 +25,8 @@ function sweepRow(p: number, policy: 'serial' | 'default', gateRunsPerJob: numbe
     landed: 5 * (64 - k),
     failed: 5 * k,
     wrongVerdicts: 0,
+    simulatedPerJob: gateRunsPerJob,
+    simulatedManyPerJob: gateRunsPerJob,
   };
 }
 

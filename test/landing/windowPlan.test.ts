@@ -23,13 +23,17 @@ describe('initialWindow', () => {
 });
 
 describe('rateWindow', () => {
-  it('is 2^floor(log2((1-q)/q)) within batch.max', () => {
+  it('is 2^floor(log2((1-q)/q x 4/3)) from odds 6, 4 above odds 4.5, pairs from odds 1.5, within batch.max', () => {
     expect(rateWindow(0.01, 8)).toBe(8);
-    expect(rateWindow(0.01, 256)).toBe(64);
+    expect(rateWindow(0.01, 256)).toBe(128);
+    expect(rateWindow(0.05, 256)).toBe(16);
     expect(rateWindow(0.1, 8)).toBe(8);
-    expect(rateWindow(0.12, 8)).toBe(4);
-    expect(rateWindow(0.2, 8)).toBe(4);
-    expect(rateWindow(0.21, 8)).toBe(2);
+    expect(rateWindow(0.14, 8)).toBe(8);
+    expect(rateWindow(0.15, 8)).toBe(4);
+    expect(rateWindow(0.18, 8)).toBe(4);
+    expect(rateWindow(0.19, 8)).toBe(2);
+    expect(rateWindow(0.2, 8)).toBe(2);
+    expect(rateWindow(0.15, 3)).toBe(3);
     expect(rateWindow(0.3, 8)).toBe(2);
     expect(rateWindow(0.3, 1)).toBe(1);
   });
@@ -61,7 +65,8 @@ describe('culpritRate and windowFor', () => {
 
   it('one culprit among many landings keeps the window at 8; a run of culprits brings it to 2, not to 1', () => {
     expect(windowFor({ jobs: 16, culprits: 1 }, 8)).toBe(8); // 2/23
-    expect(windowFor({ jobs: 8, culprits: 1 }, 8)).toBe(4); // 2/15
+    expect(windowFor({ jobs: 8, culprits: 1 }, 8)).toBe(8); // 2/15
+    expect(windowFor({ jobs: 10, culprits: 2 }, 8)).toBe(4); // 3/17
     expect(windowFor({ jobs: 10, culprits: 3 }, 8)).toBe(2); // 4/17
     expect(windowFor({ jobs: 4, culprits: 4 }, 8)).toBe(1); // 5/11
     expect(windowFor({ jobs: 30, culprits: 9 }, 8)).toBe(2); // 10/37

@@ -61,15 +61,22 @@ export function culpritRate(judged: Judged): number | null {
 }
 
 /**
- * The window for a culprit rate: 2^floor(log2((1-q)/q)) within batch.max (q 0.1 → 8, 0.15 → 4,
- * 0.3 → 2), and 1 only above q = 0.4: between 1/3 and 0.4 pairs still cost fewer gate runs than
- * serial, and an overestimated rate must not turn the queue serial. Null rate: batch.max.
+ * The window for a culprit rate q, from the odds (1-q)/q: at least 6 (q <= 1/7) gives
+ * 2^floor(log2(odds x 4/3)) (8 up to odds 12, 16 up to 24, ...), above 4.5 gives 4, at least
+ * 1.5 gives pairs, and 1 only above q = 0.4; always within batch.max. This is group testing's
+ * 2^floor(log2((1-q)/q)) moved where the planner's replay (plan/simulate.ts, 2000 seeded queues
+ * of 64 per rate, the verdict cache included) spends the fewest gate runs: wide windows stay a
+ * little longer (a cached FAIL makes bisecting them cheap), 4 is used only in a narrow band
+ * (a rate estimated from a few jobs passes through it on its way to pairs), and pairs hold up
+ * to q = 0.4, so an overestimated rate does not turn the queue serial. Null rate: batch.max.
  */
 export function rateWindow(rate: number | null, max: number): number {
   if (rate === null || rate <= 0) return initialWindow(max);
   const odds = (1 - rate) / rate;
-  if (odds < 1.5) return 1;
-  return clampWindow(2 ** Math.floor(Math.log2(Math.max(2, odds))), max);
+  if (odds >= 6) return clampWindow(2 ** Math.floor(Math.log2((odds * 4) / 3)), max);
+  if (odds > 4.5) return clampWindow(4, max);
+  if (odds >= 1.5) return clampWindow(2, max);
+  return 1;
 }
 
 /** The window once `judged` (everything recorded, this train included) is known. */
