@@ -6,6 +6,24 @@ import { cancelChange, reopenChange, stopRequestChange } from './changes.js';
 import { reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { planRetry, type RetryProblem, type RetryRequest, type RetrySkip } from './retryPlan.js';
 import { applyChangesLocked } from './transition.js';
+import { jobsOfBranchLocked, syncIndexLocked } from './activeSet.js';
+
+/**
+ * The records a retry plan needs: the named jobs and every job of their branches (index and branch
+ * lists). `--all-failed` looks at every failed job ever recorded, so it reads every record.
+ */
+function retryCandidatesLocked(store: FileStore, request: RetryRequest): JobRecord[] {
+  if (request.kind === 'all_failed') return store.listJobs().jobs;
+  const sync = syncIndexLocked(store);
+  const jobs = new Map<string, JobRecord>();
+  for (const id of new Set(request.ids)) {
+    const read = store.readJobOrProblem(id);
+    if (!read?.ok) continue;
+    jobs.set(id, read.job);
+    for (const other of jobsOfBranchLocked(store, sync, read.job.branch)) jobs.set(other.id, other);
+  }
+  return [...jobs.values()];
+}
 
 export function readJobOrThrow(store: FileStore, id: string): JobRecord {
   assertSafeId(id);
@@ -70,7 +88,7 @@ export async function retryJobs(store: FileStore, request: RetryRequest, target:
     for (const id of request.ids) assertSafeId(id);
   }
   return store.withQueueLock((): RetryOutcome => {
-    const { jobs } = store.listJobs();
+    const jobs = retryCandidatesLocked(store, request);
     // A named record that does not parse is reported as corrupt, not as missing.
     if (request.kind === 'ids') for (const id of request.ids) if (!jobs.some((job) => job.id === id)) store.readJob(id);
     const plan = planRetry(jobs, request, target);

@@ -1,7 +1,7 @@
 // What the reporters look up besides the events: branch names of job ids, the queue's length and
 // the gate history. Backed by the store (read-only); cached where the answer cannot change.
 import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta.js';
-import { jobTarget } from '../../queue/index.js';
+import { jobTarget, listActiveJobsSync } from '../../queue/index.js';
 import type { JobNames } from '../../landing/events.js';
 import type { FileStore } from '../../store/index.js';
 import { printable } from '../safeText.js';
@@ -33,7 +33,7 @@ export function storeSource(store: FileStore): ProgressSource {
     },
     queuedCount(target) {
       try {
-        const { jobs } = store.listJobs();
+        const { jobs } = listActiveJobsSync(store); // the index of active jobs: no finished record is read
         for (const job of jobs) branches.set(job.id, job.branch);
         return jobs.filter((job) => job.state === 'queued' && (target === null || jobTarget(job, target) === target)).length;
       } catch {
