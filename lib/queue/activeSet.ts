@@ -27,7 +27,12 @@ import { nextJobId } from './ids.js';
 import { rebuildEveryMissingLocked, rebuildJobLocked, type MissingRecords } from './rebuild.js';
 
 /** Why the index was rebuilt from a full scan. */
-export type RebuildReason = 'missing or unreadable' | 'journal rewritten or shortened' | 'a record disagrees with it' | 'a branch list is unreadable';
+export type RebuildReason =
+  | 'missing or unreadable'
+  | 'journal rewritten or shortened'
+  | 'a record disagrees with it'
+  | 'a branch list is unreadable'
+  | 'without its branch lists';
 
 let noteSink: (message: string) => void = (message) => process.stderr.write(`land: ${message}\n`);
 
@@ -46,6 +51,7 @@ function checkIndex(store: FileStore): Check {
     if (!store.hasJournal()) return { kind: 'ok', index: { version: 1, journalEnd: 0, journalTail: '', lastId: null, active: {}, recent: [] }, size: 0 };
     return { kind: 'rebuild', why: 'missing or unreadable' };
   }
+  if (index.lastId !== null && !store.hasBranchLists()) return { kind: 'rebuild', why: 'without its branch lists' };
   const mark = store.journalMark(index.journalEnd);
   if (mark.tail === null || mark.tail !== index.journalTail) return { kind: 'rebuild', why: 'journal rewritten or shortened' };
   return { kind: mark.size === index.journalEnd ? 'ok' : 'behind', index, size: mark.size };

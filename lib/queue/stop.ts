@@ -6,6 +6,7 @@ import { cancelChange, reopenChange, stopRequestChange } from './changes.js';
 import { reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { planRetry, type RetryProblem, type RetryRequest, type RetrySkip } from './retryPlan.js';
 import { applyChangesLocked } from './transition.js';
+import { foldJournal } from './rebuild.js';
 import { jobsOfBranchLocked, syncIndexLocked } from './activeSet.js';
 
 /**
@@ -25,11 +26,20 @@ function retryCandidatesLocked(store: FileStore, request: RetryRequest): JobReco
   return [...jobs.values()];
 }
 
+/**
+ * One job's record. A record file that is gone is folded from the journal (read, not written: the
+ * next change of the job writes it back, transition.ts), so `land show` and `land why` of a job
+ * whose record was deleted still answer; a job the journal never named is `not_found`.
+ */
 export function readJobOrThrow(store: FileStore, id: string): JobRecord {
   assertSafeId(id);
   const job = store.readJob(id);
-  if (!job) throw new LandError('not_found', `no job ${id}`, { hint: 'see `land status --all` for job ids' });
-  return job;
+  if (job) return job;
+  const { entries } = store.hasJournal() ? store.readJournalOf(id) : { entries: [] };
+  if (!entries.length) throw new LandError('not_found', `no job ${id}`, { hint: 'see `land status --all` for job ids' });
+  const fold = foldJournal(id, entries);
+  if (!fold.ok) throw new LandError('corrupt', `job record ${id}.json is missing and the journal cannot rebuild it: ${fold.problem}`);
+  return fold.job;
 }
 
 export type CancelOutcome = { kind: 'canceled'; job: JobRecord } | { kind: 'stop_requested'; job: JobRecord };

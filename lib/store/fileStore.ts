@@ -339,6 +339,11 @@ export class FileStore {
     rmSync(this.paths.index, { force: true });
   }
 
+  /** Whether the branches' job lists exist (the folder: removed by hand, they are rebuilt). */
+  hasBranchLists(): boolean {
+    return existsSync(this.paths.branchesDir);
+  }
+
   /** The ids of every job of `branch` ([] when it has none); null when its list is unreadable. */
   branchJobIds(branch: string): string[] | null {
     let text: string | null;
