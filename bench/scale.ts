@@ -137,14 +137,15 @@ function freshBranches(dir: string, prefix: string, n: number): string[] {
   return names;
 }
 
-interface Built {
+export interface Built {
   dir: string;
   store: FileStore;
   submitBranches: string[];
   seconds: number;
 }
 
-function buildScaleRepo(root: string, name: string, jobs: number, queued: number, runs: number): Built {
+/** A repository with `jobs` records (the last `queued` queued) and runs + 1 fresh branches to submit; exported for ad-hoc comparisons. */
+export function buildScaleRepo(root: string, name: string, jobs: number, queued: number, runs: number): Built {
   const started = performance.now();
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
