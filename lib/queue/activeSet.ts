@@ -199,6 +199,17 @@ function readActive(store: FileStore): Read {
   return store.journalMark().size !== check.size ? { kind: 'retry' } : { kind: 'heal', why: 'a record disagrees with it' };
 }
 
+/**
+ * The index's entries of the active jobs (state, branch, target), caught up from the journal in
+ * memory, without reading a record: for the progress lines' queue length. Null when the index must
+ * be rebuilt.
+ */
+export function activeEntries(store: FileStore): ActiveIndex['active'] | null {
+  const check = checkIndex(store);
+  if (check.kind === 'rebuild') return null;
+  return (check.kind === 'behind' ? catchUp(store, check.index, check.size).index : check.index).active;
+}
+
 /** The active jobs by a full scan: what a reader falls back to when the index cannot be used. */
 function scanActive(store: FileStore): ActiveListing {
   const { jobs, corrupt } = store.listJobs();

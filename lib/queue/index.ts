@@ -12,6 +12,7 @@ export {
   allocateJobIdLocked,
   setIndexNoteSink,
   jobsChangedSince,
+  activeEntries,
 } from './activeSet.js';
 export type { ActiveListing, IndexSync, RebuildReason } from './activeSet.js';
 export type { Fold, MissingRecords } from './rebuild.js';

@@ -18,7 +18,8 @@ export const RECENT_KEPT = 100;
 /** How many journal bytes before `journalEnd` the index keeps, to notice a rewritten journal. */
 export const JOURNAL_TAIL_BYTES = 64;
 
-export const activeEntrySchema = z.object({ state: jobStateSchema, branch: z.string() });
+/** An active job as the index names it; `target` is absent for records written before jobs named one. */
+export const activeEntrySchema = z.object({ state: jobStateSchema, branch: z.string(), target: z.string().optional() });
 export type ActiveEntry = z.infer<typeof activeEntrySchema>;
 
 export const activeIndexSchema = z.object({
@@ -60,10 +61,15 @@ export function emptyIndex(): ActiveIndex {
 }
 
 /** The index after a record was read or written: active jobs are named, finished ones join `recent`. Pure. */
-export function noteRecord(index: ActiveIndex, job: { id: string; state: JobState; branch: string }): ActiveIndex {
+type Named = { id: string; state: JobState; branch: string; target?: string };
+
+const entryOf = (job: Named): ActiveEntry =>
+  job.target === undefined ? { state: job.state, branch: job.branch } : { state: job.state, branch: job.branch, target: job.target };
+
+export function noteRecord(index: ActiveIndex, job: Named): ActiveIndex {
   const active = { ...index.active };
   let recent = index.recent.filter((id) => id !== job.id);
-  if (isActiveState(job.state)) active[job.id] = { state: job.state, branch: job.branch };
+  if (isActiveState(job.state)) active[job.id] = entryOf(job);
   else {
     delete active[job.id];
     recent = [job.id, ...recent].sort((a, b) => (idAfter(a, b) ? -1 : 1)).slice(0, RECENT_KEPT);
@@ -89,11 +95,11 @@ export function forget(index: ActiveIndex, id: string): ActiveIndex {
  * The index of a full scan: every active record and every corrupt one named, the newest finished
  * ones in `recent`, the highest id. Linear in the records (the slow path, run once). Pure.
  */
-export function indexOfRecords(jobs: readonly { id: string; state: JobState; branch: string }[], corruptIds: readonly string[]): ActiveIndex {
+export function indexOfRecords(jobs: readonly Named[], corruptIds: readonly string[]): ActiveIndex {
   const index = emptyIndex();
   const finished: string[] = [];
   for (const job of jobs) {
-    if (isActiveState(job.state)) index.active[job.id] = { state: job.state, branch: job.branch };
+    if (isActiveState(job.state)) index.active[job.id] = entryOf(job);
     else finished.push(job.id);
     if (idAfter(job.id, index.lastId)) index.lastId = job.id;
   }
