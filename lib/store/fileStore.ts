@@ -80,6 +80,9 @@ function parseJsonLine<T>(line: string, check: (raw: unknown) => { success: bool
   }
 }
 
+/** How often a long-lived holder of the queue lock (a drain) sweeps jobs/ for stale temp files. */
+const JOBS_SWEEP_MS = 60_000;
+
 export class FileStore {
   readonly paths: StatePaths;
 
@@ -376,11 +379,22 @@ export class FileStore {
 
   // ---- locks ---------------------------------------------------------------------------------
 
-  /** A short critical section over the queue. Stale temp files left by a killed writer in jobs/ and locks/ are removed. */
+  /** When this store last swept jobs/ for stale temp files (see withQueueLock). */
+  private jobsSweptAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * A short critical section over the queue. Stale temp files left by a killed writer are removed
+   * from locks/ every time, and from jobs/ at this process's first hold and then at most once a
+   * minute: listing a jobs folder of 10,000 records on every change of a drain would make each
+   * train cost more the more jobs have finished (readers skip temp files anyway).
+   */
   withQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
     ensureDir(this.paths.locksDir);
     return withFileLock(this.paths.queueLock, () => {
-      removeStaleTempFiles(this.paths.jobsDir);
+      if (Date.now() - this.jobsSweptAt >= JOBS_SWEEP_MS) {
+        removeStaleTempFiles(this.paths.jobsDir);
+        this.jobsSweptAt = Date.now();
+      }
       removeStaleTempFiles(this.paths.locksDir);
       return fn();
     });
