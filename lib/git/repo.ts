@@ -7,14 +7,21 @@ import { git, GitError } from './run.js';
  * repository this is the usage error every command gives: "not inside a git repository: <dir>".
  */
 export async function commonDir(cwd: string): Promise<string> {
+  // Asked by several modules of one command (the store, the worktree lookup): git is asked once.
+  const known = COMMON_DIRS.get(cwd);
+  if (known) return known;
   try {
     const out = await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-    return isAbsolute(out) ? out : resolve(cwd, out);
+    const dir = isAbsolute(out) ? out : resolve(cwd, out);
+    COMMON_DIRS.set(cwd, dir);
+    return dir;
   } catch (error) {
     if (error instanceof GitError) throw notARepository(cwd, error);
     throw error;
   }
 }
+
+const COMMON_DIRS = new Map<string, string>();
 
 function notARepository(cwd: string, error: GitError): LandError {
   // git runs with LC_ALL=C, so its wording is stable; any other refusal (a repository owned by
