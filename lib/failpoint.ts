@@ -19,6 +19,8 @@ export const FAILPOINTS = [
   'tmp-before-rename',
   /** In a journal append: part of the line is written, then the process dies (a torn last line). */
   'mid-journal-append',
+  /** After a change's records are written, before the index of active jobs is (lib/queue/transition.ts). */
+  'before-index',
 ] as const;
 export type KillFailpoint = (typeof FAILPOINTS)[number];
 /** Not a kill: the n-th state-folder write throws ENOSPC. */

@@ -5,7 +5,17 @@
 import { loadPolicy, type LoadedPolicy } from '../config/index.js';
 import { LandError } from '../errors.js';
 import { branchTip, treeOf } from '../git/index.js';
-import { applyChanges, fastPathCheckedChange, jobTarget, nowIso, rebuildJobLocked, rebuildMissingLocked, runnableJobs } from '../queue/index.js';
+import {
+  applyChanges,
+  fastPathCheckedChange,
+  jobsChangedSince,
+  jobTarget,
+  listActiveJobs,
+  nowIso,
+  rebuildJobLocked,
+  rebuildMissingLocked,
+  runnableJobs,
+} from '../queue/index.js';
 import type { DrainLease, FastPathRecord, FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import type { FastPathCheck } from './gates/judge.js';
@@ -96,7 +106,7 @@ function reportCorrupt(run: DrainRun, file: string, problem: string): void {
 async function readQueue(run: DrainRun): Promise<QueueRead> {
   const { store } = run.ctx;
   const version = run.idle ? store.jobsVersion() : '';
-  const listing = store.listJobs();
+  const listing = await listActiveJobs(store); // the index of active jobs: no finished record is read
   for (const bad of listing.corrupt) reportCorrupt(run, bad.file, bad.problem);
   const listed = new Set([...listing.jobs.map((job) => job.id), ...listing.corrupt.map((bad) => bad.file.replace(/\.json$/, ''))]);
   const vanished = [...run.live.keys()].filter((id) => !listed.has(id));
@@ -301,6 +311,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
       emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
   });
   const startedAt = new Date().toISOString();
+  const journalStart = store.journalMark().size; // the summary reads only the jobs named after it
   const noting: Emit = (event) => {
     if (event.type === 'train_built') {
       run.lastTrain = event.train;
@@ -344,12 +355,12 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   } finally {
     await lease.release();
   }
-  return summarize(run, startedAt, stopped, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max);
+  return summarize(run, startedAt, stopped, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max, journalStart);
 }
 
-function summarize(run: DrainRun, startedAt: string, stopped: Stopped, max: number): DrainSummary {
+function summarize(run: DrainRun, startedAt: string, stopped: Stopped, max: number, journalStart: number): DrainSummary {
   const { store, counters } = run.ctx;
-  const { jobs } = store.listJobs();
+  const jobs = jobsChangedSince(store, journalStart);
   const since = (stamp: string | undefined) => stamp !== undefined && stamp >= startedAt;
   return {
     type: 'summary',

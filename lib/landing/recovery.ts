@@ -5,7 +5,7 @@
 // (or on) what this drainer does next.
 import { discardWorktree, isAncestor } from '../git/index.js';
 import { killRun, markerScope } from '../proc/index.js';
-import { applyChanges, cancelChanges, landChanges, requeueChanges } from '../queue/index.js';
+import { applyChanges, cancelChanges, landChanges, listActiveJobs, requeueChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import { followInterruptedLanding } from './followCheckout.js';
@@ -27,7 +27,7 @@ export async function killLeftGates(store: FileStore, emit: Emit): Promise<numbe
 
 export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit; target?: string }): Promise<void> {
   await killLeftGates(opts.store, opts.emit);
-  const { jobs } = opts.store.listJobs();
+  const { jobs } = await listActiveJobs(opts.store);
   const stuck = jobs.filter((job) => job.state === 'in_progress');
   const landedBases: string[] = [];
   for (const job of stuck) {

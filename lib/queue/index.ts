@@ -1,6 +1,20 @@
 export { nowIso, dayStamp } from './clock.js';
 export { applyChanges, applyChangesLocked, createJobLocked, canTransition, REOPEN_EVENTS, RECONCILE_EVENTS } from './transition.js';
-export { foldJournal, rebuildJobLocked, rebuildMissingLocked, recordDelta } from './rebuild.js';
+export { foldJournal, rebuildJobLocked, rebuildEveryMissingLocked, recordDelta } from './rebuild.js';
+export {
+  rebuildMissingLocked,
+  syncIndexLocked,
+  listActiveJobs,
+  listActiveJobsSync,
+  recentFinishedJobs,
+  jobsOfBranchLocked,
+  runningJobsLocked,
+  allocateJobIdLocked,
+  setIndexNoteSink,
+  jobsChangedSince,
+  activeEntries,
+} from './activeSet.js';
+export type { ActiveListing, IndexSync, RebuildReason } from './activeSet.js';
 export type { Fold, MissingRecords } from './rebuild.js';
 export type { JobChange } from './transition.js';
 export {

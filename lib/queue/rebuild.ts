@@ -77,8 +77,12 @@ export interface MissingRecords {
   corrupt: { id: string; problem: string }[];
 }
 
-/** Every job the journal knows whose record file is gone: rebuilt, or reported. Caller holds the queue lock. */
-export function rebuildMissingLocked(store: FileStore): MissingRecords {
+/**
+ * Every job the journal knows whose record file is gone: rebuilt, or reported. Reads the whole
+ * journal and lists the jobs folder: only when the index of active jobs is rebuilt (activeSet.ts).
+ * Caller holds the queue lock.
+ */
+export function rebuildEveryMissingLocked(store: FileStore): MissingRecords {
   const present = new Set(store.jobFileIds());
   const result: MissingRecords = { rebuilt: [], corrupt: [] };
   for (const id of store.journaledJobIds()) {

@@ -6,12 +6,40 @@ import { cancelChange, reopenChange, stopRequestChange } from './changes.js';
 import { reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { planRetry, type RetryProblem, type RetryRequest, type RetrySkip } from './retryPlan.js';
 import { applyChangesLocked } from './transition.js';
+import { foldJournal } from './rebuild.js';
+import { jobsOfBranchLocked, syncIndexLocked } from './activeSet.js';
 
+/**
+ * The records a retry plan needs: the named jobs and every job of their branches (index and branch
+ * lists). `--all-failed` looks at every failed job ever recorded, so it reads every record.
+ */
+function retryCandidatesLocked(store: FileStore, request: RetryRequest): JobRecord[] {
+  if (request.kind === 'all_failed') return store.listJobs().jobs;
+  const sync = syncIndexLocked(store);
+  const jobs = new Map<string, JobRecord>();
+  for (const id of new Set(request.ids)) {
+    const read = store.readJobOrProblem(id);
+    if (!read?.ok) continue;
+    jobs.set(id, read.job);
+    for (const other of jobsOfBranchLocked(store, sync, read.job.branch)) jobs.set(other.id, other);
+  }
+  return [...jobs.values()];
+}
+
+/**
+ * One job's record. A record file that is gone is folded from the journal (read, not written: the
+ * next change of the job writes it back, transition.ts), so `land show` and `land why` of a job
+ * whose record was deleted still answer; a job the journal never named is `not_found`.
+ */
 export function readJobOrThrow(store: FileStore, id: string): JobRecord {
   assertSafeId(id);
   const job = store.readJob(id);
-  if (!job) throw new LandError('not_found', `no job ${id}`, { hint: 'see `land status --all` for job ids' });
-  return job;
+  if (job) return job;
+  const { entries } = store.hasJournal() ? store.readJournalOf(id) : { entries: [] };
+  if (!entries.length) throw new LandError('not_found', `no job ${id}`, { hint: 'see `land status --all` for job ids' });
+  const fold = foldJournal(id, entries);
+  if (!fold.ok) throw new LandError('corrupt', `job record ${id}.json is missing and the journal cannot rebuild it: ${fold.problem}`);
+  return fold.job;
 }
 
 export type CancelOutcome = { kind: 'canceled'; job: JobRecord } | { kind: 'stop_requested'; job: JobRecord };
@@ -70,7 +98,7 @@ export async function retryJobs(store: FileStore, request: RetryRequest, target:
     for (const id of request.ids) assertSafeId(id);
   }
   return store.withQueueLock((): RetryOutcome => {
-    const { jobs } = store.listJobs();
+    const jobs = retryCandidatesLocked(store, request);
     // A named record that does not parse is reported as corrupt, not as missing.
     if (request.kind === 'ids') for (const id of request.ids) if (!jobs.some((job) => job.id === id)) store.readJob(id);
     const plan = planRetry(jobs, request, target);

@@ -5,7 +5,7 @@ import { LandError } from '../errors.js';
 import { branchTip, configGet, isAncestor, isValidBranchName } from '../git/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { nowIso } from './clock.js';
-import { nextJobId } from './ids.js';
+import { allocateJobIdLocked, jobsOfBranchLocked, runningJobsLocked, syncIndexLocked } from './activeSet.js';
 import { reopenChange, stopRequestChange, tipUpdateChange } from './changes.js';
 import { isReopenable, reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { applyChangesLocked, createJobLocked } from './transition.js';
@@ -115,8 +115,10 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
   const submitter = await submitterName(req.cwd);
 
   return store.withQueueLock((): SubmitOutcome => {
-    const { jobs } = store.listJobs();
-    const sameBranch = jobs.filter((job) => job.branch === req.branch && jobTarget(job, req.target) === req.target);
+    // The branch's own jobs and the running ones, through the index: never every record ever written.
+    const sync = syncIndexLocked(store);
+    const sameBranch = jobsOfBranchLocked(store, sync, req.branch).filter((job) => jobTarget(job, req.target) === req.target);
+    const running = () => runningJobsLocked(store, sync.index);
     const isLive = (job: JobRecord) => job.state === 'queued' || job.state === 'in_progress';
     const live = sameBranch.find((job) => isLive(job) && job.tip === tip) ?? sameBranch.find(isLive);
     if (live?.tip === tip) return { kind: 'existing', job: live };
@@ -149,11 +151,11 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
     if (ended) {
       const extra: Partial<JobRecord> = { ...(req.title ? { title: req.title } : {}), ...(req.urgent ? { priority: 'urgent' as const } : {}) };
       const [job] = applyChangesLocked(store, [reopenChange(ended, 'resubmitted', submitter, extra)]);
-      const preempted = req.urgent ? preemptRunning(store, jobs, ended.id, submitter) : [];
+      const preempted = req.urgent ? preemptRunning(store, running(), ended.id, submitter) : [];
       return { kind: 'requeued', job: job as JobRecord, previous: reopenedFrom(ended), preempted };
     }
 
-    const id = nextJobId(store.jobFileIds());
+    const id = allocateJobIdLocked(store, sync.index);
     const job = newJobRecord({
       id,
       branch: req.branch,
@@ -164,7 +166,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
       target: req.target,
     });
     createJobLocked(store, job, { branch: req.branch, tip });
-    const preempted = req.urgent ? preemptRunning(store, jobs, id, submitter) : [];
+    const preempted = req.urgent ? preemptRunning(store, running(), id, submitter) : [];
     return { kind: 'created', job, preempted };
   });
 }

@@ -6,9 +6,11 @@
 // carries what it changed (the submitted line the whole first record, every later line the fields
 // it set), so a record that vanished is rebuilt from the journal (lib/queue/rebuild.ts).
 import { LandError, isLandError } from '../errors.js';
+import { failpoint } from '../failpoint.js';
 import type { FileStore } from '../store/index.js';
 import type { JobRecord, JobState } from '../store/index.js';
 import { nowIso } from './clock.js';
+import { beginIndexUpdate } from './activeSet.js';
 import { rebuildJobLocked, recordDelta } from './rebuild.js';
 
 // `uncertain`: git and the record disagree in a way the journal does not explain. Only `land
@@ -85,9 +87,14 @@ function writeJournaled(store: FileStore, job: JobRecord, offset: number): void 
   }
 }
 
-/** Applies changes to records whose lock the caller already holds. */
+/**
+ * Applies changes to records whose lock the caller already holds. Each change: journal line, then
+ * record; after the last one the index of active jobs (activeSet.ts), which a process killed
+ * before it leaves behind the journal, to be caught up by the next reader.
+ */
 export function applyChangesLocked(store: FileStore, changes: readonly JobChange[]): JobRecord[] {
   const results: JobRecord[] = [];
+  const index = beginIndexUpdate(store);
   for (const change of changes) {
     const job = readOrRebuild(store, change);
     if (job === 'skip') continue;
@@ -113,8 +120,11 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
       ...recordDelta(job, next),
     });
     writeJournaled(store, next, offset);
+    index.note(next);
     results.push(next);
   }
+  failpoint('before-index');
+  index.commit();
   return results;
 }
 
@@ -130,7 +140,11 @@ export function applyChanges(store: FileStore, changes: readonly JobChange[], al
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
 export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
+  const index = beginIndexUpdate(store);
   const offset = store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });
   writeJournaled(store, job, offset);
+  index.created(job);
+  failpoint('before-index');
+  index.commit();
   return job;
 }

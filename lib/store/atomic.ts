@@ -65,6 +65,30 @@ export function writeFileAtomic(path: string, content: string, opts: AtomicWrite
   if (durable) fsyncDir(dir);
 }
 
+/**
+ * A cache file (the index of active jobs, a branch's job list): replaced by rename like a record,
+ * so a reader never sees half, but not fsynced and not counted by the `enospc-write` failpoint. Its
+ * readers check it against the journal and rebuild it when it is stale, so losing a write of it to
+ * a crash or a full disk loses nothing (the caller ignores a failure).
+ */
+export function writeCacheFile(path: string, content: string): void {
+  const dir = dirname(path);
+  ensureDir(dir);
+  const temp = join(dir, `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    const fd = openSync(temp, 'w', 0o644);
+    try {
+      writeSync(fd, content);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw asNoSpace(error, path);
+  }
+}
+
 export function writeJsonAtomic(path: string, value: unknown, opts: AtomicWrite = {}): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, opts);
 }

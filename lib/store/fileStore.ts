@@ -1,12 +1,13 @@
 // The file-backed store: every read and write of the state folder goes through here. The engine
 // and the queue call these methods and never build a path themselves, so a git-ref store can
 // later implement the same interface.
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { LandError } from '../errors.js';
-import { ensureDir, removeStaleTempFiles, TEMP_MARK, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+import { ensureDir, removeStaleTempFiles, TEMP_MARK, writeCacheFile, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+import { activeIndexSchema, branchJobsSchema, branchKey, JOURNAL_TAIL_BYTES, type ActiveIndex } from './activeIndex.js';
 import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './jsonl.js';
 import { readFrom, scanLines, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
@@ -33,6 +34,9 @@ export interface CorruptRecord {
   file: string;
   problem: string;
 }
+
+/** One record read: the job, or what is wrong with its file. */
+export type JobRead = { ok: true; job: JobRecord } | { ok: false; corrupt: CorruptRecord };
 
 export interface JobListing {
   jobs: JobRecord[];
@@ -78,6 +82,9 @@ function parseJsonLine<T>(line: string, check: (raw: unknown) => { success: bool
     return null;
   }
 }
+
+/** How often a long-lived holder of the queue lock (a drain) sweeps jobs/ for stale temp files. */
+const JOBS_SWEEP_MS = 60_000;
 
 export class FileStore {
   readonly paths: StatePaths;
@@ -125,7 +132,22 @@ export class FileStore {
     return existsSync(this.paths.job(id));
   }
 
-  /** Every job record; corrupt ones are returned by file name, never thrown. */
+  /** One job's record, or what is wrong with it (by file name, as listJobs reports it); null when there is none. */
+  readJobOrProblem(id: string): JobRead | null {
+    const name = `${assertSafeId(id)}.json`;
+    const text = readText(this.paths.job(id));
+    if (text === null) return null;
+    const parsed = parseWith(jobRecordSchema, text);
+    if (!parsed.ok) return { ok: false, corrupt: { file: name, problem: parsed.problem } };
+    if (parsed.value.id !== id) return { ok: false, corrupt: { file: name, problem: `id ${parsed.value.id} does not match the file name` } };
+    return { ok: true, job: parsed.value };
+  }
+
+  /**
+   * Every job record; corrupt ones are returned by file name, never thrown. Reads every record ever
+   * written: for `land status --all`, `land reconcile` and the rebuild of the index of active jobs;
+   * everything else reads the index (lib/queue/activeSet.ts).
+   */
   listJobs(): JobListing {
     let names: string[];
     try {
@@ -204,8 +226,11 @@ export class FileStore {
     return existsSync(this.paths.journal);
   }
 
-  /** Every job id the journal names, in order of first mention (one pass; lines are not parsed whole). */
-  journaledJobIds(): string[] {
+  /**
+   * Every job id the journal names from byte `start` on (default: all of it), in order of first
+   * mention (one pass; lines are not parsed whole).
+   */
+  journaledJobIds(start = 0): string[] {
     const ids = new Set<string>();
     scanLines(
       this.paths.journal,
@@ -214,8 +239,34 @@ export class FileStore {
         const id = /"job":"([a-z0-9-]{1,100})"/.exec(line)?.[1];
         if (id) ids.add(id);
       },
+      start,
     );
     return [...ids];
+  }
+
+  /**
+   * The journal's size, and the hex of its last JOURNAL_TAIL_BYTES bytes before `end` (default:
+   * its end); `tail` is null when the journal is shorter than `end`. One open, one small read.
+   */
+  journalMark(end?: number): { size: number; tail: string | null } {
+    let fd: number;
+    try {
+      fd = openSync(this.paths.journal, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return { size: 0, tail: (end ?? 0) === 0 ? '' : null };
+    }
+    try {
+      const size = fstatSync(fd).size;
+      const upTo = end ?? size;
+      if (upTo > size) return { size, tail: null };
+      const from = Math.max(0, upTo - JOURNAL_TAIL_BYTES);
+      const bytes = Buffer.alloc(upTo - from);
+      const read = readSync(fd, bytes, 0, bytes.length, from);
+      return { size, tail: bytes.subarray(0, read).toString('hex') };
+    } finally {
+      closeSync(fd);
+    }
   }
 
   readJournal(): JsonLines<JournalEntry> {
@@ -265,13 +316,88 @@ export class FileStore {
     return byJob;
   }
 
+  // ---- the index of active jobs, the branches' job lists (caches: lib/store/activeIndex.ts) ----
+
+  /** The index of active jobs; null when it is missing or unreadable (the caller rebuilds it). */
+  readIndex(): ActiveIndex | null {
+    let text: string | null;
+    try {
+      text = readText(this.paths.index);
+    } catch {
+      return null;
+    }
+    if (text === null) return null;
+    const parsed = parseWith(activeIndexSchema, text);
+    return parsed.ok ? parsed.value : null;
+  }
+
+  /** Writes the index; false when it could not be (it stays behind the journal and is caught up later). */
+  writeIndex(index: ActiveIndex): boolean {
+    try {
+      writeCacheFile(this.paths.index, `${JSON.stringify(index)}\n`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  removeIndex(): void {
+    rmSync(this.paths.index, { force: true });
+  }
+
+  /** Whether the branches' job lists exist (the folder: removed by hand, they are rebuilt). */
+  hasBranchLists(): boolean {
+    return existsSync(this.paths.branchesDir);
+  }
+
+  /** The ids of every job of `branch` ([] when it has none); null when its list is unreadable. */
+  branchJobIds(branch: string): string[] | null {
+    let text: string | null;
+    try {
+      text = readText(this.paths.branchJobs(branchKey(branch)));
+    } catch {
+      return null;
+    }
+    if (text === null) return [];
+    const parsed = parseWith(branchJobsSchema, text);
+    return parsed.ok && parsed.value.branch === branch ? parsed.value.jobs : null;
+  }
+
+  /** Writes a branch's job list; false when it could not be. */
+  writeBranchJobs(branch: string, ids: readonly string[]): boolean {
+    try {
+      writeCacheFile(this.paths.branchJobs(branchKey(branch)), `${JSON.stringify({ branch, jobs: ids })}\n`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Adds job ids to a branch's list (an unreadable list is rewritten); false when it could not be written. */
+  addBranchJobs(branch: string, ids: readonly string[]): boolean {
+    const known = this.branchJobIds(branch) ?? [];
+    const added = ids.filter((id) => !known.includes(id));
+    return added.length ? this.writeBranchJobs(branch, [...known, ...added]) : true;
+  }
+
   // ---- locks ---------------------------------------------------------------------------------
 
-  /** A short critical section over the queue. Stale temp files left by a killed writer in jobs/ and locks/ are removed. */
+  /** When this store last swept jobs/ for stale temp files (see withQueueLock). */
+  private jobsSweptAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * A short critical section over the queue. Stale temp files left by a killed writer are removed
+   * from locks/ every time, and from jobs/ at this process's first hold and then at most once a
+   * minute: listing a jobs folder of 10,000 records on every change of a drain would make each
+   * train cost more the more jobs have finished (readers skip temp files anyway).
+   */
   withQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
     ensureDir(this.paths.locksDir);
     return withFileLock(this.paths.queueLock, () => {
-      removeStaleTempFiles(this.paths.jobsDir);
+      if (Date.now() - this.jobsSweptAt >= JOBS_SWEEP_MS) {
+        removeStaleTempFiles(this.paths.jobsDir);
+        this.jobsSweptAt = Date.now();
+      }
       removeStaleTempFiles(this.paths.locksDir);
       return fn();
     });
@@ -361,6 +487,32 @@ export class FileStore {
 
   readMetrics(): JsonLines<Record<string, unknown>> {
     return readJsonLines(this.paths.metrics, (raw) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : null));
+  }
+
+  /**
+   * The last rows of metrics.jsonl (in file order), read from its end in growing chunks until
+   * `enough(rows)` holds or the start is reached: `land status` needs the latest trains only.
+   */
+  readMetricsTail(enough: (rows: Record<string, unknown>[]) => boolean): Record<string, unknown>[] {
+    const size = (() => {
+      try {
+        return statSync(this.paths.metrics).size;
+      } catch {
+        return 0;
+      }
+    })();
+    for (let span = 1 << 16; ; span *= 4) {
+      const from = Math.max(0, size - span);
+      const lines = readFrom(this.paths.metrics, from, size - from).text.split('\n');
+      if (from > 0) lines.shift(); // cut mid-line
+      const rows = lines.flatMap((line) => {
+        const row = parseJsonLine(line, (raw) =>
+          raw && typeof raw === 'object' && !Array.isArray(raw) ? { success: true, data: raw as Record<string, unknown> } : { success: false },
+        );
+        return row ? [row] : [];
+      });
+      if (from === 0 || enough(rows)) return rows;
+    }
   }
 
   /**

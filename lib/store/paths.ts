@@ -27,6 +27,18 @@ export class StatePaths {
   job(id: string): string {
     return join(this.jobsDir, `${assertSafeId(id)}.json`);
   }
+  /** The index of active jobs (lib/store/activeIndex.ts). */
+  get index(): string {
+    return join(this.root, 'index.json');
+  }
+  get branchesDir(): string {
+    return join(this.root, 'branches');
+  }
+  /** The ids of every job of one branch, by a hash of its name. */
+  branchJobs(key: string): string {
+    if (!/^[0-9a-f]{40}$/.test(key)) throw new LandError('usage', `invalid branch key ${JSON.stringify(key)}`);
+    return join(this.branchesDir, `${key}.json`);
+  }
   get journal(): string {
     return join(this.root, 'journal.jsonl');
   }

@@ -18,14 +18,16 @@ function openOrNull(path: string): number | null {
 /**
  * Calls `onLine(text, number)` for every line (1-based numbers) whose text passes `keep`; the
  * last line is passed too when it has no newline (a torn tail the caller's parser rejects).
- * Returns the number of lines in the file; 0 when it does not exist.
+ * Returns the number of lines in the file; 0 when it does not exist. With `start`, reading begins at
+ * that byte (numbers then count from there).
  */
-export function scanLines(path: string, keep: (line: string) => boolean, onLine: (line: string, number: number) => void): number {
+export function scanLines(path: string, keep: (line: string) => boolean, onLine: (line: string, number: number) => void, start = 0): number {
   const fd = openOrNull(path);
   if (fd === null) return 0;
   const buffer = Buffer.alloc(CHUNK);
   let carry: Buffer = Buffer.alloc(0);
   let number = 0;
+  let position = start;
   const emit = (bytes: Buffer) => {
     number += 1;
     const text = bytes.toString('utf8');
@@ -33,8 +35,9 @@ export function scanLines(path: string, keep: (line: string) => boolean, onLine:
   };
   try {
     for (;;) {
-      const read = readSync(fd, buffer, 0, CHUNK, null);
+      const read = readSync(fd, buffer, 0, CHUNK, position);
       if (read === 0) break;
+      position += read;
       const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer.subarray(0, read);
       let start = 0;
       for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {

@@ -1,7 +1,7 @@
 // The effectful half of `land why`: reads one job's journal lines (one pass over the journal), the
 // metrics rows of the batches it rode, its record and its place in the queue, builds the story,
 // then reads the failing gates' output from the train logs.
-import { readJobOrThrow, runnableJobs } from '../queue/index.js';
+import { listActiveJobsSync, readJobOrThrow, runnableJobs } from '../queue/index.js';
 import type { FileStore } from '../store/index.js';
 import { buildStory } from './buildStory.js';
 import { decidingSection, GateLogReader } from './gateLog.js';
@@ -34,7 +34,7 @@ export function readStory(store: FileStore, id: string, outputLines = OUTPUT_LIN
   const reused = new Set(rows.map((row) => row.gate?.cachedFrom).filter((train): train is string => typeof train === 'string' && !known.has(train)));
   if (reused.size) rows.push(...rowsFor(store, job.id, new Set(), reused).filter((row) => !known.has(row.train) && reused.has(row.train)));
 
-  const position = job.state === 'queued' ? runnableJobs(store.listJobs().jobs).findIndex((other) => other.id === job.id) + 1 || null : null;
+  const position = job.state === 'queued' ? runnableJobs(listActiveJobsSync(store).jobs).findIndex((other) => other.id === job.id) + 1 || null : null;
   const runningLog = job.state === 'in_progress' && job.batch?.train ? store.logPath(job.batch.train) : null;
   const story = buildStory({ job, journal: entries, rows, position, runningLog, skippedJournalLines: badLines });
   attachGateOutput(store, story, outputLines);

@@ -34,14 +34,16 @@ describe('queue edges', () => {
 
   it('a drainer skips a corrupt job record, says so once, and lands the others', async () => {
     const repo = makeQueueRepo();
-    const ids = await submitBranches(repo, 2);
-    const broken = join(repo.dir, '.git', 'land', 'jobs', 'j-20200101-0001.json');
-    writeFileSync(broken, '{"version": 1, "id": "j-20200101-0001", "branch"');
+    const ids = await submitBranches(repo, 3);
+    // A queued job's record, damaged (a record the index of active jobs names).
+    const damaged = ids.pop() as string;
+    const broken = join(repo.dir, '.git', 'land', 'jobs', `${damaged}.json`);
+    writeFileSync(broken, `{"version": 1, "id": "${damaged}", "branch"`);
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const corrupt = run.lines().filter((e) => e.type === 'corrupt_record');
     expect(corrupt).toHaveLength(1);
-    expect(corrupt[0].file).toBe('j-20200101-0001.json');
+    expect(corrupt[0].file).toBe(`${damaged}.json`);
     const jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
   });

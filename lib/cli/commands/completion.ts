@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { LandError, isLandError } from '../../errors.js';
+import { listActiveJobsSync, recentFinishedJobs } from '../../queue/index.js';
 import { action } from '../action.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
@@ -30,7 +31,8 @@ export function registerCompletion(program: Command): void {
               if (isLandError(error, 'usage')) return null;
               throw error;
             });
-            const jobs = store ? store.listJobs().jobs : [];
+            // The active jobs and the newest finished ones (the index's recent list), never every record.
+            const jobs = store ? [...listActiveJobsSync(store).jobs, ...recentFinishedJobs(store)] : [];
             const ids = completionIds(jobs, typeof opts.ids === 'string' ? opts.ids : '');
             if (ctx.out.json) ctx.out.emit({ ids });
             else if (ids.length) process.stdout.write(`${ids.join('\n')}\n`);

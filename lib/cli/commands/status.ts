@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { listWorktrees } from '../../git/index.js';
-import { displayOrder } from '../../queue/index.js';
+import { displayOrder, listActiveJobs } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
-import { etaBasis, etaSeconds, gateHistoryFromMetrics, type EtaBasis } from '../../landing/plan/eta.js';
+import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { age, approximately, showName, short, table } from '../output.js';
@@ -58,7 +58,8 @@ export function registerStatus(program: Command): void {
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const store = await ctx.store();
-        const { jobs, corrupt } = store.listJobs();
+        // The index of active jobs: finished records are read only with --all (docs/state.md).
+        const { jobs, corrupt } = opts.all ? store.listJobs() : await listActiveJobs(store);
         const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
         const window = await readWindowView(store, ctx.cwd, ctx.options.target);
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
@@ -66,7 +67,7 @@ export function registerStatus(program: Command): void {
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
         const basis = etaBasis(
-          gateHistoryFromMetrics(store.readMetrics().rows),
+          gateHistoryFromMetrics(store.readMetricsTail((rows) => gateHistoryFromMetrics(rows).trainSeconds.length >= HISTORY_KEPT)),
           window.size,
           jobs.some((job) => job.state === 'in_progress'),
         );
@@ -88,7 +89,7 @@ export function registerStatus(program: Command): void {
         );
         for (const job of uncertain) ctx.out.say(uncertainLine(job));
         if (!rows.length) {
-          ctx.out.say(jobs.length ? 'the queue is empty' : await emptyQueueText(store, ctx.cwd));
+          ctx.out.say(await emptyQueueText(store, ctx.cwd));
           return;
         }
         ctx.out.say(

@@ -1,7 +1,7 @@
 // What the reporters look up besides the events: branch names of job ids, the queue's length and
 // the gate history. Backed by the store (read-only); cached where the answer cannot change.
 import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta.js';
-import { jobTarget } from '../../queue/index.js';
+import { activeEntries, jobTarget, listActiveJobsSync } from '../../queue/index.js';
 import type { JobNames } from '../../landing/events.js';
 import type { FileStore } from '../../store/index.js';
 import { printable } from '../safeText.js';
@@ -33,7 +33,15 @@ export function storeSource(store: FileStore): ProgressSource {
     },
     queuedCount(target) {
       try {
-        const { jobs } = store.listJobs();
+        // The index's entries: no record is read per event (a full listing only when the index must be rebuilt).
+        const entries = activeEntries(store);
+        if (entries) {
+          for (const [id, entry] of Object.entries(entries)) if (entry.branch) branches.set(id, entry.branch);
+          return Object.values(entries).filter(
+            (entry) => entry.state === 'queued' && entry.branch !== '' && (target === null || (entry.target ?? target) === target),
+          ).length;
+        }
+        const { jobs } = listActiveJobsSync(store);
         for (const job of jobs) branches.set(job.id, job.branch);
         return jobs.filter((job) => job.state === 'queued' && (target === null || jobTarget(job, target) === target)).length;
       } catch {
