@@ -2,14 +2,22 @@ import { isAbsolute, resolve } from 'node:path';
 import { LandError } from '../errors.js';
 import { git, GitError } from './run.js';
 
+// A folder's repository does not change while a process runs: asked once per folder (a command
+// asks when it starts and again when it opens the state folder: one git process, not two).
+const COMMON_DIRS = new Map<string, string>();
+
 /**
  * The folder shared by every worktree of the repository (`.git` of the main worktree). Outside a
  * repository this is the usage error every command gives: "not inside a git repository: <dir>".
  */
 export async function commonDir(cwd: string): Promise<string> {
+  const known = COMMON_DIRS.get(cwd);
+  if (known !== undefined) return known;
   try {
     const out = await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-    return isAbsolute(out) ? out : resolve(cwd, out);
+    const dir = isAbsolute(out) ? out : resolve(cwd, out);
+    COMMON_DIRS.set(cwd, dir);
+    return dir;
   } catch (error) {
     if (error instanceof GitError) throw notARepository(cwd, error);
     throw error;
