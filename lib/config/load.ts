@@ -1,7 +1,7 @@
 // The policy in force is the .ctm.json committed at the target branch's tip, never the working
 // tree and never a member branch: a queued branch cannot change which commands gate it.
 import { LandError } from '../errors.js';
-import { branchTip, configGet, isValidBranchName, showFile } from '../git/index.js';
+import { branchTip, configGet, fileAtTip, isValidBranchName, showFile, type FileAtTip } from '../git/index.js';
 import { POLICY_FILE, type Policy } from './schema.js';
 import { policyOrThrow } from './validate.js';
 
@@ -28,15 +28,25 @@ export interface LoadedPolicy {
   tip: string;
 }
 
+/**
+ * The target's tip and its policy file: one git process (fileAtTip), or two when that one could
+ * not answer consistently (the target moved while it read).
+ */
+async function policyAtTip(cwd: string, target: string): Promise<FileAtTip> {
+  const read = await fileAtTip(cwd, target, POLICY_FILE);
+  if (read) return read;
+  const tip = await branchTip(cwd, target);
+  return { tip, content: tip === null ? null : await showFile(cwd, tip, POLICY_FILE) };
+}
+
 export async function loadPolicy(cwd: string, explicitTarget?: string): Promise<LoadedPolicy> {
   const target = await resolveTargetName(cwd, explicitTarget);
-  const tip = await branchTip(cwd, target);
+  const { tip, content: text } = await policyAtTip(cwd, target);
   if (tip === null) {
     throw new LandError('config', `target branch "${target}" does not exist`, {
       hint: 'create it, or name another with `git config land.target <branch>`',
     });
   }
-  const text = await showFile(cwd, tip, POLICY_FILE);
   if (text === null) {
     throw new LandError('config', `no ${POLICY_FILE} on ${target} (${tip.slice(0, 12)})`, {
       hint: `run \`land init\`, then commit ${POLICY_FILE} on ${target}`,

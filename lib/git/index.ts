@@ -10,6 +10,8 @@ export { commitTree } from './commitTree.js';
 export { updateRefCas } from './updateRefCas.js';
 export type { CasResult } from './updateRefCas.js';
 export { showFile } from './showFile.js';
+export { fileAtTip } from './fileAtTip.js';
+export type { FileAtTip } from './fileAtTip.js';
 export { isPlainBranchName, isValidBranchName } from './refFormat.js';
 export { changedPaths } from './diffNames.js';
 export {
