@@ -43,7 +43,7 @@ export async function fileAtTip(cwd: string, branch: string, path: string): Prom
   if (lastStart <= firstEnd || out.slice(lastStart, -1) !== first) return null;
   if (first === `${tip} missing`) return { tip: null, content: null };
   const commit = FOUND.exec(first);
-  if (!commit || commit[2] !== 'commit') return null;
+  if (commit?.[2] !== 'commit') return null;
   // Between the two: the file's answer, then the newline cat-file writes after any content.
   const content = fileContent(out.slice(firstEnd + 1, lastStart - 1));
   return content === undefined ? null : { tip: commit[1] as string, content };
