@@ -2,12 +2,13 @@
 // package.json's version; a command line loads only the command it names, yet every command, help
 // and suggestion works as with all of them loaded; `land status` starts few git processes. No
 // timing is asserted here (the benchmark measures it: npm run bench, part a).
+import { spawn } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_MODULES, buildProgram, commandNamed } from '../../lib/cli/program.js';
 import { VERSION } from '../../lib/version.js';
-import { ROOT, land } from '../helpers/cli.js';
+import { LAND_BIN, ROOT, land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
 import { BASIC_POLICY } from '../helpers/state.js';
 
@@ -22,6 +23,15 @@ describe('land --version', () => {
       const result = await land(tempDir(), [flag]);
       expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: `${PACKAGE_VERSION}\n`, stderr: '' });
     }
+  });
+
+  it('exits 0 when its reader closed the pipe before it wrote', async () => {
+    const child = spawn(process.execPath, [LAND_BIN, '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // no reader left: the write fails with EPIPE
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
 
