@@ -1,122 +1,208 @@
-// The benchmark's report: the JSON shape (`--json`) and the table printed for a person.
+// The benchmark's report: its JSON shape (`--json`), the goals it is read against, and the same
+// sections rendered as text tables (the terminal) or as Markdown (`--markdown BENCHMARKS.md`).
+import type { ParallelRow } from './parallel.js';
+import type { BenchSettings } from './plan.js';
+import type { ScaleRow } from './scale.js';
 import type { CulpritRow, Startup, TrainFigure } from './scenarios.js';
+import type { SweepRow } from './sweep.js';
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  platform: string;
+  memoryGiB: number;
+  node: string;
+  git: string;
+  loadAverageAtStart: number[];
+}
+
+/** The overhead figure, read from (b): window 32 against the raw git loop, and what one more train costs. */
+export interface Overhead {
+  branches: number;
+  /** `land run` with window N (one train). */
+  landMs: number;
+  /** The same merges by git alone (median of the loop runs). */
+  rawGitMs: number;
+  /** landMs / rawGitMs. */
+  ratio: number;
+  /** `land run` with window 1 (one train per job). */
+  window1Ms: number;
+  trainsWindow1: number;
+  /** (window1Ms - landMs) / (trains - 1): what one more train costs (the goal: at most 30 ms). */
+  perTrainOverheadMs: number;
+}
+
+export interface Goal {
+  figure: string;
+  measured: string;
+  goal: string;
+  /** null: not measured in this run. */
+  met: boolean | null;
+}
 
 export interface Report {
-  machine: {
-    cpus: number;
-    cpuModel: string;
-    platform: string;
-    memoryGiB: number;
-    node: string;
-    git: string;
-    loadAverageAtStart: number[];
-  };
+  command: string;
+  date: string;
+  settings: BenchSettings;
+  machine: Machine;
+  pSweep: SweepRow[];
+  scale: ScaleRow;
   startup: Startup;
+  overhead: Overhead;
+  parallel: ParallelRow;
+  /** (b) in full: both drains and the git loop. */
   train: TrainFigure;
-  culprits: CulpritRow[];
+  /** The old culprit rows (c), only with --culprits. */
+  culprits: CulpritRow[] | null;
   rss: { tool: string | null; note: string };
+  goals: Goal[];
+  /** Seconds each part took, set-up included. */
+  partSeconds: Record<string, number>;
   loadAverageAtEnd: number[];
   totalSeconds: number;
 }
 
-const ms = (value: number) => `${Math.round(value)} ms`;
-const sec = (value: number) => `${(value / 1000).toFixed(2)} s`;
-const mib = (kib: number | null) => (kib === null ? '-' : `${(kib / 1024).toFixed(1)} MiB`);
-
-function table(headers: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number> = new Set()): string[] {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    `  ${cells
-      .map((cell, i) => (right.has(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd()}`;
-  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+export function overheadOf(train: TrainFigure): Overhead {
+  const trains = train.window1.summary.trains;
+  return {
+    branches: train.branches,
+    landMs: train.window32.ms,
+    rawGitMs: train.loop.ms,
+    ratio: train.ratio,
+    window1Ms: train.window1.ms,
+    trainsWindow1: trains,
+    perTrainOverheadMs: train.perTrainOverheadMs,
+  };
 }
 
-export function formatReport(report: Report): string {
-  const { machine: m, startup: s, train: t } = report;
-  const out: string[] = [];
-  out.push(`land bench: ${m.cpus} CPU(s) ${m.cpuModel}; ${m.platform}; ${m.memoryGiB} GiB; node ${m.node}; git ${m.git}`);
-  out.push(`load average at start ${m.loadAverageAtStart.join(' ')}, at end ${report.loadAverageAtEnd.join(' ')}; total ${report.totalSeconds} s`);
+/** The issue's goals for gate runs per job under the default policy (N = 64, batch.max 8). */
+export const SWEEP_GOALS: readonly { p: number; perJob: number }[] = [
+  { p: 0, perJob: 0.13 },
+  { p: 0.02, perJob: 0.19 },
+  { p: 0.1, perJob: 0.48 },
+  { p: 0.3, perJob: 0.93 },
+];
 
-  out.push('', `a. startup (median of ${s.runs} after one warm-up)`);
-  out.push(
-    ...table(
-      ['command', 'wall'],
-      [
-        ["node -e 0 (Node's own start, for reference)", ms(s.nodeBaselineMs)],
-        ['land --version', ms(s.versionMs)],
-        [`land status --json (${s.statusJobs} queued jobs)`, ms(s.statusMs)],
-      ],
-      new Set([1]),
-    ),
-  );
+/** "The same" for a figure measured with few and with many jobs present: within 20% or 10 ms. */
+export function sameWithin(many: number, few: number): boolean {
+  return many <= few + Math.max(10, 0.2 * few);
+}
 
-  const w32 = t.window32;
-  const w1 = t.window1;
-  out.push('', `b. ${t.branches} one-line branches, gate \`true\` (submitting not timed; HEAD detached, so no checkout follows main)`);
-  out.push(
-    ...table(
-      ['run', 'wall', 'trains', 'gate runs', 'landed', 'merges on main', 'peak RSS'],
-      [
-        [
-          `land run, window ${t.branches}`,
-          sec(w32.ms),
-          String(w32.summary.trains),
-          String(w32.summary.gateRuns),
-          String(w32.summary.landed.length),
-          String(w32.mergesOnMain),
-          mib(w32.maxRssKiB),
-        ],
-        [
-          'land run, window 1 (batch.max 1)',
-          sec(w1.ms),
-          String(w1.summary.trains),
-          String(w1.summary.gateRuns),
-          String(w1.summary.landed.length),
-          String(w1.mergesOnMain),
-          mib(w1.maxRssKiB),
-        ],
-        [
-          `git loop, spawnSync (${t.loop.gitProcesses} git processes; median of ${t.loop.runs.length})`,
-          sec(t.loop.ms),
-          '-',
-          '-',
-          '-',
-          String(t.loop.mergesOnMain),
-          '-',
-        ],
-      ],
-      new Set([1, 2, 3, 4, 5, 6]),
-    ),
-  );
-  out.push(`  ratio land run (window ${t.branches}) / git loop: ${t.ratio.toFixed(1)}x`);
-  out.push(`  ratio land run (window 1) / git loop: ${t.ratioWindow1.toFixed(1)}x`);
-  out.push(`  per-train overhead ((window 1 - window ${t.branches}) / ${Math.max(1, w1.summary.trains - 1)} extra trains): ${ms(t.perTrainOverheadMs)}`);
-  out.push(`  git loop runs: ${t.loop.runs.map((value) => ms(value)).join(', ')}`);
+const fix = (value: number, digits = 2) => value.toFixed(digits);
+const ms = (value: number) => `${Math.round(value)} ms`;
+const atMost = (value: number, limit: number) => value <= limit;
 
-  out.push('', 'c. gate runs per culprit scenario (window = N = batch.max; gate fixtures/gates/counted.sh)');
-  out.push(
-    ...table(
-      ['N', 'culprits', 'gate runs', 'bound', 'landed', 'failed', 'runs/landed', 'trains', 'wall', 'failed branches'],
-      report.culprits.map((row) => [
-        String(row.n),
-        `${row.label}${row.culprits.length ? ` [${row.culprits.join(' ')}]` : ''}`,
-        String(row.gateRuns),
-        row.bound === null ? '-' : String(row.bound),
-        String(row.landed),
-        String(row.failed),
-        row.landed ? (row.gateRuns / row.landed).toFixed(2) : '-',
-        String(row.trains),
-        sec(row.ms),
-        row.failedBranches.join(' ') || '-',
-      ]),
-      new Set([0, 2, 3, 4, 5, 6, 7, 8]),
-    ),
-  );
-  out.push('  bound = ceil(log2 N) + 2 (lib/landing/plan/trainPlan.ts bisectionBound), stated for one culprit');
+export function sweepGoal(rows: readonly SweepRow[], row: SweepRow): { goal: string; met: boolean } | null {
+  if (row.policy !== 'default') return null;
+  const target = SWEEP_GOALS.find((g) => Math.abs(g.p - row.p) < 1e-9);
+  if (!target) return null;
+  const serial = rows.find((r) => r.policy === 'serial' && Math.abs(r.p - row.p) < 1e-9 && r.n === row.n);
+  const checkSerial = target.p === 0.3 && serial !== undefined;
+  const met = atMost(row.gateRunsPerJob, target.perJob) && (!checkSerial || row.gateRunsPerJob <= serial.gateRunsPerJob);
+  return { goal: `<= ${target.perJob}${checkSerial ? ` and <= serial (${fix(serial.gateRunsPerJob, 3)})` : ''}`, met };
+}
 
-  out.push('', `d. peak RSS: ${report.rss.tool ? `${report.rss.tool}; ${report.rss.note}` : report.rss.note}`);
-  if (report.rss.tool) out.push(`  land run, window ${t.branches}: ${mib(w32.maxRssKiB)}; window 1: ${mib(w1.maxRssKiB)}`);
-  return `${out.join('\n')}\n`;
+function sweepGoals(rows: readonly SweepRow[]): Goal[] {
+  return rows.flatMap((row) => {
+    const g = sweepGoal(rows, row);
+    return g ? [{ figure: `gate runs per job, default policy, N = ${row.n}, p = ${row.p}`, measured: fix(row.gateRunsPerJob, 3), ...g }] : [];
+  });
+}
+
+function verdictGoal(report: Pick<Report, 'pSweep' | 'parallel'>): Goal {
+  const wrong = report.pSweep.reduce((sum, row) => sum + row.wrongVerdicts, 0) + report.parallel.runs.reduce((sum, run) => sum + run.wrongVerdicts, 0);
+  return { figure: 'wrong verdicts (sweep and parallel runs)', measured: String(wrong), goal: '0', met: wrong === 0 };
+}
+
+/** Every goal of the issue, read from a report's figures (pure: the same report gives the same goals). */
+export function goalsOf(report: Omit<Report, 'goals'>): Goal[] {
+  const { startup: s, scale, overhead, parallel } = report;
+  const node = s.nodeBaselineMs;
+  const p = parallel.ratio;
+  return [
+    ...sweepGoals(report.pSweep),
+    { figure: 'land --version', measured: ms(s.versionMs), goal: `<= 1.5 x node -e 0 (${ms(1.5 * node)})`, met: atMost(s.versionMs, 1.5 * node) },
+    {
+      figure: `land status --json, ${s.statusJobs} queued jobs`,
+      measured: ms(s.statusMs),
+      goal: `<= 2 x node -e 0 (${ms(2 * node)})`,
+      met: atMost(s.statusMs, 2 * node),
+    },
+    { figure: `land status --json, ${scale.jobs} jobs present`, measured: ms(scale.statusMs), goal: '< 300 ms', met: scale.statusMs < 300 },
+    {
+      figure: `one land submit, ${scale.jobs} jobs present vs a small queue`,
+      measured: `${ms(scale.submitMs)} vs ${ms(scale.submitMsSmall)}`,
+      goal: 'the same (within 20% or 10 ms)',
+      met: sameWithin(scale.submitMs, scale.submitMsSmall),
+    },
+    {
+      figure: `per-train overhead, ${scale.jobs} jobs present vs a small queue`,
+      measured: `${ms(scale.perTrainOverheadMs)} vs ${ms(scale.perTrainOverheadMsSmall)}`,
+      goal: 'does not grow (within 20% or 10 ms)',
+      met: sameWithin(scale.perTrainOverheadMs, scale.perTrainOverheadMsSmall),
+    },
+    {
+      figure: 'per-train overhead above the raw-git loop',
+      measured: ms(overhead.perTrainOverheadMs),
+      goal: '<= 30 ms',
+      met: overhead.perTrainOverheadMs <= 30,
+    },
+    {
+      figure: `wall time, batch.parallel 2 / 1 (N = ${parallel.n}, p = ${parallel.p})`,
+      measured: p === null ? 'not measured (see parallel)' : fix(p),
+      goal: '<= 0.7',
+      met: p === null ? null : p <= 0.7,
+    },
+    verdictGoal(report),
+    {
+      figure: report.settings.quick ? 'total time of this run (--quick; the goal is for the full run)' : 'total time of the full run',
+      measured: `${Math.round(report.totalSeconds)} s`,
+      goal: '< 600 s',
+      met: report.totalSeconds < 600,
+    },
+  ];
+}
+
+export const metText = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : 'not met');
+
+/** The object `--json` prints: the issue's five keys first, then the rest. */
+export function jsonReport(report: Report): string {
+  const { pSweep, scale, startup, overhead, parallel, ...rest } = report;
+  return `${JSON.stringify({ pSweep, scale, startup, overhead, parallel, ...rest }, null, 2)}\n`;
+}
+
+/** The keys (and their number-valued keys) `--json` must always carry, full or --quick. */
+export const REQUIRED_SHAPE = {
+  pSweep: ['n', 'p', 'seeds', 'gateRunsPerJob', 'gateRunsPerLanded', 'boundPerJob', 'wallSeconds'],
+  scale: ['jobs', 'statusMs', 'submitMs', 'perTrainOverheadMs'],
+  startup: ['nodeBaselineMs', 'versionMs', 'statusMs'],
+  overhead: ['landMs', 'rawGitMs', 'ratio', 'perTrainOverheadMs'],
+  parallel: ['n', 'p', 'wallSeconds1', 'wallSeconds2', 'ratio'],
+} as const;
+
+/** What is missing from a parsed `--json` object (empty: it has the issue's shape). */
+export function shapeProblems(value: unknown): string[] {
+  const problems: string[] = [];
+  const obj = (value ?? {}) as Record<string, unknown>;
+  for (const [key, fields] of Object.entries(REQUIRED_SHAPE)) {
+    const part = obj[key];
+    const items = key === 'pSweep' ? (Array.isArray(part) ? part : null) : [part];
+    if (!items || items.length === 0) problems.push(`${key}: missing or empty`);
+    for (const [i, item] of (items ?? []).entries()) {
+      const where = key === 'pSweep' ? `${key}[${i}]` : key;
+      if (typeof item !== 'object' || item === null) {
+        problems.push(`${where}: ${item === undefined ? 'missing' : 'not an object'}`);
+        continue;
+      }
+      const record = item as Record<string, unknown>;
+      // parallel's figures are null when its runs could not be made (its `error` says why).
+      const nullable = key === 'parallel' && typeof record.error === 'string';
+      for (const field of fields) {
+        const v = record[field];
+        if (!(typeof v === 'number' && Number.isFinite(v)) && !(nullable && v === null)) problems.push(`${where}.${field}: not a number`);
+      }
+      if (key === 'pSweep' && record.policy !== 'serial' && record.policy !== 'default') problems.push(`${where}.policy: not serial or default`);
+    }
+  }
+  return problems;
 }

@@ -1,20 +1,29 @@
 // `npm run bench`: what `land` costs, measured on throwaway repositories with the real CLI.
-//   a. startup: `land --version` and `land status --json` (median of 5, after a warm-up)
-//   b. the issue's figure: `land run` for 32 one-line branches with a gate `true`, window 32 and
-//      window 1, against the same merges done by git alone (merge-tree/commit-tree/update-ref)
-//   c. gate runs per landed job with culprits at several positions, N = 8 and 16
+//   a. startup: `node -e 0`, `land --version` and `land status --json` (median after a warm-up)
+//   b. overhead: `land run` for 32 one-line branches with a gate `true`, window 32 and window 1,
+//      against the same merges done by git alone (merge-tree/commit-tree/update-ref)
+//   pSweep: gate runs per job across culprit rates, serial and default policies (bench/sweep.ts)
+//   scale: status, submit and per-train overhead with 10,000 jobs present (bench/scale.ts)
+//   parallel: wall time with batch.parallel 1 and 2 (bench/parallel.ts)
+//   c. (--culprits only) gate runs per landed job with culprits at fixed positions, N = 8 and 16
 //   d. peak RSS of the `land run` processes of (b), through GNU time when it is there
-// It measures and prints; it asserts nothing. `--json` prints one JSON object instead of the
-// table; `--keep` leaves the temporary repositories. Progress goes to stderr.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+// It measures and prints; it asserts nothing. Flags: see USAGE (bench/plan.ts). Progress goes to stderr.
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { formatMarkdown, formatReport } from './format.js';
 import { BenchError, git } from './git.js';
 import { gnuTimeWorks } from './land.js';
-import { formatReport, type Report } from './report.js';
-import { measureCulprits, measureStartup, measureTrainFigure, prepareCulpritTemplate, type CulpritTemplate } from './scenarios.js';
+import { measureParallel } from './parallel.js';
+import { type BenchArgs, type BenchSettings, parseArgs, settingsFor, USAGE } from './plan.js';
+import { goalsOf, jsonReport, type Machine, overheadOf, type Report } from './report.js';
+import { measureScale } from './scale.js';
+import { measureCulprits, measureStartup, measureTrainFigure, prepareCulpritTemplate, prepareSmallQueue } from './scenarios.js';
+import { measureSweep } from './sweep.js';
 
-function machine(root: string): Report['machine'] {
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+function machine(root: string): Machine {
   const cpuList = cpus();
   return {
     cpus: cpuList.length,
@@ -23,52 +32,83 @@ function machine(root: string): Report['machine'] {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     git: git(root, ['--version']).replace(/^git version /, ''),
-    loadAverageAtStart: loadavg().map((value) => Math.round(value * 100) / 100),
+    loadAverageAtStart: loadavg().map(round2),
   };
 }
 
+/** Runs every part in order, timing each one (set-up included) into `partSeconds`. */
+function measureAll(root: string, settings: BenchSettings, progress: (line: string) => void, partSeconds: Record<string, number>) {
+  const part = <T>(name: string, fn: () => T): T => {
+    const started = performance.now();
+    progress(`${name}: start`);
+    const value = fn();
+    partSeconds[name] = Math.round((performance.now() - started) / 100) / 10;
+    return value;
+  };
+  const rssFile = join(root, 'time-rss.txt');
+  const rss = gnuTimeWorks(root, rssFile);
+  const startup = part('startup', () => measureStartup(root, prepareSmallQueue(root), settings.startupRuns));
+  const train = part('overhead', () => measureTrainFigure(root, { n: settings.trainBranches, rssFile: rss ? rssFile : null, progress }));
+  const pSweep = part('pSweep', () => measureSweep(root, { ...settings.sweep, progress }));
+  const scale = part('scale', () => measureScale(root, { ...settings.scale, progress }));
+  const parallel = part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
+  const culprits = settings.culprits
+    ? part('culprits', () =>
+        measureCulprits(
+          root,
+          [8, 16].map((n) => prepareCulpritTemplate(root, n)),
+          progress,
+        ),
+      )
+    : null;
+  const rssNote = rss
+    ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
+    : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' };
+  return { startup, train, overhead: overheadOf(train), pSweep, scale, parallel, culprits, rss: rssNote };
+}
+
+function command(args: BenchArgs, argv: readonly string[]): string {
+  return argv.length ? `npm run bench -- ${argv.join(' ')}` : args.quick ? 'npm run bench -- --quick' : 'npm run bench';
+}
+
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  const json = args.includes('--json');
-  const keep = args.includes('--keep');
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  let args: BenchArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}`);
+    return 2;
+  }
+  const settings = settingsFor(args);
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'land-bench-')));
   const started = performance.now();
   const progress = (line: string) => process.stderr.write(`bench: ${line} (${((performance.now() - started) / 1000).toFixed(1)}s)\n`);
-  progress(`working in ${root}`);
+  progress(`working in ${root}${settings.quick ? ' (--quick)' : ''}`);
   try {
-    const rssFile = join(root, 'time-rss.txt');
-    const rss = gnuTimeWorks(root, rssFile);
     const host = machine(root);
-    // The culprit queues are submitted first: the N=8 one is also the small repository of (a).
-    const templates = [8, 16].map((n) => {
-      progress(`c. submitting ${n} branches for the culprit runs (not timed)`);
-      return prepareCulpritTemplate(root, n);
-    });
-    progress('a. startup');
-    const startup = measureStartup(root, (templates[0] as CulpritTemplate).dir);
-    progress('b. 32 branches');
-    const train = measureTrainFigure(root, { rssFile: rss ? rssFile : null, progress });
-    progress('c. culprit runs');
-    const culprits = measureCulprits(root, templates, progress);
-    const report: Report = {
-      machine: host,
-      startup,
-      train,
-      culprits,
-      rss: rss
-        ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
-        : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' },
-      loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
-      totalSeconds: 0,
-    };
-    report.totalSeconds = Math.round((performance.now() - started) / 100) / 10;
-    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    const partSeconds: Record<string, number> = {};
+    const parts = measureAll(root, settings, progress, partSeconds);
+    const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
+    const base = { command: command(args, argv), date: new Date().toISOString(), settings, machine: host, ...parts };
+    const partial = { ...base, partSeconds, loadAverageAtEnd: loadavg().map(round2), totalSeconds };
+    const report: Report = { ...partial, goals: goalsOf(partial) };
+    process.stdout.write(args.json ? jsonReport(report) : formatReport(report));
+    if (args.markdown) {
+      writeFileSync(args.markdown, formatMarkdown(report));
+      progress(`wrote ${args.markdown}`);
+    }
+    progress(`total ${totalSeconds} s`);
     return 0;
   } catch (error) {
     process.stderr.write(`bench failed: ${error instanceof BenchError ? error.message : ((error as Error)?.stack ?? String(error))}\n`);
     return 1;
   } finally {
-    if (keep) process.stderr.write(`bench: kept ${root}\n`);
+    if (args.keep) process.stderr.write(`bench: kept ${root}\n`);
     else rmSync(root, { recursive: true, force: true });
   }
 }

@@ -73,6 +73,15 @@ export function measureStartup(root: string, repo: string, runs = 5): Startup {
   };
 }
 
+/** A small repository with `n` queued jobs (gate `true`): the queue `land status` reads in (a). */
+export function prepareSmallQueue(root: string, n = 8): string {
+  const dir = freshDir(root, 'small-queue');
+  const branches = branchSpecs(n);
+  buildRepo(dir, { target: 'main', gates: TRUE_GATE }, branches);
+  submitAll(dir, branches);
+  return dir;
+}
+
 // b. The issue's figure: 32 one-line branches, gate `true` ------------------------------------
 
 export interface DrainRun {
@@ -153,7 +162,7 @@ export function measureTrainFigure(
   };
 }
 
-// c. Gate runs per landed job with culprits ---------------------------------------------------
+// c. Gate runs per landed job with culprits (only with --culprits: the sweep supersedes it) ---------------------------------------------------
 
 export interface CulpritRow {
   n: number;

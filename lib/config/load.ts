@@ -1,7 +1,7 @@
 // The policy in force is the .ctm.json committed at the target branch's tip, never the working
 // tree and never a member branch: a queued branch cannot change which commands gate it.
 import { LandError } from '../errors.js';
-import { branchTip, configGet, fileAtTip, isValidBranchName, showFile, type FileAtTip } from '../git/index.js';
+import { branchRef, configGet, isValidBranchName, readCommitFile } from '../git/index.js';
 import { POLICY_FILE, type Policy } from './schema.js';
 import { policyOrThrow } from './validate.js';
 
@@ -34,27 +34,21 @@ export interface LoadedPolicy {
   target: string;
   /** The target tip the policy was read from. */
   tip: string;
-}
-
-/**
- * The target's tip and its policy file: one git process (fileAtTip), or two when that one could
- * not answer consistently (the target moved while it read).
- */
-async function policyAtTip(cwd: string, target: string): Promise<FileAtTip> {
-  const read = await fileAtTip(cwd, target, POLICY_FILE);
-  if (read) return read;
-  const tip = await branchTip(cwd, target);
-  return { tip, content: tip === null ? null : await showFile(cwd, tip, POLICY_FILE) };
+  /** The tree of that tip. */
+  tree: string;
 }
 
 export async function loadPolicy(cwd: string, explicitTarget?: string): Promise<LoadedPolicy> {
   const target = await resolveTargetName(cwd, explicitTarget);
-  const { tip, content: text } = await policyAtTip(cwd, target);
-  if (tip === null) {
+  // One git process reads the tip, its tree and the policy file at that tip (a drain asks per train).
+  const read = await readCommitFile(cwd, branchRef(target), POLICY_FILE);
+  if (read === null) {
     throw new LandError('config', `target branch "${target}" does not exist`, {
       hint: 'create it, or name another with `git config land.target <branch>`',
     });
   }
+  const { commit: tip, tree } = read;
+  const text = read.file?.text ?? null;
   if (text === null) {
     throw new LandError('config', `no ${POLICY_FILE} on ${target} (${tip.slice(0, 12)})`, {
       hint: `run \`land init\`, then commit ${POLICY_FILE} on ${target}`,
@@ -66,5 +60,5 @@ export async function loadPolicy(cwd: string, explicitTarget?: string): Promise<
       details: [`target: expected "${target}", the branch the policy was read from`],
     });
   }
-  return { policy, target, tip };
+  return { policy, target, tip, tree };
 }

@@ -3,6 +3,8 @@ export type { GitResult, GitOptions } from './run.js';
 export { commonDir, topLevel, currentBranch, configGet, userIdentity } from './repo.js';
 export { revParse, revParseOrThrow, treeOf, branchRef, branchTip } from './revParse.js';
 export { isAncestor } from './isAncestor.js';
+export { readCommitFile } from './catFile.js';
+export type { CommitFile } from './catFile.js';
 export { reachableFrom } from './reachable.js';
 export { mergeTree } from './mergeTree.js';
 export type { MergeTreeResult } from './mergeTree.js';
@@ -10,8 +12,6 @@ export { commitTree } from './commitTree.js';
 export { updateRefCas } from './updateRefCas.js';
 export type { CasResult } from './updateRefCas.js';
 export { showFile } from './showFile.js';
-export { fileAtTip } from './fileAtTip.js';
-export type { FileAtTip } from './fileAtTip.js';
 export { isPlainBranchName, isValidBranchName } from './refFormat.js';
 export { changedPaths } from './diffNames.js';
 export {

@@ -2,17 +2,14 @@ import { isAbsolute, resolve } from 'node:path';
 import { LandError } from '../errors.js';
 import { git, GitError } from './run.js';
 
-// A folder's repository does not change while a process runs: asked once per folder (a command
-// asks when it starts and again when it opens the state folder: one git process, not two).
-const COMMON_DIRS = new Map<string, string>();
-
 /**
  * The folder shared by every worktree of the repository (`.git` of the main worktree). Outside a
  * repository this is the usage error every command gives: "not inside a git repository: <dir>".
  */
 export async function commonDir(cwd: string): Promise<string> {
+  // Asked by several modules of one command (the store, the worktree lookup): git is asked once.
   const known = COMMON_DIRS.get(cwd);
-  if (known !== undefined) return known;
+  if (known) return known;
   try {
     const out = await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
     const dir = isAbsolute(out) ? out : resolve(cwd, out);
@@ -23,6 +20,8 @@ export async function commonDir(cwd: string): Promise<string> {
     throw error;
   }
 }
+
+const COMMON_DIRS = new Map<string, string>();
 
 function notARepository(cwd: string, error: GitError): LandError {
   // git runs with LC_ALL=C, so its wording is stable; any other refusal (a repository owned by

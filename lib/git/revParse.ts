@@ -14,7 +14,23 @@ export async function revParseOrThrow(cwd: string, rev: string): Promise<string>
 
 /** The tree id of a commit. */
 export async function treeOf(cwd: string, commit: string): Promise<string> {
-  return revParseOrThrow(cwd, `${commit}^{tree}`);
+  // A commit's tree never changes: asked by id, it is remembered (readCommitFile tells it too).
+  const known = FULL_ID.test(commit) ? TREES.get(commit) : undefined;
+  if (known) return known;
+  const tree = await revParseOrThrow(cwd, `${commit}^{tree}`);
+  rememberTree(commit, tree);
+  return tree;
+}
+
+const FULL_ID = /^[0-9a-f]{40,64}$/;
+const TREES = new Map<string, string>();
+const TREES_LIMIT = 1_000;
+
+/** Notes that commit `commit` (a full id) has tree `tree`, for treeOf. */
+export function rememberTree(commit: string, tree: string): void {
+  if (!FULL_ID.test(commit)) return;
+  if (TREES.size >= TREES_LIMIT) TREES.delete(TREES.keys().next().value as string);
+  TREES.set(commit, tree);
 }
 
 export function branchRef(branch: string): string {

@@ -1,4 +1,5 @@
-// The rule for git in land: `runGit` below is the only function in lib/ and bin/ that starts git.
+// The rule for git in land: `runGit` below is the only function in lib/ and bin/ that starts git
+// (with `startGit`, its form for a conversation over stdin, such as `cat-file --batch`).
 // Every git call goes through it (or `git`, its trimmed-stdout form), from a module in lib/git/
 // named by intent; nothing else spawns git and no git library is used (the demo and bench
 // harnesses drive git on their own, as a user would). Arguments travel as argv, never through a
@@ -7,7 +8,8 @@
 // result; any other exit rejects with one GitError carrying the args, exit code, stdout and
 // stderr. The lib/git/ module turns expected outcomes into tagged values (a conflict, a lost CAS,
 // a worktree that could not be made); what a caller cannot plan for stays a GitError.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 
 export interface GitResult {
   code: number;
@@ -53,17 +55,18 @@ export class GitError extends Error {
 // Keeps git from prompting, paging or reading the user's global hooks into a drain.
 const QUIET_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
 
+function spawnGit(cwd: string, args: readonly string[], env: GitOptions['env'], stdin: 'pipe' | 'ignore'): ChildProcess {
+  return spawn('git', args, { cwd, env: { ...process.env, ...QUIET_ENV, ...env }, stdio: [stdin, 'pipe', 'pipe'] });
+}
+
 export function runGit(cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd,
-      env: { ...process.env, ...QUIET_ENV, ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    // No stdin pipe unless there is input: one pipe (and its socket) less per call.
+    const child = spawnGit(cwd, args, opts.env, opts.input === undefined ? 'ignore' : 'pipe');
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const result: GitResult = {
@@ -74,9 +77,35 @@ export function runGit(cwd: string, args: readonly string[], opts: GitOptions = 
       if (result.code === 0 || opts.okCodes?.includes(result.code)) resolve(result);
       else reject(new GitError(args, result));
     });
-    child.stdin.on('error', () => undefined); // git may exit before reading all of its input
-    child.stdin.end(opts.input ?? '');
+    if (opts.input === undefined) return;
+    child.stdin?.on('error', () => undefined); // git may exit before reading all of its input
+    child.stdin?.end(opts.input);
   });
+}
+
+/** A git process to talk to: write requests to `stdin`, read `stdout`; `done` settles as runGit does. */
+export interface GitConversation {
+  stdin: Writable;
+  stdout: Readable;
+  done: Promise<GitResult>;
+}
+
+/** Starts git with a stdin to write to and a stdout to read while it runs (`cat-file --batch`). */
+export function startGit(cwd: string, args: readonly string[], opts: Omit<GitOptions, 'input'> = {}): GitConversation {
+  const child = spawnGit(cwd, args, opts.env, 'pipe');
+  const { stdin, stdout, stderr } = child as ChildProcessWithoutNullStreams;
+  const err: Buffer[] = [];
+  stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  stdin.on('error', () => undefined);
+  const done = new Promise<GitResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const result: GitResult = { code: code ?? (signal ? 128 : 1), stdout: '', stderr: Buffer.concat(err).toString('utf8') };
+      if (result.code === 0 || opts.okCodes?.includes(result.code)) resolve(result);
+      else reject(new GitError(args, result));
+    });
+  });
+  return { stdin, stdout, done };
 }
 
 /** Runs git and returns trimmed stdout; throws GitError on a non-zero exit. */

@@ -1,7 +1,9 @@
 // Worktrees: the detached checkout a train's gates run in (added, used, removed by one helper),
 // and the lookup of a worktree that has the target branch checked out (it must follow the landing,
 // or refuse when it is dirty).
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { commonDir } from './repo.js';
 import { git, runGit } from './run.js';
 
 /** What a body run in a detached worktree returned, or why the worktree could not be made. */
@@ -40,8 +42,30 @@ export async function removeWorktree(cwd: string, dir: string): Promise<void> {
  * leftover worktree is not worth failing a drain for (the next recovery removes it again).
  */
 export async function discardWorktree(cwd: string, dir: string, opts: WorktreeCleanup = {}): Promise<void> {
-  await removeWorktree(cwd, dir).catch(() => undefined);
+  if (!forgetWorktree(await commonDir(cwd), dir)) await removeWorktree(cwd, dir).catch(() => undefined);
   opts.onCleanup?.(dir);
+}
+
+/**
+ * Removes the linked worktree at `dir` the way `git worktree remove --force --force` does, without
+ * starting git (a drain removes one per train): deletes the folder, then its administrative folder
+ * `<common>/worktrees/<id>`, found through `<dir>/.git` and checked to point back at `dir`. False
+ * when anything is not as `git worktree add` left it (nothing is deleted then): git removes it.
+ */
+function forgetWorktree(common: string, dir: string): boolean {
+  try {
+    const pointer = /^gitdir: (.+)$/.exec(readFileSync(join(dir, '.git'), 'utf8').trim())?.[1];
+    if (!pointer) return false;
+    const admin = realpathSync(resolve(dir, pointer));
+    if (dirname(admin) !== realpathSync(join(common, 'worktrees'))) return false;
+    const back = readFileSync(join(admin, 'gitdir'), 'utf8').trim();
+    if (realpathSync(resolve(admin, back)) !== realpathSync(join(dir, '.git'))) return false;
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(admin, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -93,8 +117,36 @@ export async function listWorktrees(cwd: string): Promise<WorktreeInfo[]> {
   return list;
 }
 
+/** A HEAD file's symbolic ref ("ref: refs/heads/x"), `detached` for a commit id, null for anything else. */
+function headOf(file: string): string | null {
+  const text = readFileSync(file, 'utf8').trim();
+  if (/^[0-9a-f]{40,64}$/.test(text)) return 'detached';
+  return /^ref: (refs\/\S+)$/.exec(text)?.[1] ?? null;
+}
+
+/**
+ * Whether no worktree can have `ref` checked out, read from the HEAD files git keeps (the main
+ * worktree's and one per linked worktree) instead of starting `git worktree list` for every
+ * landing. False whenever it cannot tell: a HEAD names `ref`, a HEAD it does not understand (the
+ * reftable format keeps HEAD elsewhere), or a file it cannot read; then git is asked.
+ */
+function surelyNotCheckedOut(common: string, ref: string): boolean {
+  try {
+    if (existsSync(join(common, 'reftable'))) return false;
+    const linked = join(common, 'worktrees');
+    const heads = [join(common, 'HEAD'), ...(existsSync(linked) ? readdirSync(linked).map((name) => join(linked, name, 'HEAD')) : [])];
+    return heads.every((file) => {
+      const head = headOf(file);
+      return head !== null && head !== ref && head !== 'refs/heads/.invalid';
+    });
+  } catch {
+    return false;
+  }
+}
+
 /** The worktree that has `refs/heads/<branch>` checked out, if any. */
 export async function worktreeOfBranch(cwd: string, branch: string): Promise<WorktreeInfo | null> {
+  if (surelyNotCheckedOut(await commonDir(cwd), `refs/heads/${branch}`)) return null;
   const list = await listWorktrees(cwd);
   // A worktree whose folder is gone holds no one's work: it neither follows nor blocks a landing.
   return list.find((entry) => entry.branch === `refs/heads/${branch}` && !entry.bare && !entry.prunable && existsSync(entry.path)) ?? null;

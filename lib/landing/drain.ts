@@ -247,7 +247,8 @@ async function afterBatch(run: DrainRun, between: Between, outcome: BatchOutcome
   // --once: one admitted batch, to the end of its bisection (its halves come back first).
   between.onceBatch ??= outcome.batch;
   const next = runnableOf(run, queue)[0];
-  return Boolean(next?.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost');
+  // The rest of a batch whose culprit was found starts a new batch with fresh jobs: --once stops there.
+  return Boolean(next?.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost' && next.reason !== 'culprit_found');
 }
 
 /** Stops at a train boundary: a signal, or the drain lock lost. Undefined: go on. */

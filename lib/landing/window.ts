@@ -1,14 +1,20 @@
 // The persisted window (window.json): read clamped to the policy, changed with a history entry.
+// The history also records what each train decided (plan/windowPlan.ts sizes the window from it).
 import { isLandError } from '../errors.js';
 import { nowIso } from '../queue/index.js';
 import type { FileStore, WindowHistoryEntry, WindowState } from '../store/index.js';
-import { clampWindow, initialWindow, nextWindow, type WindowEvent } from './plan/windowPlan.js';
+import { addJudged, clampWindow, initialWindow, judgedIn, NOTHING_JUDGED, windowFor, type Judged, type WindowEvent } from './plan/windowPlan.js';
 
 const HISTORY_KEPT = 50;
 
 export function currentWindow(store: FileStore, max: number): number {
   const state = store.readWindow();
   return state ? clampWindow(state.size, max) : initialWindow(max);
+}
+
+/** What the window history records as decided (since the last reset): the culprit rate's counts. */
+export function recordedJudged(store: FileStore): Judged {
+  return judgedIn(store.readWindow()?.history ?? []);
 }
 
 /** The persisted window, or null when it is missing or corrupt (for the commands that replace it). */
@@ -21,36 +27,57 @@ function readReplaceable(store: FileStore): WindowState | null {
   }
 }
 
-function record(store: FileStore, before: number, after: number, event: WindowHistoryEntry['event'], train: string | null, by?: string): WindowState {
-  const previous = readReplaceable(store);
-  const entry: WindowHistoryEntry = { at: nowIso(), event, before, after, train, ...(by === undefined ? {} : { by }) };
+function record(
+  store: FileStore,
+  change: { before: number; after: number; event: WindowHistoryEntry['event']; train: string | null; by?: string; judged?: Judged },
+  previous = readReplaceable(store),
+): WindowState {
+  const { before, after, event, train, by, judged } = change;
+  const entry: WindowHistoryEntry = {
+    at: nowIso(),
+    event,
+    before,
+    after,
+    train,
+    ...(by === undefined ? {} : { by }),
+    ...(judged ? { jobs: judged.jobs, culprits: judged.culprits } : {}),
+  };
   const state: WindowState = { size: after, history: [...(previous?.history ?? []), entry].slice(-HISTORY_KEPT) };
   store.writeWindow(state);
   return state;
 }
 
-/** Applies a train's verdict to the window; returns the sizes before and after. */
-export function bumpWindow(store: FileStore, event: WindowEvent, max: number, train: string | null): { before: number; after: number } {
-  const before = currentWindow(store, max);
-  const after = nextWindow(before, event, max);
-  record(store, before, after, event, train);
+/**
+ * Applies a train's verdict to the window: `judged` is what the train decided (its landed members,
+ * or its one culprit), recorded in the history; the size becomes the one for the culprit rate of
+ * everything recorded. Without `judged` the rate is unchanged. Returns the sizes before and after.
+ */
+export function bumpWindow(store: FileStore, event: WindowEvent, max: number, train: string | null, judged?: Judged): { before: number; after: number } {
+  const previous = store.readWindow(); // corrupt: the train's settlement stops, as currentWindow does
+  const before = previous ? clampWindow(previous.size, max) : initialWindow(max);
+  const total = addJudged(judgedIn(previous?.history ?? []), judged ?? NOTHING_JUDGED);
+  const after = total.jobs > 0 ? windowFor(total, max) : before;
+  record(store, { before, after, event, train, ...(judged ? { judged } : {}) }, previous);
   return { before, after };
 }
 
 /**
  * A maintainer's `land window --set`: the size asked, clamped to batch.max when the policy is
- * known (`clamped` says whether it was). `by` is who asked, kept in the history.
+ * known (`clamped` says whether it was). `by` is who asked, kept in the history. The next train
+ * takes it; the next verdict sizes the window from the culprit rate again.
  */
 export function setWindow(store: FileStore, size: number, max: number | null, by: string): { state: WindowState; clamped: boolean } {
   const persisted = readReplaceable(store);
   const before = max === null ? (persisted?.size ?? size) : clampWindow(persisted?.size ?? initialWindow(max), max);
   const asked = Math.max(1, Math.floor(size));
   const after = max === null ? asked : clampWindow(size, max);
-  return { state: record(store, before, after, 'set', null, by), clamped: after !== asked };
+  return { state: record(store, { before, after, event: 'set', train: null, by }, persisted), clamped: after !== asked };
 }
 
+/** `land window --reset`: back to batch.max, and the recorded culprit rate is forgotten. */
 export function resetWindow(store: FileStore, max: number | null, by: string): WindowState {
-  const before = readReplaceable(store)?.size ?? 1;
+  const persisted = readReplaceable(store);
+  const before = persisted?.size ?? 1;
   const after = max === null ? 1 : initialWindow(max);
-  return record(store, before, after, 'reset', null, by);
+  return record(store, { before, after, event: 'reset', train: null, by }, persisted);
 }

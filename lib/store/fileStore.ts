@@ -26,6 +26,9 @@ import {
   type WindowState,
 } from './schemas.js';
 
+/** Cache entries and the landing token: atomic, not fsynced (lib/store/atomic.ts AtomicWrite). */
+const CACHE = { durable: false } as const;
+
 export interface CorruptRecord {
   file: string;
   problem: string;
@@ -315,7 +318,7 @@ export class FileStore {
   }
 
   putVerdict(record: VerdictRecord): void {
-    writeJsonAtomic(this.paths.verdict(record.tree, record.gatesHash), record);
+    writeJsonAtomic(this.paths.verdict(record.tree, record.gatesHash), record, CACHE);
   }
 
   // ---- proofs (generic JSON, schema owned by lib/landing/proof) -----------------------------
@@ -331,7 +334,7 @@ export class FileStore {
   }
 
   writeProofRaw(tree: string, value: unknown): void {
-    writeJsonAtomic(this.paths.proof(tree), value);
+    writeJsonAtomic(this.paths.proof(tree), value, CACHE);
   }
 
   /** The tree of the latest proof made for `tip`, or null. */
@@ -347,7 +350,7 @@ export class FileStore {
   }
 
   writeProofTreeOfTip(tip: string, tree: string): void {
-    writeJsonAtomic(this.paths.proofOfTip(tip), { tip, tree });
+    writeJsonAtomic(this.paths.proofOfTip(tip), { tip, tree }, CACHE);
   }
 
   // ---- metrics, logs, trains, token ------------------------------------------------------------
@@ -463,7 +466,7 @@ export class FileStore {
    */
   writeToken(): string {
     const token = newToken();
-    writeFileAtomic(this.paths.token, formatTokenRecord({ hash: tokenHash(token), pid: process.pid, start: processStart(process.pid) }));
+    writeFileAtomic(this.paths.token, formatTokenRecord({ hash: tokenHash(token), pid: process.pid, start: processStart(process.pid) }), CACHE);
     return token;
   }
 
@@ -489,7 +492,7 @@ export class FileStore {
   }
 
   writeGatePasses(commit: string, passes: Record<string, string>): void {
-    writeJsonAtomic(this.paths.gatePasses(commit), { commit, gates: passes });
+    writeJsonAtomic(this.paths.gatePasses(commit), { commit, gates: passes }, CACHE);
   }
 
   /** The file holding the landing token's hash, which the protecting hook checks LAND_TOKEN against. */

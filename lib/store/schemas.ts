@@ -153,6 +153,9 @@ export const windowHistorySchema = z.object({
   train: z.string().nullable(),
   /** Who set or reset it (git user.email, else user.name, else $USER); absent for a train's change. */
   by: z.string().optional(),
+  /** A train that decided jobs: how many (landed, or failed alone), and how many of them were culprits. */
+  jobs: z.number().int().nonnegative().optional(),
+  culprits: z.number().int().nonnegative().optional(),
 });
 export const windowStateSchema = z.object({
   size: z.number().int().positive(),

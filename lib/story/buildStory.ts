@@ -116,7 +116,7 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         kind: 'note',
         at,
         event: entry.event,
-        text: `the culprit of batch ${str(entry.detail.batch) ?? '?'} was found; this job rides with the rest of its batch next`,
+        text: `the culprit of batch ${str(entry.detail.batch) ?? '?'} was found; this job goes back through the window with the rest of its batch, ahead of fresh jobs`,
       };
     case 'fast_path_taken': {
       const proof = str(entry.detail.proofSource);

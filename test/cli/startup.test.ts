@@ -87,6 +87,6 @@ describe('the CLI with one command loaded', () => {
     expect(result.json().window.max).toBe(8);
     const calls = readFileSync(log, 'utf8').trim().split('\n');
     expect(calls.slice(0, 2).sort()).toEqual(['config --get land.target', 'rev-parse --path-format=absolute --git-common-dir']);
-    expect(calls.slice(2)).toEqual(['cat-file --batch-command']);
+    expect(calls.slice(2)).toEqual(['cat-file --batch']);
   });
 });

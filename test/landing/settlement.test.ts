@@ -69,7 +69,7 @@ describe('effectNeeded', () => {
 });
 
 describe('settleTrain', () => {
-  it('PASS, landed: every member landed, the window grows, one landed metrics row, then publish', () => {
+  it('PASS, landed: every member landed, the window is sized again (no culprit recorded: batch.max), one landed metrics row, then publish', () => {
     const members = [job(1), job(2)];
     const s = settleTrain(facts(members), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
     const changes = on(s, members);
@@ -86,7 +86,7 @@ describe('settleTrain', () => {
       gateLog: common.log,
       gate: telemetry,
     });
-    expect(s.window).toEqual({ event: 'PASS', before: 4, after: 5 });
+    expect(s.window).toEqual({ event: 'PASS', before: 4, after: 8, judged: { jobs: 2, culprits: 0 } });
     expect(s.metric).toMatchObject({
       at: NOW,
       train: 'b-1-t1',
@@ -97,47 +97,51 @@ describe('settleTrain', () => {
       verdict: 'PASS',
       reason: null,
       windowBefore: 4,
-      windowAfter: 5,
+      windowAfter: 8,
       landed: true,
       gateSeconds: 3,
     });
     expect(s.events).toEqual([
       { type: 'landed', train: 'b-1-t1', commit: COMMIT, via: 'merge', members: members.map((m) => m.id) },
-      { type: 'window', before: 4, after: 5, event: 'PASS' },
+      { type: 'window', before: 4, after: 8, event: 'PASS' },
     ]);
     expect(s.next).toEqual({ next: 'publish', commit: COMMIT });
   });
 
-  it('PASS on a later attempt or from the cache lands without moving the window; a checkout warning is said first', () => {
+  it('PASS on a later attempt or from the cache lands and counts its members for the culprit rate; a checkout warning is said first', () => {
     const members = [job(1)];
     const s = settleTrain(
       facts(members, { attempt: 2 }),
       { ...pass, cached: true },
       { step: 'landing', outcome: { kind: 'landed', warning: 'the checkout could not follow' } },
     );
-    expect(s.window).toBeNull();
-    expect(s.metric).toMatchObject({ windowBefore: 4, windowAfter: 4, landed: true, cached: true });
-    expect(s.events.map((e) => e.type)).toEqual(['warning', 'landed']);
+    // Recorded: 10 jobs, 2 culprits; with this one, (2 + 1) / (11 + 7) = 1/6: the window is 4.
+    const s2 = settleTrain(
+      facts(members, { attempt: 2, judged: { jobs: 10, culprits: 2 } }),
+      { ...pass, cached: true },
+      { step: 'landing', outcome: { kind: 'landed', warning: 'the checkout could not follow' } },
+    );
+    expect(s.window).toEqual({ event: 'PASS', before: 4, after: 8, judged: { jobs: 1, culprits: 0 } });
+    expect(s2.window).toEqual({ event: 'PASS', before: 4, after: 4, judged: { jobs: 1, culprits: 0 } });
+    expect(s2.metric).toMatchObject({ windowBefore: 4, windowAfter: 4, landed: true, cached: true });
+    expect(s2.events.map((e) => e.type)).toEqual(['warning', 'landed']);
   });
 
   it('PASS at batch.max records the window (history) without a window event', () => {
     const s = settleTrain(facts([job(1)], { window: 8 }), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
-    expect(s.window).toEqual({ event: 'PASS', before: 8, after: 8 });
+    expect(s.window).toEqual({ event: 'PASS', before: 8, after: 8, judged: { jobs: 1, culprits: 0 } });
     expect(s.events.map((e) => e.type)).toEqual(['landed']);
   });
 
-  it('FAIL of a batch: the window halves, the second half goes back bisected at attempt + 1, the first half rides next', () => {
+  it('FAIL of a batch: the window stays (nothing decided yet), the second half goes back bisected at attempt + 1, the first half rides next', () => {
     const members = [job(1), job(2), job(3)];
     const s = settleTrain(facts(members), fail, judged);
     const changes = on(s, members);
     expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([[members[2]?.id, 'queued', 'requeued']]);
     expect(changes[0]?.record).toMatchObject({ requeued: true, reason: 'bisected', batch: { id: 'b-1', members: [members[2]?.id], attempt: 2, index: 0 } });
-    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2 });
-    expect(s.metric).toMatchObject({ verdict: 'FAIL', reason: 'gate', windowBefore: 4, windowAfter: 2, landed: false });
-    expect(s.events).toEqual([
-      { type: 'window', before: 4, after: 2, event: 'FAIL' },
-      { type: 'bisected', train: 'b-1-t1', attempt: 1, first: [members[0]?.id, members[1]?.id], second: [members[2]?.id] },
-    ]);
+    expect(s.window).toBeNull();
+    expect(s.metric).toMatchObject({ verdict: 'FAIL', reason: 'gate', windowBefore: 4, windowAfter: 4, landed: false });
+    expect(s.events).toEqual([{ type: 'bisected', train: 'b-1-t1', attempt: 1, first: [members[0]?.id, members[1]?.id], second: [members[2]?.id] }]);
     expect(s.next).toEqual({ next: 'first_half', members: [members[0], members[1]], attempt: 2, requeued: [members[2]] });
   });
 
@@ -164,9 +168,11 @@ describe('settleTrain', () => {
       gate: telemetry,
     });
     expect(changes[1]?.record.reason).toBe('culprit_found');
-    expect(s.window).toBeNull(); // attempt 3: the bisection does not move the window again
+    // The culprit is recorded whatever the attempt: (1 + 1) / (1 + 7) = 1/4, the window for it is 2.
+    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, judged: { jobs: 1, culprits: 1 } });
     expect(s.events).toEqual([
       { type: 'target_checked', target: 'main', base: BASE, verdict: 'PASS', cached: true, gate: null, status: null, log: null },
+      { type: 'window', before: 4, after: 2, event: 'FAIL' },
       { type: 'failed', job: culprit.id, reason: 'gate', message },
     ]);
     expect(s.next).toEqual({ next: 'done' });
@@ -185,7 +191,7 @@ describe('settleTrain', () => {
     const s = settleTrain(facts([job(1)]), fail, { step: 'target_checked', health: { kind: 'unknown', status: 'no_lane: exit 3', log: null } });
     const message = `gate test: exit 1; log ${common.log}; main itself could not be gated (no_lane: exit 3)`;
     expect(s.events).toContainEqual({ type: 'failed', job: job(1).id, reason: 'gate', message });
-    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2 });
+    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, judged: { jobs: 1, culprits: 1 } });
   });
 
   it('FAIL of a singleton on a red target: the job goes back unjudged with the evidence, the halves rejoin, the drain stops', () => {
@@ -218,7 +224,7 @@ describe('settleTrain', () => {
     expect(s.next).toEqual({ next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' });
   });
 
-  it('a cached FAIL fails the lone job without moving the window', () => {
+  it('a cached FAIL fails the lone job, and the culprit counts for the window', () => {
     const cached: Judgement = {
       ...fail,
       failure: { kind: 'fail', reason: 'gate', gate: 'test', status: 'exit 1 (cached: the same tree failed in train b-0-t1)' },
@@ -226,8 +232,8 @@ describe('settleTrain', () => {
       seconds: 0,
     };
     const s = settleTrain(facts([job(1)]), cached, { step: 'target_checked', health: { kind: 'green', cached: true, log: null } });
-    expect(s.window).toBeNull();
-    expect(s.metric).toMatchObject({ cached: true, windowBefore: 4, windowAfter: 4, reason: 'gate' });
+    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, judged: { jobs: 1, culprits: 1 } });
+    expect(s.metric).toMatchObject({ cached: true, windowBefore: 4, windowAfter: 2, reason: 'gate' });
     expect(on(s, [job(1)])[0]?.record.error?.message).toContain('cached: the same tree failed in train b-0-t1');
   });
 
@@ -238,6 +244,7 @@ describe('settleTrain', () => {
       [members[0]?.id, 'failed', 'policy_refused'],
       [members[1]?.id, 'failed', 'policy_refused'],
     ]);
+    expect(s.window).toBeNull(); // a refusal names no culprit: the rate does not change
     expect(s.next).toEqual({ next: 'done' });
   });
 

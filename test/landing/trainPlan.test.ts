@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../lib/queue/index.js';
 import { runnableJobs } from '../../lib/queue/index.js';
-import { planTrain, splitFailed, verdictMovesWindow } from '../../lib/landing/plan/trainPlan.js';
+import { planTrain, splitFailed, startsBatch } from '../../lib/landing/plan/trainPlan.js';
 import type { JobRecord } from '../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
@@ -25,9 +25,18 @@ describe('planTrain', () => {
     expect(planTrain(queue, 8).map((j) => j.id)).toEqual([job(3).id, job(4).id]);
   });
 
-  it('lets the rest of a batch ride together once the culprit is found, whatever the window', () => {
-    const queue = runnableJobs([half(2, 'b-x', 4, 'culprit_found'), half(3, 'b-x', 3, 'culprit_found'), half(5, 'b-x', 2, 'culprit_found'), job(9)]);
-    expect(planTrain(queue, 1).map((j) => j.id)).toEqual([job(2).id, job(3).id, job(5).id]);
+  it('re-admits the rest of a batch through the window once the culprit is found, fresh jobs filling the train', () => {
+    const queue = runnableJobs([half(2, 'b-x', 4, 'culprit_found'), half(3, 'b-x', 3, 'culprit_found'), half(5, 'b-x', 2, 'culprit_found'), job(9), job(10)]);
+    expect(planTrain(queue, 2).map((j) => j.id)).toEqual([job(2).id, job(3).id]);
+    expect(planTrain(queue, 4).map((j) => j.id)).toEqual([job(2).id, job(3).id, job(5).id, job(9).id]);
+    expect(startsBatch(queue[0])).toBe(true);
+  });
+
+  it('lets a batch requeued whole ride together, whatever the window, in its own batch', () => {
+    const queue = runnableJobs([half(2, 'b-x', 1, 'cas_lost'), half(3, 'b-x', 1, 'cas_lost'), job(9)]);
+    expect(planTrain(queue, 1).map((j) => j.id)).toEqual([job(2).id, job(3).id]);
+    expect(startsBatch(queue[0])).toBe(false);
+    expect(startsBatch(job(9))).toBe(true);
   });
 
   it("never puts another batch's halves on an urgent train", () => {
@@ -42,14 +51,8 @@ describe('planTrain', () => {
   });
 });
 
-describe('splitFailed and verdictMovesWindow', () => {
+describe('splitFailed', () => {
   it('gives the first half the extra member', () => {
     expect(splitFailed([1, 2, 3, 4, 5])).toEqual({ first: [1, 2, 3], second: [4, 5] });
-  });
-
-  it('moves the window only for a gated verdict of an admitted batch', () => {
-    expect(verdictMovesWindow(1)).toBe(true);
-    expect(verdictMovesWindow(2)).toBe(false);
-    expect(verdictMovesWindow(1, true)).toBe(false);
   });
 });

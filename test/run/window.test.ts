@@ -15,7 +15,7 @@ async function windowOf(dir: string) {
 }
 
 describe('the window', () => {
-  it('grows by one on a PASS, halves on a FAIL, and is clamped when batch.max is lowered', async () => {
+  it('is sized from the recorded culprit rate after each landing or culprit, and is clamped when batch.max is lowered', async () => {
     const repo = makeQueueRepo({ batch: { max: 8 } });
     expect((await windowOf(repo.dir)).size).toBe(8); // a new repository starts at batch.max
     expect((await land(repo.dir, ['window', '--set', '3'])).code).toBe(0);
@@ -23,21 +23,23 @@ describe('the window', () => {
     await submitBranches(repo, 2, [], 'pass');
     expect((await land(repo.dir, ['run'])).code).toBe(0);
     let view = await windowOf(repo.dir);
-    expect(view.size).toBe(4);
-    expect(view.history.at(-1)).toMatchObject({ event: 'PASS', before: 3, after: 4 });
+    // Two jobs landed, no culprit recorded: batch.max.
+    expect(view.size).toBe(8);
+    expect(view.history.at(-1)).toMatchObject({ event: 'PASS', before: 3, after: 8, jobs: 2, culprits: 0 });
 
     await submitBranches(repo, 1, [1], 'fail');
     expect((await land(repo.dir, ['run'])).code).toBe(0);
     view = await windowOf(repo.dir);
-    expect(view.size).toBe(2);
-    expect(view.history.at(-1)).toMatchObject({ event: 'FAIL', before: 4, after: 2 });
+    // One culprit in three jobs, plus the prior (one in seven): (1 + 1) / (3 + 7) = 0.2, window 4.
+    expect(view.size).toBe(4);
+    expect(view.history.at(-1)).toMatchObject({ event: 'FAIL', before: 8, after: 4, jobs: 1, culprits: 1 });
 
     // A policy that lowers batch.max takes effect on the next read, without a restart.
     const policy = JSON.parse(repo.git('show', 'main:.ctm.json'));
     policy.batch.max = 1;
     repo.policy(policy);
     view = await windowOf(repo.dir);
-    expect(view).toMatchObject({ size: 1, max: 1, persisted: 2 });
+    expect(view).toMatchObject({ size: 1, max: 1, persisted: 4 });
     // --set is clamped too, and --reset starts over at batch.max.
     expect((await land(repo.dir, ['window', '--set', '5', '--json'])).json().size).toBe(1);
     expect((await land(repo.dir, ['window', '--set', 'zero'])).code).toBe(2);
@@ -90,8 +92,8 @@ describe('land window --set and --reset: what was done, and by whom', () => {
     const lines = shown.stdout.trim().split('\n');
     expect(lines[0]).toBe('window 1 (max 4)');
     expect(lines[1]).toMatch(/ set {3}4 -> 2 {2}by test@land\.invalid$/);
-    expect(lines[2]).toMatch(/ PASS {2}2 -> 3 {2}[a-z]-[0-9a-z-]+$/);
-    expect(lines[3]).toMatch(/ reset 3 -> 4 {2}by Land Test$/);
+    expect(lines[2]).toMatch(/ PASS {2}2 -> 4 {2}[a-z]-[0-9a-z-]+$/);
+    expect(lines[3]).toMatch(/ reset 4 -> 4 {2}by Land Test$/);
     expect(lines[4]).toMatch(/ set {3}4 -> 1 {2}by shell-user$/);
   });
 

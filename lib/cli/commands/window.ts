@@ -16,7 +16,7 @@ export function registerWindow(program: Command): void {
     .command('window')
     .description('show the batch window (size, max, recent history and who changed it); maintainers can set or reset it')
     .option('--set <n>', 'set the window to n (clamped to batch.max; says so when it clamps)')
-    .option('--reset', 'reset the window to its starting size (batch.max)')
+    .option('--reset', 'reset the window to its starting size (batch.max) and forget the recorded culprit rate')
     .option('--json', 'print { size, max, reason, persisted, history } as JSON (size null when the policy cannot be read; with --set also asked and clamped)')
     .action(
       action<{ set?: string; reset?: boolean; json?: boolean }>(async (ctx, opts) => {

@@ -11,9 +11,9 @@ import type { Judgement } from '../gates/judge.js';
 import type { TargetHealth } from '../gates/targetCheck.js';
 import type { LandOutcome } from '../trains/landTrain.js';
 import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
-import { splitFailed, verdictMovesWindow } from './trainPlan.js';
+import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
-import { nextWindow, type WindowEvent } from './windowPlan.js';
+import { addJudged, NOTHING_JUDGED, windowFor, type Judged, type WindowEvent } from './windowPlan.js';
 
 /** The train as the settlement sees it: plain values, read by the runner. */
 export interface TrainFacts {
@@ -28,6 +28,11 @@ export interface TrainFacts {
   policy: { retries: { infra: number; casLost: number }; batch: { max: number } };
   /** The window size before this train settles. */
   window: number;
+  /**
+   * What the window history records as decided before this train (window.ts recordedJudged): the
+   * culprit rate the window is sized from. Absent: nothing recorded.
+   */
+  judged?: Judged;
   /** Halves of this batch waiting in the queue (requeued `bisected`); they rejoin once the culprit is found. */
   waiting: readonly JobRecord[];
   now: string;
@@ -67,8 +72,8 @@ export interface Settlement {
   metric: TrainMetricRow | null;
   /** Reported after the changes are on disk, in this order. */
   events: DrainEvent[];
-  /** The window change to persist (history kept even when the size stays). */
-  window: { event: WindowEvent; before: number; after: number } | null;
+  /** The window change to persist (history kept even when the size stays), with what the train decided. */
+  window: { event: WindowEvent; before: number; after: number; judged: Judged } | null;
   next: Next;
 }
 
@@ -155,10 +160,15 @@ function metricRow(
   };
 }
 
-/** The window after this verdict: it moves once per admitted batch, on a verdict that ran a gate. */
-function windowMove(facts: TrainFacts, judgement: Judgement, event: WindowEvent): Settlement['window'] {
-  if (!verdictMovesWindow(facts.attempt, judgement.cached)) return null;
-  return { event, before: facts.window, after: nextWindow(facts.window, event, facts.policy.batch.max) };
+/**
+ * The window after a train that decided jobs (`judged`: its landed members, or its one culprit):
+ * sized from the culprit rate of everything recorded, this train included (plan/windowPlan.ts).
+ * Cached verdicts count: a culprit failed by the cache is still a culprit. A train that decided
+ * nothing (a batch that fails and splits, a refusal, an infrastructure failure) moves nothing.
+ */
+function windowMove(facts: TrainFacts, event: WindowEvent, judged: Judged): Settlement['window'] {
+  const after = windowFor(addJudged(facts.judged ?? NOTHING_JUDGED, judged), facts.policy.batch.max);
+  return { event, before: facts.window, after, judged };
 }
 
 function windowEvents(move: Settlement['window']): DrainEvent[] {
@@ -225,7 +235,9 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
   if (health && (health.kind === 'red' || health.kind === 'stopped')) return sendBackUnjudged(facts, judgement, failure, health, checked);
   const note = health?.kind === 'unknown' ? `; ${facts.target} itself could not be gated (${health.status})` : '';
   const message = `gate ${failure.gate}: ${failure.status}${judgement.log ? `; log ${judgement.log}` : ''}${runsNote(facts)}${note}`;
-  const window = windowMove(facts, judgement, 'FAIL');
+  const { members, train } = facts;
+  const culprit = members.length === 1 && failure.kind !== 'refused';
+  const window = culprit ? windowMove(facts, 'FAIL', { jobs: 1, culprits: 1 }) : null;
   const events = [...checked, ...windowEvents(window)];
   const metric = metricRow(facts, judgement, {
     verdict: 'FAIL',
@@ -234,7 +246,6 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
     windowAfter: window?.after ?? facts.window,
     landed: false,
   });
-  const { members, train } = facts;
   if (members.length === 1 || failure.kind === 'refused') {
     // The culprit is found: the rest of its batch, waiting in halves, rides together next.
     for (const job of members) events.push({ type: 'failed', job: job.id, reason: failure.reason, message });
@@ -357,7 +368,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
         },
       };
     case 'landed': {
-      const window = windowMove(facts, judgement, 'PASS');
+      const window = windowMove(facts, 'PASS', { jobs: members.length, culprits: 0 });
       return {
         changes: [
           ...flakyOf(facts),

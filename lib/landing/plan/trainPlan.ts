@@ -2,6 +2,14 @@
 // train splits, and whether a train's verdict moves the window. The benchmark calls these too.
 import type { JobRecord } from '../../store/index.js';
 
+/** What the planner reads of a job (the simulator, plan/simulate.ts, builds only this much). */
+export type PlanJob = Pick<JobRecord, 'requeued' | 'batch' | 'priority' | 'reason'>;
+
+/** A job back at the head of the queue as part of a batch (bisection halves, a batch requeued whole). */
+function inBatch(job: PlanJob): boolean {
+  return job.requeued && job.batch !== null && job.priority === 'normal';
+}
+
 /**
  * Members of the next train, from the runnable jobs in landing order.
  *
@@ -9,16 +17,17 @@ import type { JobRecord } from '../../store/index.js';
  * - while a batch is being bisected, the most recent second half (the highest attempt among the
  *   members requeued as `bisected`) rides alone: its sibling passed, so it holds the culprit and
  *   its tree is often the failed train's tree again (a cached FAIL, no gate run);
- * - once the culprit is found (or the batch was requeued whole: CAS lost, recovery, a withdrawn
- *   member), the rest of the batch rides together.
+ * - a batch requeued whole (CAS lost, recovery, a withdrawn member, a red target) rides together.
+ * Once a culprit is found, the rest of its batch (`culprit_found`) knows nothing more than a fresh
+ * job does: it goes through the window first, and fresh jobs fill the train up to the window.
  * Anything else takes the first `window` jobs.
  */
-export function planTrain(runnable: readonly JobRecord[], window: number): JobRecord[] {
+export function planTrain<T extends PlanJob>(runnable: readonly T[], window: number): T[] {
   const head = runnable[0];
   if (!head) return [];
-  if (head.requeued && head.batch && head.priority === 'normal') {
-    const batchId = head.batch.id;
-    const group = runnable.filter((job) => job.requeued && job.batch?.id === batchId && job.priority === 'normal');
+  if (inBatch(head) && head.reason !== 'culprit_found') {
+    const batchId = head.batch?.id;
+    const group = runnable.filter((job) => inBatch(job) && job.batch?.id === batchId);
     if (head.reason === 'bisected') {
       const halves = group.filter((job) => job.reason === 'bisected');
       const deepest = Math.max(...halves.map((job) => job.batch?.attempt ?? 0));
@@ -27,23 +36,18 @@ export function planTrain(runnable: readonly JobRecord[], window: number): JobRe
     return group.filter((job) => job.reason !== 'bisected');
   }
   // A fresh train never takes in the halves of another batch's bisection: they ride with their own.
-  return runnable.filter((job) => !(job.requeued && job.batch && job.priority === 'normal')).slice(0, Math.max(1, window));
+  return runnable.filter((job) => !inBatch(job) || job.reason === 'culprit_found').slice(0, Math.max(1, window));
+}
+
+/** Whether a train led by `head` starts a new admitted batch (else it goes on with the head's batch). */
+export function startsBatch(head: PlanJob | undefined): boolean {
+  return !(head?.requeued && head.batch && head.reason !== 'culprit_found');
 }
 
 /** A failed train of two or more: the first half is gated next, the second goes back to the head. */
 export function splitFailed<T>(members: readonly T[]): { first: T[]; second: T[] } {
   const half = Math.ceil(members.length / 2);
   return { first: members.slice(0, half), second: members.slice(half) };
-}
-
-/**
- * Whether a train's verdict moves the window. The window moves once per admitted batch (attempt
- * 1): +1 when it lands, halved when it fails. The bisection of a failed batch and the rebuild of
- * a requeued one do not move it again, so one culprit halves the window once. A verdict that ran
- * no gate (verdict cache, proof) says nothing about how often new trains pass: it moves nothing.
- */
-export function verdictMovesWindow(attempt: number, cached = false): boolean {
-  return attempt === 1 && !cached;
 }
 
 /** Upper bound on gate runs to land N-1 good jobs and fail one culprit (used by the benchmark). */

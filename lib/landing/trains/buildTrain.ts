@@ -1,6 +1,6 @@
 // Builds a train: a chain of merge commits on the target tip, one per member, written with
 // `merge-tree --write-tree` and `commit-tree` so no checkout and no index is touched.
-import { commitTree, isAncestor, mergeTree } from '../../git/index.js';
+import { commitTree, isAncestor, mergeTree, type MergeTreeResult } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
 
 export interface TrainMember {
@@ -35,23 +35,34 @@ function mergeMessage(job: JobRecord, trainId: string): string {
     .join('\n');
 }
 
+/**
+ * Whether `job`'s tip is already in the target. Merging a commit the chain already contains
+ * changes nothing, so a merge that conflicts or changes the chain's tree says "no" without asking
+ * git; only a merge that leaves the tree as it was (rare: an empty change, or a contained tip) is
+ * checked with `merge-base --is-ancestor`.
+ */
+async function containedIn(cwd: string, base: string, chainTree: string, job: JobRecord, merged: MergeTreeResult): Promise<boolean> {
+  if (merged.kind === 'conflict' || merged.tree !== chainTree) return false;
+  return isAncestor(cwd, job.tip, base);
+}
+
 export async function buildTrain(cwd: string, base: string, baseTree: string, jobs: readonly JobRecord[], trainId: string): Promise<BuiltTrain> {
   const built: BuiltTrain = { kind: 'merge', base, train: base, tree: baseTree, members: [], skipped: [], contained: [] };
   for (const job of jobs) {
-    if (await isAncestor(cwd, job.tip, base)) {
+    // The first member's merge onto the base is the one the fast-path check made (remembered).
+    const merged = await mergeTree(cwd, built.train, job.tip);
+    if (await containedIn(cwd, base, built.tree, job, merged)) {
       built.contained.push(job);
       continue;
     }
-    // A single member whose tip already contains the target lands as a fast-forward.
-    if (jobs.length === 1 && (await isAncestor(cwd, base, job.tip))) {
-      const merged = await mergeTree(cwd, base, job.tip);
+    // A single member whose tip already contains the target lands as a fast-forward (its tree is the merge's).
+    if (jobs.length === 1 && merged.kind === 'clean' && (await isAncestor(cwd, base, job.tip))) {
       built.kind = 'fast-forward';
       built.train = job.tip;
       built.tree = merged.tree;
       built.members.push({ job, commit: job.tip });
       continue;
     }
-    const merged = await mergeTree(cwd, built.train, job.tip);
     if (merged.kind === 'conflict') {
       // Does it conflict with the target itself, or only with members ahead of it?
       const alone = built.train === base ? merged : await mergeTree(cwd, base, job.tip);

@@ -49,11 +49,13 @@ export async function landTrain(opts: {
   tokens: TokenIssuer;
   message: string;
 }): Promise<LandOutcome> {
-  // Re-read the target first: a target that moved is a lost CAS whatever state a checkout is in.
-  const moved = await targetStillAt(opts.cwd, opts.target, opts.base);
-  if (moved) return moved;
+  // The caller has just checked that the target is at `base` (before recording the landing); the
+  // CAS checks it again. A dirty checkout is refused only if the target did not move meanwhile: a
+  // target that moved is a lost CAS whatever state a checkout is in.
   const worktree = await worktreeOfBranch(opts.cwd, opts.target);
-  if (worktree && !(await isWorktreeClean(worktree.path))) return { kind: 'target_dirty', worktree: worktree.path };
+  if (worktree && !(await isWorktreeClean(worktree.path))) {
+    return (await targetStillAt(opts.cwd, opts.target, opts.base)) ?? { kind: 'target_dirty', worktree: worktree.path };
+  }
   const cas = await withLandingToken(opts.tokens, (env) =>
     updateRefCas(opts.cwd, branchRef(opts.target), opts.train, opts.base, { env, message: opts.message }).catch((error: unknown) => {
       throw refusedByHook(error, opts.target);

@@ -17,7 +17,8 @@ import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
-import { bumpWindow, currentWindow } from '../window.js';
+import { startsBatch } from '../plan/trainPlan.js';
+import { bumpWindow, currentWindow, recordedJudged } from '../window.js';
 import { failpoint } from '../../failpoint.js';
 
 export interface DrainContext {
@@ -62,7 +63,7 @@ interface TrainPlan {
 
 function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
   const head = members[0];
-  if (head?.requeued && head.batch) {
+  if (head?.batch && !startsBatch(head)) {
     return { id: head.batch.id, attempt: Math.max(...members.map((job) => job.batch?.attempt ?? 1)) };
   }
   return { id: newBatchId(), attempt: 1 };
@@ -117,7 +118,7 @@ async function applySettlement(ctx: DrainContext, settlement: Settlement, trainI
       // git, which agrees with the row; the other order left landed records with no row.
       if (metric) ctx.store.appendMetric(metric);
       applyChangesLocked(ctx.store, settlement.changes);
-      if (window) bumpWindow(ctx.store, window.event, max, trainId);
+      if (window) bumpWindow(ctx.store, window.event, max, trainId, window.judged);
     });
   }
   for (const event of settlement.events) ctx.emit(event);
@@ -187,6 +188,7 @@ async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): 
     train: { kind: built.kind, base: built.base, commit: built.train, tree: built.tree },
     policy: loaded.policy,
     window: currentWindow(ctx.store, loaded.policy.batch.max),
+    judged: recordedJudged(ctx.store),
     waiting: batch.waiting,
     now: nowIso(),
     runs: { prior, history: runs },

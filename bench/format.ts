@@ -1,0 +1,268 @@
+// The report for a person: the same sections as text tables (the terminal) or as Markdown
+// (`--markdown BENCHMARKS.md`). Pure: a report in, a string out.
+import { metText, type Report, sweepGoal } from './report.js';
+
+export interface Section {
+  title: string;
+  headers: string[];
+  rows: string[][];
+  /** Columns aligned right (numbers). */
+  right: number[];
+  notes: string[];
+}
+
+const ms = (value: number) => `${Math.round(value)} ms`;
+const sec = (value: number) => `${(value / 1000).toFixed(2)} s`;
+const secs = (value: number | null) => (value === null ? '-' : `${value.toFixed(2)} s`);
+const mib = (kib: number | null) => (kib === null ? '-' : `${(kib / 1024).toFixed(1)} MiB`);
+const fix = (value: number, digits = 2) => value.toFixed(digits);
+
+function startupSection(r: Report): Section {
+  const s = r.startup;
+  return {
+    title: `a. startup (median of ${s.runs} after one warm-up)`,
+    headers: ['command', 'wall', 'goal'],
+    rows: [
+      ["node -e 0 (Node's own start, for reference)", ms(s.nodeBaselineMs), '-'],
+      ['land --version', ms(s.versionMs), `<= 1.5 x node (${ms(1.5 * s.nodeBaselineMs)})`],
+      [`land status --json (${s.statusJobs} queued jobs)`, ms(s.statusMs), `<= 2 x node (${ms(2 * s.nodeBaselineMs)})`],
+    ],
+    right: [1],
+    notes: [],
+  };
+}
+
+function overheadSection(r: Report): Section {
+  const { train: t, overhead: o } = r;
+  const drain = (label: string, run: typeof t.window32) => [
+    label,
+    sec(run.ms),
+    String(run.summary.trains),
+    String(run.summary.gateRuns),
+    String(run.summary.landed.length),
+    String(run.mergesOnMain),
+    mib(run.maxRssKiB),
+  ];
+  return {
+    title: `b. overhead: ${t.branches} one-line branches, gate \`true\` (submitting not timed; HEAD detached, so no checkout follows main)`,
+    headers: ['run', 'wall', 'trains', 'gate runs', 'landed', 'merges on main', 'peak RSS'],
+    rows: [
+      drain(`land run, window ${t.branches}`, t.window32),
+      drain('land run, window 1 (batch.max 1)', t.window1),
+      [`git loop (${t.loop.gitProcesses} git processes; median of ${t.loop.runs.length})`, sec(t.loop.ms), '-', '-', '-', String(t.loop.mergesOnMain), '-'],
+    ],
+    right: [1, 2, 3, 4, 5, 6],
+    notes: [
+      `landMs / rawGitMs (window ${t.branches} / git loop): ${fix(o.ratio, 1)}x; window 1 / git loop: ${fix(t.ratioWindow1, 1)}x`,
+      `per-train overhead = (window 1 - window ${t.branches}) / (${o.trainsWindow1} trains - 1) = ${ms(o.perTrainOverheadMs)} (goal <= 30 ms)`,
+      `git loop runs: ${t.loop.runs.map(ms).join(', ')}`,
+    ],
+  };
+}
+
+function sweepSection(r: Report): Section {
+  const rows = [...r.pSweep].sort((a, b) => a.p - b.p || (a.policy === b.policy ? 0 : a.policy === 'serial' ? -1 : 1));
+  const first = rows[0];
+  const sw = r.settings.sweep;
+  return {
+    title: `pSweep: culprit-rate sweep, N = ${first?.n ?? sw.n}, batch.max ${sw.batchMax}, gate sleeps ${sw.gateMs} ms, ${first?.seeds ?? sw.seeds} seed(s) per p`,
+    headers: ['p', 'k', 'policy', 'gate runs/job', '/landed', 'bound/job', 'landed', 'failed', 'wrong', 'wall', 'goal', 'met'],
+    rows: rows.map((row) => {
+      const g = sweepGoal(r.pSweep, row);
+      return [
+        String(row.p),
+        String(row.k),
+        row.policy,
+        fix(row.gateRunsPerJob, 3),
+        fix(row.gateRunsPerLanded, 3),
+        fix(row.boundPerJob, 3),
+        String(row.landed),
+        String(row.failed),
+        String(row.wrongVerdicts),
+        `${fix(row.wallSeconds)} s`,
+        g ? g.goal : '(for comparison)',
+        g ? metText(g.met) : '-',
+      ];
+    }),
+    right: [0, 1, 3, 4, 5, 6, 7, 8, 9],
+    notes: [
+      'gate runs/job and /landed: averaged over the seeds; bound/job = log2(C(N, k)) / N; wall: seconds per queue (mean over the seeds)',
+      'landed, failed and wrong (wrong verdicts) are summed over the seeds',
+    ],
+  };
+}
+
+function scaleSection(r: Report): Section {
+  const s = r.scale;
+  return {
+    title: `scale: ${s.jobs} jobs in the state folder (${s.finished} finished, ${s.queued} queued; built in ${fix(s.buildSeconds, 1)} s, not through the CLI)`,
+    headers: ['figure', `${s.jobs} jobs`, 'small queue', 'goal'],
+    rows: [
+      ['land status --json (median)', ms(s.statusMs), '-', '< 300 ms'],
+      ['one more land submit (median)', ms(s.submitMs), ms(s.submitMsSmall), 'the same'],
+      ['per-train overhead of a drain', ms(s.perTrainOverheadMs), ms(s.perTrainOverheadMsSmall), 'does not grow'],
+    ],
+    right: [1, 2],
+    notes: ['"the same" / "does not grow": within 20% or 10 ms of the small queue, whichever is larger'],
+  };
+}
+
+function parallelSection(r: Report): Section {
+  const p = r.parallel;
+  const notes = [
+    `culprits at ${p.culprits.join(' ') || 'none'} (seed ${p.seed}); ratio wall(2) / wall(1) = ${p.ratio === null ? '-' : fix(p.ratio)} (goal <= 0.7)`,
+    'gate runs: gate processes started (abandoned speculative ones included); finished: those that ran to their verdict',
+  ];
+  if (p.error) notes.push(`not measured: ${p.error}`);
+  return {
+    title: `parallel: N = ${p.n}, p = ${p.p} (k = ${p.k}), gates sleep ${p.gateSeconds} s, default policy`,
+    headers: ['batch.parallel', 'wall', 'gate runs', 'finished', 'trains', 'landed', 'failed', 'wrong'],
+    rows: [1, 2].map((parallel) => {
+      const run = p.runs.find((x) => x.parallel === parallel);
+      if (!run) return [String(parallel), 'not measured', '-', '-', '-', '-', '-', '-'];
+      return [
+        String(parallel),
+        secs(run.wallSeconds),
+        String(run.gateRuns),
+        String(run.gateRunsFinished),
+        String(run.trains),
+        String(run.landed),
+        String(run.failed),
+        String(run.wrongVerdicts),
+      ];
+    }),
+    right: [0, 1, 2, 3, 4, 5, 6, 7],
+    notes,
+  };
+}
+
+function culpritSection(r: Report): Section[] {
+  if (!r.culprits) return [];
+  return [
+    {
+      title: 'c. gate runs per culprit scenario (window = N = batch.max; gate fixtures/gates/counted.sh)',
+      headers: ['N', 'culprits', 'gate runs', 'bound', 'landed', 'failed', 'runs/landed', 'trains', 'wall', 'failed branches'],
+      rows: r.culprits.map((row) => [
+        String(row.n),
+        `${row.label}${row.culprits.length ? ` [${row.culprits.join(' ')}]` : ''}`,
+        String(row.gateRuns),
+        row.bound === null ? '-' : String(row.bound),
+        String(row.landed),
+        String(row.failed),
+        row.landed ? fix(row.gateRuns / row.landed) : '-',
+        String(row.trains),
+        sec(row.ms),
+        row.failedBranches.join(' ') || '-',
+      ]),
+      right: [0, 2, 3, 4, 5, 6, 7, 8],
+      notes: ['bound = ceil(log2 N) + 2 (lib/landing/plan/trainPlan.ts bisectionBound), stated for one culprit'],
+    },
+  ];
+}
+
+function goalSection(r: Report): Section {
+  return {
+    title: 'goals',
+    headers: ['figure', 'measured', 'goal', 'met'],
+    rows: r.goals.map((g) => [g.figure, g.measured, g.goal, metText(g.met)]),
+    right: [1],
+    notes: [`${r.goals.filter((g) => g.met).length} of ${r.goals.length} met`],
+  };
+}
+
+/** Every section of the report, in the order the terminal prints them (goals last). */
+export function sectionsOf(r: Report): Section[] {
+  const rss: Section = {
+    title: `d. peak RSS: ${r.rss.tool ? `${r.rss.tool}; ${r.rss.note}` : r.rss.note}`,
+    headers: ['run', 'peak RSS'],
+    rows: r.rss.tool
+      ? [
+          [`land run, window ${r.train.branches}`, mib(r.train.window32.maxRssKiB)],
+          ['land run, window 1', mib(r.train.window1.maxRssKiB)],
+        ]
+      : [],
+    right: [1],
+    notes: [],
+  };
+  return [startupSection(r), overheadSection(r), sweepSection(r), scaleSection(r), parallelSection(r), ...culpritSection(r), rss, goalSection(r)];
+}
+
+function textTable(s: Section): string[] {
+  if (s.rows.length === 0) return [];
+  const widths = s.headers.map((h, i) => Math.max(h.length, ...s.rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    `  ${cells
+      .map((cell, i) => (s.right.includes(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd()}`;
+  return [line(s.headers), line(widths.map((w) => '-'.repeat(w))), ...s.rows.map(line)];
+}
+
+export function machineLine(r: Report): string {
+  const m = r.machine;
+  return `${m.cpus} CPU(s) ${m.cpuModel}; ${m.platform}; ${m.memoryGiB} GiB; node ${m.node}; git ${m.git}`;
+}
+
+function loadLine(r: Report): string {
+  return `load average at start ${r.machine.loadAverageAtStart.join(' ')}, at end ${r.loadAverageAtEnd.join(' ')}`;
+}
+
+export function formatReport(r: Report): string {
+  const out = [`land bench${r.settings.quick ? ' (--quick)' : ''}: ${machineLine(r)}`, `${loadLine(r)}; total ${r.totalSeconds} s`];
+  for (const s of sectionsOf(r)) out.push('', s.title, ...textTable(s), ...s.notes.map((note) => `  ${note}`));
+  return `${out.join('\n')}\n`;
+}
+
+const DEFINITIONS = `
+## What the figures mean
+
+- **startup**: wall time of \`node -e 0\`, \`land --version\` and \`land status --json\` on a small queue, median after one warm-up.
+- **overhead**: \`land run\` drains the same N one-line branches (gate \`true\`) with window N (one train) and with window 1
+  (\`batch.max\` 1, one train per job), against the same merges by git alone (\`merge-tree\`, \`commit-tree\`, one \`update-ref\`).
+  \`landMs\` = the window-N drain, \`rawGitMs\` = the git loop, \`ratio\` = landMs / rawGitMs, and
+  \`perTrainOverheadMs\` = (window-1 drain - window-N drain) / (trains - 1): what one more train costs. The goal
+  "per-train tool overhead above the raw-git loop at most 30 ms" is read with this figure.
+- **pSweep**: N branches, exactly k = round(p x N) culprits at seeded positions, a gate that sleeps and counts its runs;
+  \`serial\` is \`batch.max\` 1, \`default\` the default policy with \`batch.max\` 8. bound/job = log2(C(N, k)) / N, the
+  information bound. "wrong" counts verdicts that disagree with the culprits (must be 0).
+- **scale**: a state folder with that many job records, built directly; medians of \`land status --json\`, of one more
+  \`land submit\`, and the per-train overhead of a drain, against the same on a small queue.
+- **parallel**: N branches, k = round(p x N) culprits at positions from a fixed seed, gates that sleep; wall seconds of
+  \`land run\` with \`batch.parallel\` 1 and 2; ratio = wall(2) / wall(1).
+- The old culprit rows (N = 8 and 16, one or two culprits at fixed positions) run only with \`--culprits\`: the sweep supersedes them.
+- Timings come from one machine, often shared: compare figures from the same run, not across runs.
+`;
+
+const mdCell = (cell: string) => cell.replaceAll('|', '\\|');
+
+function markdownTable(s: Section): string[] {
+  if (s.rows.length === 0) return [];
+  const row = (cells: readonly string[]) => `| ${cells.map(mdCell).join(' | ')} |`;
+  return [row(s.headers), row(s.headers.map((_, i) => (s.right.includes(i) ? '---:' : '---'))), ...s.rows.map(row), ''];
+}
+
+/** BENCHMARKS.md: what ran where, the goals first, then every section, then what the figures mean. */
+export function formatMarkdown(r: Report): string {
+  const sections = sectionsOf(r);
+  const ordered = [...sections.filter((s) => s.title === 'goals'), ...sections.filter((s) => s.title !== 'goals')];
+  const out = [
+    '# Benchmarks',
+    '',
+    'Generated by `npm run bench -- --markdown BENCHMARKS.md` (bench/format.ts); do not edit by hand, run it again.',
+    '',
+    `- command: \`${r.command}\``,
+    `- date: ${r.date}${r.settings.quick ? ' (--quick: smaller counts; the goals are stated for the full run)' : ''}`,
+    `- machine: ${machineLine(r)}`,
+    `- ${loadLine(r)}`,
+    `- total: ${r.totalSeconds} s (${Object.entries(r.partSeconds)
+      .map(([part, s]) => `${part} ${s} s`)
+      .join(', ')})`,
+    '',
+  ];
+  for (const s of ordered) {
+    out.push(`## ${s.title}`, '', ...markdownTable(s));
+    if (s.notes.length) out.push(...s.notes.map((note) => `- ${note}`), '');
+  }
+  out.push(DEFINITIONS.trim(), '');
+  return out.join('\n');
+}

@@ -1,0 +1,75 @@
+// What one `npm run bench` measures: its command-line flags and the counts of each part, full or
+// `--quick` (smaller counts, the same report shape).
+import { BenchError } from './git.js';
+
+export interface BenchArgs {
+  json: boolean;
+  keep: boolean;
+  quick: boolean;
+  /** Also the old culprit rows (c): N = 8 and 16, one or two culprits at fixed positions. */
+  culprits: boolean;
+  /** Write the report as Markdown to this file (BENCHMARKS.md). */
+  markdown: string | null;
+}
+
+export interface BenchSettings {
+  quick: boolean;
+  startupRuns: number;
+  /** Branches of the overhead figure (b). */
+  trainBranches: number;
+  sweep: { n: number; batchMax: number; rates: number[]; seeds: number; gateMs: number; policies: ('serial' | 'default')[] };
+  scale: { jobs: number; queued: number; runs: number };
+  parallel: { n: number; p: number; seed: number; gateSeconds: number };
+  culprits: boolean;
+}
+
+export const USAGE = `usage: npm run bench -- [--quick] [--json] [--markdown FILE] [--culprits] [--keep]
+  --quick          smaller counts (a smoke run of a few minutes), the same report shape
+  --json           print one JSON object on stdout instead of the tables
+  --markdown FILE  also write the report as Markdown to FILE (BENCHMARKS.md)
+  --culprits       also the old culprit rows (N = 8 and 16, culprits first, middle, last, two)
+  --keep           keep the temporary repositories
+  --help           print this
+`;
+
+export function parseArgs(argv: readonly string[]): BenchArgs {
+  const args: BenchArgs = { json: false, keep: false, quick: false, culprits: false, markdown: null };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (arg === '--json') args.json = true;
+    else if (arg === '--keep') args.keep = true;
+    else if (arg === '--quick') args.quick = true;
+    else if (arg === '--culprits') args.culprits = true;
+    else if (arg === '--markdown' || arg.startsWith('--markdown=')) {
+      const file = arg === '--markdown' ? argv[++i] : arg.slice('--markdown='.length);
+      if (!file || file.startsWith('--')) throw new BenchError(`--markdown needs a file name\n${USAGE}`);
+      args.markdown = file;
+    } else throw new BenchError(`unknown argument ${arg}\n${USAGE}`);
+  }
+  return args;
+}
+
+export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchSettings {
+  const rates = [0, 0.02, 0.1, 0.3];
+  const policies: ('serial' | 'default')[] = ['serial', 'default'];
+  if (args.quick) {
+    return {
+      quick: true,
+      startupRuns: 3,
+      trainBranches: 16,
+      sweep: { n: 16, batchMax: 8, rates, seeds: 1, gateMs: 50, policies },
+      scale: { jobs: 1000, queued: 100, runs: 3 },
+      parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
+      culprits: args.culprits,
+    };
+  }
+  return {
+    quick: false,
+    startupRuns: 5,
+    trainBranches: 32,
+    sweep: { n: 64, batchMax: 8, rates, seeds: 5, gateMs: 50, policies },
+    scale: { jobs: 10_000, queued: 100, runs: 5 },
+    parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },
+    culprits: args.culprits,
+  };
+}

@@ -1,0 +1,226 @@
+// The benchmark's report functions on a small fake report: the `--json` shape the issue asks for,
+// the goals read from the figures, the text and Markdown renderings and the flags. Pure: the
+// benchmark itself takes minutes (`npm run bench -- --quick` is the smoke run), so it is not run here.
+import { describe, expect, it } from 'vitest';
+import { formatMarkdown, formatReport } from '../../bench/format.js';
+import type { ParallelRow } from '../../bench/parallel.js';
+import { seededPositions } from '../../bench/parallel.js';
+import { parseArgs, settingsFor } from '../../bench/plan.js';
+import { goalsOf, jsonReport, overheadOf, type Report, sameWithin, shapeProblems } from '../../bench/report.js';
+import type { TrainFigure } from '../../bench/scenarios.js';
+import type { SweepRow } from '../../bench/sweep.js';
+
+function sweepRow(p: number, policy: 'serial' | 'default', gateRunsPerJob: number): SweepRow {
+  const k = Math.round(p * 64);
+  return {
+    n: 64,
+    p,
+    k,
+    policy,
+    seeds: 5,
+    gateRunsPerJob,
+    gateRunsPerLanded: gateRunsPerJob * 1.1,
+    boundPerJob: 0.4,
+    wallSeconds: 9.1,
+    landed: 5 * (64 - k),
+    failed: 5 * k,
+    wrongVerdicts: 0,
+  };
+}
+
+function drainRun(ms: number, trains: number): TrainFigure['window32'] {
+  return {
+    ms,
+    summary: { trains, gateRuns: trains, landed: Array.from({ length: 32 }, (_, i) => `j${i}`), failed: [], queued: [], window: 32 },
+    mergesOnMain: 32,
+    maxRssKiB: 65_000,
+  };
+}
+
+const train: TrainFigure = {
+  branches: 32,
+  window32: drainRun(1000, 1),
+  window1: drainRun(1000 + 31 * 25, 32),
+  loop: { ms: 400, runs: [390, 400, 410], gitProcesses: 66, mergesOnMain: 32 },
+  ratio: 2.5,
+  ratioWindow1: 4.4,
+  perTrainOverheadMs: 25,
+};
+
+function parallelRow(overrides: Partial<ParallelRow> = {}): ParallelRow {
+  const run = (parallel: number, wallSeconds: number) => ({
+    parallel,
+    wallSeconds,
+    gateRuns: 16,
+    gateRunsFinished: 15,
+    trains: 12,
+    landed: 29,
+    failed: 3,
+    wrongVerdicts: 0,
+  });
+  return {
+    ...{ n: 32, p: 0.1, k: 3, seed: 1, gateSeconds: 1, culprits: [4, 17, 30] },
+    ...{ wallSeconds1: 20, wallSeconds2: 12, ratio: 0.6, gateRuns1: 16, gateRuns2: 16, runs: [run(1, 20), run(2, 12)] },
+    ...overrides,
+  };
+}
+
+function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
+  const partial: Omit<Report, 'goals'> = {
+    command: 'npm run bench -- --json',
+    date: '2026-11-30T00:00:00.000Z',
+    settings: settingsFor({ quick: false, culprits: false }),
+    machine: { cpus: 2, cpuModel: 'test cpu', platform: 'linux', memoryGiB: 4, node: 'v20', git: '2.39', loadAverageAtStart: [1, 1, 1] },
+    pSweep: [
+      sweepRow(0, 'serial', 1),
+      sweepRow(0, 'default', 0.125),
+      sweepRow(0.1, 'serial', 1),
+      sweepRow(0.1, 'default', 0.48),
+      sweepRow(0.3, 'serial', 0.9),
+      sweepRow(0.3, 'default', 0.92),
+    ],
+    scale: {
+      jobs: 10_000,
+      finished: 9_900,
+      queued: 100,
+      statusMs: 280,
+      submitMs: 130,
+      submitMsSmall: 100,
+      perTrainOverheadMs: 30,
+      perTrainOverheadMsSmall: 25,
+      buildSeconds: 2,
+    },
+    startup: { runs: 5, nodeBaselineMs: 60, versionMs: 85, statusMs: 130, statusJobs: 8 },
+    overhead: overheadOf(train),
+    parallel: parallelRow(),
+    train,
+    culprits: null,
+    rss: { tool: null, note: 'no GNU time' },
+    partSeconds: { startup: 3, overhead: 10 },
+    loadAverageAtEnd: [1, 1, 1],
+    totalSeconds: 480,
+    ...overrides,
+  };
+  return { ...partial, goals: goalsOf(partial) };
+}
+
+const goal = (report: Report, figure: string) => report.goals.find((g) => g.figure.startsWith(figure));
+
+describe('the --json report', () => {
+  it("has the issue's shape, its five keys first", () => {
+    const parsed = JSON.parse(jsonReport(fakeReport())) as Record<string, unknown>;
+    expect(shapeProblems(parsed)).toEqual([]);
+    expect(Object.keys(parsed).slice(0, 5)).toEqual(['pSweep', 'scale', 'startup', 'overhead', 'parallel']);
+    expect(parsed.overhead).toEqual({ branches: 32, landMs: 1000, rawGitMs: 400, ratio: 2.5, window1Ms: 1775, trainsWindow1: 32, perTrainOverheadMs: 25 });
+  });
+
+  it('the shape check finds a missing part, a missing figure and a policy it does not know', () => {
+    const parsed = JSON.parse(jsonReport(fakeReport())) as Record<string, unknown>;
+    delete parsed.scale;
+    delete (parsed.startup as Record<string, unknown>).versionMs;
+    (parsed.pSweep as Record<string, unknown>[])[0]!.policy = 'fast';
+    expect(shapeProblems(parsed)).toEqual(['pSweep[0].policy: not serial or default', 'scale: missing', 'startup.versionMs: not a number']);
+    expect(shapeProblems({ ...parsed, pSweep: [] })).toContain('pSweep: missing or empty');
+  });
+
+  it('parallel figures may be null only when the row says why', () => {
+    const missing = parallelRow({ wallSeconds2: null, ratio: null, gateRuns2: null, runs: [] });
+    expect(shapeProblems(JSON.parse(jsonReport(fakeReport({ parallel: missing }))))).toEqual([
+      'parallel.wallSeconds2: not a number',
+      'parallel.ratio: not a number',
+    ]);
+    const explained = { ...missing, error: 'batch.parallel 2: unknown key' };
+    expect(shapeProblems(JSON.parse(jsonReport(fakeReport({ parallel: explained }))))).toEqual([]);
+  });
+});
+
+describe('the goals', () => {
+  it('reads each goal from the figures: met at the limit, not met past it, not measured without a figure', () => {
+    const report = fakeReport();
+    expect(goal(report, 'gate runs per job, default policy, N = 64, p = 0.1')?.met).toBe(true);
+    expect(goal(report, 'land --version')?.met).toBe(true);
+    expect(goal(report, 'land status --json, 8')?.met).toBe(false);
+    expect(goal(report, 'land status --json, 10000')?.met).toBe(true);
+    expect(goal(report, 'one land submit')?.met).toBe(false);
+    expect(goal(report, 'per-train overhead, 10000')?.met).toBe(true);
+    expect(goal(report, 'per-train overhead above')?.met).toBe(true);
+    expect(goal(report, 'wall time, batch.parallel')?.met).toBe(true);
+    expect(goal(report, 'total time of the full run')?.met).toBe(true);
+    const worse = fakeReport({ pSweep: [sweepRow(0.1, 'default', 0.481)], parallel: parallelRow({ ratio: null, wallSeconds2: null, error: 'x' }) });
+    expect(goal(worse, 'gate runs per job, default policy, N = 64, p = 0.1')?.met).toBe(false);
+    expect(goal(worse, 'wall time, batch.parallel')?.met).toBeNull();
+  });
+
+  it('at p = 0.3 the default policy must also stay at or under serial', () => {
+    const report = fakeReport();
+    const g = goal(report, 'gate runs per job, default policy, N = 64, p = 0.3');
+    expect(g?.goal).toBe('<= 0.93 and <= serial (0.900)');
+    expect(g?.met).toBe(false);
+  });
+
+  it('counts a wrong verdict anywhere as a goal not met', () => {
+    const bad = parallelRow();
+    bad.runs[1]!.wrongVerdicts = 1;
+    expect(goal(fakeReport(), 'wrong verdicts')?.met).toBe(true);
+    expect(goal(fakeReport({ parallel: bad }), 'wrong verdicts')?.met).toBe(false);
+  });
+
+  it('"the same" is within 20% or 10 ms, whichever is larger', () => {
+    expect(sameWithin(109, 100)).toBe(true);
+    expect(sameWithin(121, 100)).toBe(false);
+    expect(sameWithin(14, 5)).toBe(true);
+    expect(sameWithin(16, 5)).toBe(false);
+  });
+});
+
+describe('the tables', () => {
+  it('prints every part side by side, with the goals and whether they were met', () => {
+    const text = formatReport(fakeReport());
+    for (const title of ['a. startup', 'b. overhead', 'pSweep:', 'scale:', 'parallel:', 'goals']) expect(text).toContain(title);
+    expect(text).toMatch(/0\.1 +6 +default +0\.480 .* <= 0\.48 +met/);
+    expect(text).toMatch(/0\.1 +6 +serial +1\.000 .*\(for comparison\)/);
+    expect(text).toContain('per-train overhead = (window 1 - window 32) / (32 trains - 1) = 25 ms (goal <= 30 ms)');
+    expect(text).toMatch(/ 2 +12\.00 s +16 +15 +12 +29 +3 +0/);
+    expect(text).toContain('9 of 12 met');
+  });
+
+  it('writes BENCHMARKS.md with the command, the machine, the goals first and the definitions', () => {
+    const md = formatMarkdown(fakeReport());
+    expect(md.startsWith('# Benchmarks\n')).toBe(true);
+    expect(md).toContain('- command: `npm run bench -- --json`');
+    expect(md).toContain('- machine: 2 CPU(s) test cpu; linux; 4 GiB; node v20; git 2.39');
+    expect(md.indexOf('## goals')).toBeLessThan(md.indexOf('## a. startup'));
+    expect(md).toContain('| p | k | policy | gate runs/job |');
+    expect(md).toContain('| 0.1 | 6 | default | 0.480 |');
+    expect(md).toContain('perTrainOverheadMs');
+  });
+});
+
+describe('flags and settings', () => {
+  it('parses the flags and refuses what it does not know', () => {
+    expect(parseArgs(['--quick', '--json', '--markdown', 'B.md'])).toEqual({ json: true, keep: false, quick: true, culprits: false, markdown: 'B.md' });
+    expect(parseArgs(['--markdown=B.md']).markdown).toBe('B.md');
+    expect(() => parseArgs(['--markdown'])).toThrow(/needs a file name/);
+    expect(() => parseArgs(['--fast'])).toThrow(/unknown argument --fast/);
+  });
+
+  it("--quick shrinks the counts; the full run keeps the issue's", () => {
+    const full = settingsFor({ quick: false, culprits: false });
+    const quick = settingsFor({ quick: true, culprits: false });
+    expect(full.sweep).toMatchObject({ n: 64, batchMax: 8, rates: [0, 0.02, 0.1, 0.3], seeds: 5, gateMs: 50, policies: ['serial', 'default'] });
+    expect(full.scale).toEqual({ jobs: 10_000, queued: 100, runs: 5 });
+    expect(full.parallel).toMatchObject({ n: 32, p: 0.1, gateSeconds: 1 });
+    expect(quick.sweep.n).toBeLessThan(full.sweep.n);
+    expect(quick.scale.jobs).toBeLessThan(full.scale.jobs);
+    expect(quick.parallel.n).toBeLessThan(full.parallel.n);
+  });
+
+  it('draws exactly k distinct culprit positions, the same ones for the same seed', () => {
+    const positions = seededPositions(32, 3, 1);
+    expect(positions).toHaveLength(3);
+    expect(new Set(positions).size).toBe(3);
+    expect(positions.every((p) => p >= 1 && p <= 32)).toBe(true);
+    expect(seededPositions(32, 3, 1)).toEqual(positions);
+    expect(seededPositions(32, 0, 1)).toEqual([]);
+  });
+});

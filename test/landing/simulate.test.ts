@@ -1,0 +1,47 @@
+// The planner replayed on known culprits (plan/simulate.ts): the gate runs per job of the
+// culprit-rate sweep over many seeded queues (the issue's goals for the default policy), and the
+// outcome on every small queue. The real drain is checked against the same replay in
+// test/landing/culpritSafety.test.ts and by `npm run bench` (bench/sweep.ts).
+import { describe, expect, it } from 'vitest';
+import { culpritPositions, queueSeed } from '../../bench/sweep.js';
+import { simulateDrain } from '../../lib/landing/plan/simulate.js';
+
+function queue(n: number, positions: readonly number[]): boolean[] {
+  return Array.from({ length: n }, (_, i) => positions.includes(i + 1));
+}
+
+function runsPerJob(p: number, seeds: number): number {
+  const n = 64;
+  let runs = 0;
+  for (let seed = 0; seed < seeds; seed += 1) runs += simulateDrain(queue(n, culpritPositions(n, Math.round(p * n), queueSeed(p, seed))), 8).gateRuns;
+  return runs / (n * seeds);
+}
+
+describe('simulateDrain: the default policy (batch.max 8) on N = 64, exactly round(p N) culprits, 300 seeded queues', () => {
+  it('meets the gate-run goals: at most 0.13 / 0.19 / 0.48 / 0.93 per job at p = 0 / 0.02 / 0.1 / 0.3, below serial', () => {
+    const figures = [0, 0.02, 0.1, 0.3].map((p) => runsPerJob(p, 300));
+    expect(figures[0]).toBe(0.125);
+    expect(figures[1]).toBeLessThanOrEqual(0.19);
+    expect(figures[2]).toBeLessThanOrEqual(0.48);
+    expect(figures[3]).toBeLessThanOrEqual(0.93);
+  });
+});
+
+describe('simulateDrain: every queue of up to 10 jobs and up to 3 culprits', () => {
+  it('fails exactly the culprits and lands every other job once', () => {
+    for (let n = 1; n <= 10; n += 1) {
+      for (let mask = 0; mask < 2 ** n; mask += 1) {
+        const culprits = Array.from({ length: n }, (_, i) => ((mask >> i) & 1) === 1);
+        if (culprits.filter(Boolean).length > 3) continue;
+        const out = simulateDrain(culprits, 8);
+        expect(out.failed).toEqual(culprits.flatMap((c, i) => (c ? [i + 1] : [])));
+        expect(out.landed).toEqual(culprits.flatMap((c, i) => (c ? [] : [i + 1])));
+      }
+    }
+  });
+
+  it('replays the real drain of test/landing/culpritSafety.test.ts: 8 jobs, culprits 2 and 5, 10 gate runs', () => {
+    const out = simulateDrain(queue(8, [2, 5]), 8);
+    expect(out).toMatchObject({ gateRuns: 10, failed: [2, 5], windows: [8, 2, 4, 2, 2, 4] });
+  });
+});
