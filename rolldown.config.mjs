@@ -1,11 +1,24 @@
-// The CLI as one file: tsc's dist/bin/land.js and everything it imports (land's modules, commander,
-// zod, proper-lockfile, picocolors) bundled into dist/bin/land.js. Node then reads one file instead
-// of a few hundred, which takes about 40% off every command's start-up (npm run bench, startup).
-// dist/lib/ stays as tsc wrote it, for the tests and the benchmark that import modules directly.
+// The CLI, bundled: tsc's dist/bin/land.js and everything it imports (land's modules, commander,
+// zod, proper-lockfile, picocolors) into dist/bin/land.js plus chunks in dist/bin/chunks/. The
+// entry is tiny (it answers `land --version` alone); the rest is split where lib/cli/program.ts
+// imports a command's module dynamically, so a command loads only its own code and the chunks it
+// shares with others (docs/development.md, start-up). Node reads a few files instead of a few
+// hundred. dist/lib/ stays as tsc wrote it, for the tests and the benchmark that import modules directly.
+import { rmSync } from 'node:fs';
 import { defineConfig } from 'rolldown';
+
+// Chunk names carry no hash, so a rebuild overwrites them; a chunk a previous build made and this
+// one does not is removed here, before the build writes its own.
+rmSync('dist/bin/chunks', { recursive: true, force: true });
 
 export default defineConfig({
   input: 'dist/bin/land.js',
   platform: 'node',
-  output: { file: 'dist/bin/land.js', format: 'esm', sourcemap: true },
+  output: {
+    dir: 'dist/bin',
+    format: 'esm',
+    sourcemap: true,
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name].js',
+  },
 });

@@ -1,4 +1,4 @@
-// One error type for everything a user can cause or fix. The entry point (bin/land.ts) is the only
+// One error type for everything a user can cause or fix. The CLI's main (lib/cli/main.ts) is the only
 // place that turns an error into an exit status. A command that ends without an error but not in
 // success (`land run` stopped, `land repro`'s verdict, `land prove` stopped) returns its status
 // from EXIT_CODES, and lib/cli/action.ts sets it. The table is in docs/exit-codes.md.

@@ -1,7 +1,7 @@
 // Where land's own command-line entry (dist/bin/land.js) is, for a gate that runs `land batch` and
 // for the hooks `land hooks install` writes. Found from the package root (the folder holding land's
-// package.json), so it is the same whether this module runs from the single-file bundle in
-// dist/bin/, from tsc's dist/lib/, or from the TypeScript sources under a test runner.
+// package.json), so it is the same whether this module runs from the bundle (a chunk under
+// dist/bin/), from tsc's dist/lib/, or from the TypeScript sources under a test runner.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -33,7 +33,12 @@ export class CommandContext {
    */
   static async open(options: GlobalOptions, where: { outsideRepository?: boolean } = {}): Promise<CommandContext> {
     const ctx = new CommandContext(options);
-    if (!where.outsideRepository) await commonDir(ctx.cwd);
+    if (where.outsideRepository) return ctx;
+    // Most commands read the target's name next (status, submit, run, window, config...): its git
+    // call runs beside the repository's, not after it. Its answer (or refusal) is kept for when
+    // the command asks; a command that never asks paid one git process run in parallel.
+    ctx.targetName().catch(() => undefined);
+    await commonDir(ctx.cwd);
     return ctx;
   }
 

@@ -1,24 +1,68 @@
 import { Command } from 'commander';
+import { VERSION } from '../version.js';
 import { applyHelpExamples } from './helpExamples.js';
-import { registerBatch } from './commands/batch.js';
-import { registerCancel } from './commands/cancel.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerConfig } from './commands/config.js';
-import { registerHooks } from './commands/hooks.js';
-import { registerInit } from './commands/init.js';
-import { registerLedger } from './commands/ledger.js';
-import { registerProve } from './commands/prove.js';
-import { registerRun } from './commands/run.js';
-import { registerShow } from './commands/show.js';
-import { registerStatus } from './commands/status.js';
-import { registerSubmit } from './commands/submit.js';
-import { registerWindow } from './commands/window.js';
-import { registerWhy } from './commands/why.js';
-import { registerLog } from './commands/log.js';
-import { registerRepro } from './commands/repro.js';
-import { registerReconcile } from './commands/reconcile.js';
 
-export const VERSION = '0.1.0';
+export { VERSION };
+
+type Register = (program: Command) => void;
+
+interface CommandModule {
+  /** The top-level commands its register function adds. */
+  names: readonly string[];
+  load: () => Promise<Register>;
+  /** True when, for these arguments, the command needs every other one registered too. */
+  needsAll?: (args: readonly string[]) => boolean;
+}
+
+/** `land completion` writes its scripts from the whole program; `--ids` (at Tab time) needs no other command. */
+const completionNeedsAll = (args: readonly string[]) => !args.some((arg) => arg === '--ids' || arg.startsWith('--ids='));
+
+/**
+ * Every command, in the order `land --help` lists them, with the names it registers and how to
+ * load its module. A command's module (and all it imports: the drain, gates, ledger...) is loaded
+ * only when a command line names it, so `land status` does not load what `land run` needs; the
+ * bundle keeps each in its own chunk (rolldown.config.mjs).
+ */
+export const COMMAND_MODULES: readonly CommandModule[] = [
+  { names: ['init'], load: async () => (await import('./commands/init.js')).registerInit },
+  { names: ['config'], load: async () => (await import('./commands/config.js')).registerConfig },
+  { names: ['submit'], load: async () => (await import('./commands/submit.js')).registerSubmit },
+  { names: ['status'], load: async () => (await import('./commands/status.js')).registerStatus },
+  { names: ['show'], load: async () => (await import('./commands/show.js')).registerShow },
+  { names: ['cancel', 'retry'], load: async () => (await import('./commands/cancel.js')).registerCancel },
+  { names: ['run'], load: async () => (await import('./commands/run.js')).registerRun },
+  { names: ['window'], load: async () => (await import('./commands/window.js')).registerWindow },
+  { names: ['prove'], load: async () => (await import('./commands/prove.js')).registerProve },
+  { names: ['hooks'], load: async () => (await import('./commands/hooks.js')).registerHooks },
+  { names: ['batch'], load: async () => (await import('./commands/batch.js')).registerBatch },
+  { names: ['ledger'], load: async () => (await import('./commands/ledger.js')).registerLedger },
+  { names: ['why'], load: async () => (await import('./commands/why.js')).registerWhy },
+  { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },
+  { names: ['repro'], load: async () => (await import('./commands/repro.js')).registerRepro },
+  { names: ['reconcile'], load: async () => (await import('./commands/reconcile.js')).registerReconcile },
+  {
+    names: ['completion'],
+    load: async () => (await import('./commands/completion.js')).registerCompletion,
+    needsAll: completionNeedsAll,
+  },
+];
+
+/** The root's options that take a value in the next argument (`-C dir`, `--target main`). */
+const VALUE_OPTIONS = new Set(['-C', '--cwd', '--target']);
+
+/**
+ * The command an argument list names: its first argument that is not a root option (nor a root
+ * option's value). undefined when there is none (`land`, `land --help`).
+ */
+export function commandNamed(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') return args[i + 1];
+    if (!arg.startsWith('-') || arg === '-') return arg;
+    if (VALUE_OPTIONS.has(arg)) i++;
+  }
+  return undefined;
+}
 
 /** The end of `land --help`, before the docs pointer (the full table: docs/exit-codes.md). */
 const EXIT_CODE_SUMMARY = `Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy (.ctm.json) or missing target,
@@ -28,14 +72,29 @@ const EXIT_CODE_SUMMARY = `Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy
 12 disagreement (land reconcile --check), 130 interrupted.
 land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`;
 
-/** The program, every command registered, each help ending with examples and its docs page. */
-export function buildProgram(): Command {
-  const program = registerCommands();
+/**
+ * The program, each help ending with examples and its docs page. Given the command line's
+ * arguments (without node and the script), only the command they name is registered; without
+ * them, or when they name no known command (`land`, `land --help`, `land help run`, a typo that
+ * commander answers with "did you mean"), every command is.
+ */
+export async function buildProgram(args?: readonly string[]): Promise<Command> {
+  const registers = await Promise.all(modulesFor(args).map((entry) => entry.load()));
+  const program = rootProgram();
+  for (const register of registers) register(program);
   applyHelpExamples(program, EXIT_CODE_SUMMARY);
   return program;
 }
 
-function registerCommands(): Command {
+/** The command modules a command line needs: the one it names, else all. */
+function modulesFor(args: readonly string[] | undefined): readonly CommandModule[] {
+  const named = args === undefined ? undefined : commandNamed(args);
+  const entry = named === undefined ? undefined : COMMAND_MODULES.find((candidate) => candidate.names.includes(named));
+  if (!entry || entry.needsAll?.(args ?? [])) return COMMAND_MODULES;
+  return [entry];
+}
+
+function rootProgram(): Command {
   const program = new Command();
   program
     .name('land')
@@ -46,22 +105,5 @@ function registerCommands(): Command {
     .option('--debug', 'print stack traces of internal errors')
     .showHelpAfterError('(run land --help for usage)')
     .configureHelp({ showGlobalOptions: true });
-  registerInit(program);
-  registerConfig(program);
-  registerSubmit(program);
-  registerStatus(program);
-  registerShow(program);
-  registerCancel(program);
-  registerRun(program);
-  registerWindow(program);
-  registerProve(program);
-  registerHooks(program);
-  registerBatch(program);
-  registerLedger(program);
-  registerWhy(program);
-  registerLog(program);
-  registerRepro(program);
-  registerReconcile(program);
-  registerCompletion(program);
   return program;
 }

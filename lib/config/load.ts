@@ -8,18 +8,26 @@ import { policyOrThrow } from './validate.js';
 export const DEFAULT_TARGET = 'main';
 
 /** The target branch: `--target`, else `LAND_TARGET`, else git config `land.target`, else `main`. */
-export async function resolveTargetName(cwd: string, explicit?: string): Promise<string> {
-  // Asked once per train by a drainer; the answer cannot change while this process runs.
+export function resolveTargetName(cwd: string, explicit?: string): Promise<string> {
+  // Asked once per train by a drainer, and perhaps early by a command that starts (in parallel
+  // with its other first git call): the answer cannot change while this process runs. A refusal
+  // is not kept: asked again, it is given again.
   const key = `${cwd}\0${explicit ?? ''}`;
   const known = TARGETS.get(key);
   if (known) return known;
+  const asked = targetName(cwd, explicit);
+  TARGETS.set(key, asked);
+  asked.catch(() => TARGETS.get(key) === asked && TARGETS.delete(key));
+  return asked;
+}
+
+async function targetName(cwd: string, explicit?: string): Promise<string> {
   const name = explicit ?? process.env.LAND_TARGET ?? (await configGet(cwd, 'land.target')) ?? DEFAULT_TARGET;
   if (!(await isValidBranchName(cwd, name))) throw new LandError('usage', `invalid target branch name ${JSON.stringify(name)}`);
-  TARGETS.set(key, name);
   return name;
 }
 
-const TARGETS = new Map<string, string>();
+const TARGETS = new Map<string, Promise<string>>();
 
 export interface LoadedPolicy {
   policy: Policy;

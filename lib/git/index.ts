@@ -12,7 +12,7 @@ export { commitTree } from './commitTree.js';
 export { updateRefCas } from './updateRefCas.js';
 export type { CasResult } from './updateRefCas.js';
 export { showFile } from './showFile.js';
-export { isValidBranchName } from './refFormat.js';
+export { isPlainBranchName, isValidBranchName } from './refFormat.js';
 export { changedPaths } from './diffNames.js';
 export {
   addDetachedWorktree,

@@ -108,8 +108,8 @@ describe('land completion', () => {
     expect(drive('bash', result.stdout, [`land -C ${repo.dir} cancel `], elsewhere)).toEqual([queuedId]);
   });
 
-  it('bash: a command added to the program is completed without any change to the completion code', () => {
-    const program = buildProgram();
+  it('bash: a command added to the program is completed without any change to the completion code', async () => {
+    const program = await buildProgram();
     program.command('frobnicate').argument('<id>', 'job id').option('--level <n>', 'how much');
     const [command, ids, option] = drive('bash', bashScript(buildCompletionSpec(program)), ['land frob', 'land frobnicate ', 'land frobnicate --l']);
     expect(command).toBe('frobnicate');
