@@ -30,6 +30,7 @@ const LIVE_ONLY: ReadonlySet<DrainEvent['type']> = new Set([
 
 export function isPermanent(event: DrainEvent): boolean {
   if (event.type === 'verdict') return event.verdict !== 'PASS'; // a failure and its log stay on screen
+  if (event.type === 'train_built' && event.onTrain) return true; // a speculative train (batch.parallel) is said once; the block shows the head
   return !LIVE_ONLY.has(event.type);
 }
 
@@ -41,10 +42,13 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
     case 'waiting_for_company':
       return { ...state, activity: `waiting up to ${event.seconds}s for company` };
     case 'train_built':
+      if (event.onTrain && state.train) return state; // the block follows the head train
       return { ...state, train: { id: event.train, attempt: event.attempt, members: event.members, kind: event.kind }, gate: null, activity: 'gating' };
     case 'gate_started':
+      if (state.train && state.train.id !== event.train) return state; // a speculative train's gate
       return { ...state, gate: { name: event.gate, log: event.log, startedAt: now, expectedSeconds: expected(event.gate) } };
     case 'gate_finished':
+      if (state.train && state.train.id !== event.train) return state;
       return { ...state, gate: null, activity: `gate ${event.gate}: ${event.status}` };
     case 'verdict':
       return { ...state, gate: null, activity: `verdict ${event.verdict}${event.cached ? ' (cached)' : ''}` };
@@ -134,6 +138,7 @@ export function toneOf(event: DrainEvent): Tone {
     case 'stopping':
     case 'publish_rejected':
     case 'member_skipped':
+    case 'train_abandoned':
       return 'warn';
     default:
       return 'plain';
