@@ -42,7 +42,12 @@ interface Pipeline {
   first: string;
   /** Jobs a speculative build put back (contained in or conflicting with a train ahead): not speculated again in this run. */
   held: Set<string>;
+  /** The trains being added behind the last one, while the head gates and settles. */
+  filling: Promise<void>;
 }
+
+/** Waits for the trains being added (so that an abandonment covers them too). */
+const filled = (p: Pipeline) => p.filling;
 
 /** The next speculative train, planned over the runnable jobs, built on the last train in flight. */
 async function planBehind(p: Pipeline, last: Flight): Promise<{ plan: TrainPlan; batch: { id: string; waiting: JobRecord[] } } | null> {
@@ -93,20 +98,21 @@ async function reloaded(ctx: DrainContext): Promise<Omit<PassView, 'jobs'>> {
 /** The head settled as today: the effects after its verdict, the settlement, applied. Trains behind a head that did not land are abandoned first. */
 async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }> {
   const head = p.flights[0] as Flight;
-  const behind = p.flights.slice(1);
-  const judged = await verdictOf(head).catch(async (error: unknown) => {
-    await dropAll(behind);
-    throw error;
-  });
+  const judged = await verdictOf(head);
   const trainId = head.started.trainId;
-  if (judged.judgement.verdict !== 'PASS' && behind.length) {
-    await abandon(p.ctx, behind, trainId, `train ${trainId} ahead did not pass (${judged.judgement.verdict})`);
+  // A verdict that is no PASS voids the trains behind before it is settled (a culprit found
+  // rejoins the halves of its batch, those put back included). A PASS is settled (CAS) while
+  // the trains behind are still being added.
+  if (judged.judgement.verdict !== 'PASS') {
+    await filled(p);
+    if (p.flights.length > 1) await abandon(p.ctx, p.flights.slice(1), trainId, `train ${trainId} ahead did not pass (${judged.judgement.verdict})`);
     p.flights.length = 1;
   }
   const { jobs } = p.ctx.store.listJobs();
   const batch = { id: head.batchId, waiting: waitingHalves(jobs, head.batchId, head.started.members) };
   const next = await settleStarted(p.ctx, batch, head.plan, head.started, judged);
   const landed = next.next === 'publish';
+  await filled(p);
   p.flights.shift();
   if (!landed && p.flights.length) {
     if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
@@ -140,12 +146,13 @@ async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting:
 /** Runs the pipeline from the pass's first train until nothing is in flight (or a stop). */
 export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
   const identity = batchIdentity(admitted);
-  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set() };
+  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve() };
   try {
     const waiting = waitingHalves(pass.jobs, identity.id, admitted);
     if (!(await startHead(p, { members: admitted, attempt: identity.attempt, view: pass }, identity.id, waiting))) return { kind: 'done', batch: p.first };
     for (;;) {
-      await fill(p);
+      p.filling = fill(p);
+      p.filling.catch(() => undefined); // handled where it is awaited; never an unhandled rejection meanwhile
       const head = p.flights[0] as Flight;
       const { next } = await settleHead(p);
       switch (next.next) {
@@ -165,6 +172,7 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
       if (!p.flights.length) return { kind: 'done', batch: p.first };
     }
   } catch (error) {
+    await p.filling.catch(() => undefined);
     await dropAll(p.flights);
     throw error;
   }
