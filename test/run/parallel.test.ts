@@ -177,17 +177,17 @@ describe('land run with batch.parallel 2', () => {
 
 describe('batch.parallel in the policy', () => {
   it.each([
-    ['0', 0],
-    ['17', 17],
-    ['1.5', 1.5],
-  ])('refuses %s with a clear message (exit 3, as other policy errors)', async (_what, value) => {
+    ['0', 0, /batch\.parallel: Too small: expected number to be >=1/],
+    ['17', 17, /batch\.parallel: Too big: expected number to be <=16/],
+    ['1.5', 1.5, /batch\.parallel: Invalid input: expected int/],
+  ])('refuses %s with a clear message (exit 3, as other policy errors)', async (_what, value, message) => {
     const repo = makeQueueRepo();
     repo.policy({ target: 'main', gates: [{ name: 'test', run: ['true'] }], batch: { max: 4, parallel: value } });
     const result = await land(repo.dir, ['config']);
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/batch\.parallel: /);
+    expect(result.stderr).toMatch(message);
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/batch\.parallel/);
+    expect(run.stderr).toMatch(message);
   });
 });
