@@ -16,6 +16,8 @@ export interface Flight {
   started: Started;
   /** The train this one was built on; null for a train built on the target. */
   on: string | null;
+  /** A train of a bisection (a first half, or a second half from the queue): worth a probe (./probe.ts). */
+  bisecting: boolean;
   /** Stops this train's gates alone (the drain's second signal stops them all). */
   stop: AbortController;
   /** The judgement, never rejected: an error is kept and rethrown when the train is settled. */
@@ -44,7 +46,13 @@ function speculation(ctx: DrainContext, on: Flight, source: SpecSource): Specula
 }
 
 /** Starts a train (on the target, or speculatively on `on`) and its judgement; null when nobody rides. */
-export async function launch(ctx: DrainContext, batch: BatchState, plan: TrainPlan, on: { flight: Flight; source: SpecSource } | null): Promise<Flight | null> {
+export async function launch(
+  ctx: DrainContext,
+  batch: BatchState,
+  plan: TrainPlan,
+  on: { flight: Flight; source: SpecSource } | null,
+  firstHalf = false,
+): Promise<Flight | null> {
   const stop = new AbortController();
   const hold: Flight['hold'] = { writes: on ? [] : null };
   const own: DrainContext = {
@@ -58,7 +66,8 @@ export async function launch(ctx: DrainContext, batch: BatchState, plan: TrainPl
     (value) => ({ ok: true as const, judged: value }),
     (error: unknown) => ({ ok: false as const, error }),
   );
-  return { batchId: batch.id, plan, started, on: on ? on.flight.started.trainId : null, stop, judged, hold };
+  const bisecting = firstHalf || started.before.every((job) => job.requeued && job.reason === 'bisected');
+  return { batchId: batch.id, plan, started, on: on ? on.flight.started.trainId : null, bisecting, stop, judged, hold };
 }
 
 /** The train ahead landed: this train is no longer speculative, and what it held is written. */

@@ -22,6 +22,7 @@ import {
 } from '../trains/runBatch.js';
 import { currentWindow } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
+import { dropProbe, keepProbe, probedHalf, probeWorth, startProbe, type Probe } from './probe.js';
 
 export interface PipelineOptions {
   /** batch.parallel: the most trains in flight. */
@@ -44,7 +45,12 @@ interface Pipeline {
   held: Set<string>;
   /** The trains being added behind the last one, while the head gates and settles. */
   filling: Promise<void>;
+  /** The head's first half, gated in case the head fails (./probe.ts). */
+  probe: Probe | null;
 }
+
+/** Trains in flight, the probe included: at most batch.parallel. */
+const room = (p: Pipeline) => p.flights.length + (p.probe ? 1 : 0) < p.opts.parallel;
 
 /** Waits for the trains being added (so that an abandonment covers them too). */
 const filled = (p: Pipeline) => p.filling;
@@ -66,8 +72,10 @@ async function planBehind(p: Pipeline, last: Flight): Promise<{ plan: TrainPlan;
 
 /** Fills the pipeline up to batch.parallel trains, each on the one ahead. */
 async function fill(p: Pipeline): Promise<void> {
+  const head = p.flights[0];
+  if (head && !p.probe && probeWorth(head) && room(p) && !p.opts.stopAsked()) p.probe = await startProbe(p.ctx, head);
   // A plan whose riders all left (canceled, contained, conflicting) is planned again; a few times at most.
-  for (let tries = 0; p.flights.length < p.opts.parallel && tries < 4 && !p.opts.stopAsked(); tries += 1) {
+  for (let tries = 0; room(p) && tries < 4 && !p.opts.stopAsked(); tries += 1) {
     const last = p.flights.at(-1);
     if (!last) return;
     const next = await planBehind(p, last);
@@ -113,6 +121,7 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   const next = await settleStarted(p.ctx, batch, head.plan, head.started, judged);
   const landed = next.next === 'publish';
   await filled(p);
+  await settleProbe(p, trainId, next);
   p.flights.shift();
   if (!landed && p.flights.length) {
     if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
@@ -120,6 +129,15 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
     p.flights.length = 0;
   }
   return { next, landed };
+}
+
+/** The head settled: its probe is kept when the head split into exactly the probed half, else dropped. */
+async function settleProbe(p: Pipeline, trainId: string, next: Next): Promise<void> {
+  const probe = p.probe;
+  if (!probe) return;
+  p.probe = null;
+  if (next.next === 'first_half' && probedHalf(probe, trainId, next.members)) await keepProbe(probe);
+  else await dropProbe(probe);
 }
 
 /** After a landing: the next train's base is the target now; a policy changed by the landing voids the trains behind. */
@@ -137,8 +155,8 @@ async function promote(p: Pipeline, landedTrain: string): Promise<void> {
 }
 
 /** Starts the first train of a failed batch's first half, or of the pass, on the target tip. */
-async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting: JobRecord[]): Promise<boolean> {
-  const flight = await launch(p.ctx, { id: batchId, waiting }, plan, null);
+async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting: JobRecord[], firstHalf = false): Promise<boolean> {
+  const flight = await launch(p.ctx, { id: batchId, waiting }, plan, null, firstHalf);
   if (flight) p.flights.push(flight);
   return flight !== null;
 }
@@ -146,7 +164,7 @@ async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting:
 /** Runs the pipeline from the pass's first train until nothing is in flight (or a stop). */
 export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
   const identity = batchIdentity(admitted);
-  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve() };
+  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve(), probe: null };
   try {
     const waiting = waitingHalves(pass.jobs, identity.id, admitted);
     if (!(await startHead(p, { members: admitted, attempt: identity.attempt, view: pass }, identity.id, waiting))) return { kind: 'done', batch: p.first };
@@ -161,7 +179,7 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
           await promote(p, head.started.trainId);
           break;
         case 'first_half':
-          await startHead(p, { members: next.members, attempt: next.attempt, view: await reloaded(ctx) }, head.batchId, []);
+          await startHead(p, { members: next.members, attempt: next.attempt, view: await reloaded(ctx) }, head.batchId, [], true);
           break;
         case 'done':
           if (next.infra) return { kind: 'done', batch: p.first, infra: next.infra };
@@ -173,6 +191,7 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
     }
   } catch (error) {
     await p.filling.catch(() => undefined);
+    if (p.probe) await dropProbe(p.probe);
     await dropAll(p.flights);
     throw error;
   }
