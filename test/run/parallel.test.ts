@@ -175,6 +175,39 @@ describe('land run with batch.parallel 2', () => {
   });
 });
 
+describe('land run with batch.parallel 2: probes during a bisection', () => {
+  it("gates a bisection train's first half in the spare slot; its verdict is kept only when the train splits into it", async () => {
+    const repo = parallelRepo({ parallel: 2, max: 4 });
+    const ids = (await submitBranches(repo, 4, [3])) as [string, string, string, string];
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events: Event[] = run.lines();
+    const probes = events.filter((e) => e.type === 'probe_started');
+    const byMembers = (members: string[]) => builtTrains(events).find((e) => JSON.stringify(e.members) === JSON.stringify(members));
+    // [1 2] (the first half of the failed [1 2 3 4]) gates with its own first half [1] probed beside it.
+    expect(probes[0]).toMatchObject({ for: byMembers([ids[0], ids[1]])?.train, members: [ids[0]] });
+    // [1 2] passes: that probe's verdict is dropped (not in the verdict cache).
+    const kept = verdictTrains(repo);
+    expect(kept).not.toContain(probes[0]?.train);
+    // [3 4] (its tree is the failed train's: a cached FAIL) splits into [3], the second probe: kept,
+    // so [3] alone is judged from the cache, and fails alone.
+    expect(probes[1]).toMatchObject({ for: byMembers([ids[2], ids[3]])?.train, members: [ids[2]] });
+    expect(kept).toContain(probes[1]?.train);
+    const lone = byMembers([ids[2]]);
+    expect(events.find((e) => e.type === 'verdict' && e.train === lone?.train)).toMatchObject({ verdict: 'FAIL', cached: true });
+    // A probe is no train of jobs: no record or journal line names it.
+    const probeIds = new Set(probes.map((e) => e.train));
+    expect(journal(repo).filter((entry) => probeIds.has(entry.detail?.train as string))).toEqual([]);
+    expect(metricTrains(repo).filter((train) => probeIds.has(train))).toEqual([]);
+    const jobs = await jobsById(repo);
+    expect(jobs.get(ids[2]).state).toBe('failed');
+    expect(jobs.get(ids[2]).reason).toBe('gate');
+    for (const id of [ids[0], ids[1], ids[3]]) expect(jobs.get(id).state).toBe('landed');
+    expectLandedOnce(repo, ids);
+    expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain('culprit-3');
+  });
+});
+
 describe('batch.parallel in the policy', () => {
   it.each([
     ['0', 0, /batch\.parallel: Too small: expected number to be >=1/],

@@ -32,7 +32,7 @@ export async function startProbe(ctx: DrainContext, head: Flight): Promise<Probe
   const { loaded, baseTree } = head.plan.view;
   const trainId = ctx.store.claimTrainId(`${head.batchId}-probe`);
   const built = await buildTrain(ctx.cwd, train.base, baseTree, first, trainId);
-  if (built.kind !== train.kind || built.members.length !== first.length) return null;
+  if (built.members.length !== first.length) return null; // a member contained or conflicting: the half would not be this tree
   const members = first.map((job) => job.id);
   ctx.emit({ type: 'probe_started', train: trainId, for: head.started.trainId, members, commit: built.train });
   const stop = new AbortController();
