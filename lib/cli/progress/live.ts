@@ -12,7 +12,12 @@ export interface LiveState {
   activity: string | null;
   window: number | null;
   queued: number | null;
+  /** Trains gating behind the shown one (speculative trains and probes, batch.parallel): their gates are not shown. */
+  behind?: string[];
 }
+
+const isBehind = (state: LiveState, train: string) => state.behind?.includes(train) === true;
+const addBehind = (state: LiveState, train: string): LiveState => ({ ...state, behind: [...(state.behind ?? []).slice(-15), train] });
 
 export const initialLiveState = (window: number | null = null): LiveState => ({ target: null, train: null, gate: null, activity: null, window, queued: null });
 
@@ -42,13 +47,13 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
     case 'waiting_for_company':
       return { ...state, activity: `waiting up to ${event.seconds}s for company` };
     case 'train_built':
-      if (event.onTrain && state.train) return state; // the block follows the head train
+      if (event.onTrain && state.train) return addBehind(state, event.train); // the block follows the head train
       return { ...state, train: { id: event.train, attempt: event.attempt, members: event.members, kind: event.kind }, gate: null, activity: 'gating' };
     case 'gate_started':
-      if (state.train && state.train.id !== event.train) return state; // a speculative train's gate
+      if (state.train?.id !== event.train && isBehind(state, event.train)) return state; // a speculative train's or a probe's gate
       return { ...state, gate: { name: event.gate, log: event.log, startedAt: now, expectedSeconds: expected(event.gate) } };
     case 'gate_finished':
-      if (state.train && state.train.id !== event.train) return state;
+      if (state.train?.id !== event.train && isBehind(state, event.train)) return state;
       return { ...state, gate: null, activity: `gate ${event.gate}: ${event.status}` };
     case 'verdict':
       return { ...state, gate: null, activity: `verdict ${event.verdict}${event.cached ? ' (cached)' : ''}` };
@@ -63,6 +68,8 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
       };
     case 'resumed':
       return { ...state, activity: null };
+    case 'probe_started':
+      return addBehind(state, event.train);
     case 'checking_target':
       return { ...state, gate: null, activity: `gating ${event.target} itself at ${event.base.slice(0, 12)}` };
     case 'backing_off':
