@@ -63,6 +63,15 @@ export const policySchema = z
       .strictObject({
         max: z.number().int().min(1).max(256).default(8).describe("1 to 256: the most jobs one train takes, and the window's starting size."),
         waitSeconds: z.number().min(0).max(3_600).default(0).describe('0 to 3600: how long a lone job waits for company before it is gated alone.'),
+        parallel: z
+          .number()
+          .int()
+          .min(1)
+          .max(16)
+          .default(1)
+          .describe(
+            '1 to 16: how many trains may gate at once. Above 1, the next trains are built speculatively on the train ahead of them and land right after it, or are abandoned and rebuilt when it does not land (docs/drain.md#parallel-and-speculative-trains).',
+          ),
       })
       .prefault({})
       .describe('Merge trains: how many jobs ride one train.'),

@@ -23,6 +23,7 @@ import { fastPathDecision } from './proofs/fastPath.js';
 import { recoverInProgress } from './recovery.js';
 import { runBatch, type BatchOutcome, type DrainContext, type PassView } from './trains/runBatch.js';
 import { planTrain } from './plan/trainPlan.js';
+import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
 
@@ -219,11 +220,22 @@ async function chooseTrain(
   return { members, pass: { loaded, baseTree, jobs: queue.jobs, fastPath } };
 }
 
-/** Runs one batch; whatever goes wrong, no job stays in_progress behind this drainer. */
+/** batch.parallel above 1: trains in flight at once (pipeline/pipeline.ts), until none is. */
+function runParallel(run: DrainRun, pass: PassView, members: readonly JobRecord[]): Promise<BatchOutcome> {
+  const opts = {
+    parallel: pass.loaded.policy.batch.parallel,
+    once: run.opts.once,
+    stopAsked: () => stopAsked(run) || run.lease.compromised() !== null,
+    runnable: async () => runnableOf(run, await readQueue(run)),
+  };
+  return runPipeline(run.ctx, opts, pass, members);
+}
+
+/** Runs one batch (or, with batch.parallel, a pipeline of trains); whatever goes wrong, no job stays in_progress behind this drainer. */
 async function runBatchRecovering(run: DrainRun, pass: PassView, members: readonly JobRecord[]): Promise<BatchOutcome> {
   const { ctx } = run;
   try {
-    return await runBatch(ctx, pass, members);
+    return pass.loaded.policy.batch.parallel > 1 ? await runParallel(run, pass, members) : await runBatch(ctx, pass, members);
   } catch (error) {
     if (ctx.store.stateFolderVanished()) throw stateVanishedError(run);
     // Each job is decided against git now (landed if its train is in the target, else back to the queue).

@@ -9,7 +9,19 @@ export type DrainEvent =
   | { type: 'record_rebuilt'; job: string; state: string }
   | { type: 'waiting_for_company'; job: string; seconds: number }
   | { type: 'fast_path'; job: string; source: string; tree: string }
-  | { type: 'train_built'; train: string; attempt: number; kind: string; base: string; commit: string; tree: string; members: string[] }
+  /** `onTrain`: a speculative train (batch.parallel above 1) is built on the train ahead of it, named here. */
+  | { type: 'train_built'; train: string; attempt: number; kind: string; base: string; commit: string; tree: string; members: string[]; onTrain?: string }
+  /**
+   * A speculative train whose train ahead (`after`) did not land: its gates were stopped (or its
+   * verdict dropped) and its members went back to the queue as they were, judged by nothing.
+   */
+  | { type: 'train_abandoned'; train: string; after: string; members: string[]; why: string }
+  /**
+   * A probe: the first half of the bisection train `for`, built on the same base and gated in a
+   * spare slot (batch.parallel) in case that train fails. Not a train of jobs: its verdict is kept
+   * only when the train splits into exactly this half (docs/drain.md#parallel-and-speculative-trains).
+   */
+  | { type: 'probe_started'; train: string; for: string; members: string[]; commit: string }
   | { type: 'member_skipped'; train: string; job: string; against: 'target' | 'train'; paths: string[] }
   | { type: 'gate_started'; train: string; gate: string; log: string }
   | { type: 'gate_finished'; train: string; gate: string; status: string; seconds: number }
@@ -104,7 +116,11 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'fast_path':
       return `${who(event.job)} is already proven (${event.source}); it lands alone without a gate`;
     case 'train_built':
-      return `train ${event.train} attempt ${event.attempt}: ${event.members.length} member(s) [${branches(event.members, names)}] ${event.kind} on ${short(event.base)}`;
+      return `train ${event.train} attempt ${event.attempt}: ${event.members.length} member(s) [${branches(event.members, names)}] ${event.kind} on ${short(event.base)}${event.onTrain ? ` (speculative, on train ${event.onTrain})` : ''}`;
+    case 'train_abandoned':
+      return `  train ${event.train} abandoned (${event.why}): [${branches(event.members, names)}] back to the queue, not judged`;
+    case 'probe_started':
+      return `  probing [${branches(event.members, names)}] as ${event.train}, the first half of train ${event.for} in case it fails`;
     case 'member_skipped':
       return `  ${who(event.job)} conflicts with the ${event.against} (${event.paths.join(', ')})`;
     case 'gate_started':

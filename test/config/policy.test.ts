@@ -20,7 +20,7 @@ describe('parsePolicy', () => {
   it('fills in the documented defaults', () => {
     const policy = ok(JSON.stringify({ target: 'main', gates: [{ name: 'test', run: 'npm test' }] }));
     expect(policy.remote).toBe('origin');
-    expect(policy.batch).toEqual({ max: 8, waitSeconds: 0 });
+    expect(policy.batch).toEqual({ max: 8, waitSeconds: 0, parallel: 1 });
     expect(policy.gates[0]).toEqual({ name: 'test', run: 'npm test', timeoutSeconds: 600, env: {}, passEnv: [] });
     expect(policy.publish.auto).toBe(false);
     expect(policy.ledger.providers).toEqual(['claude-code']);

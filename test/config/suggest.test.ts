@@ -88,7 +88,7 @@ describe('nearestKey', () => {
 describe('knownKeysAt', () => {
   it('walks objects, arrays and wrappers of the policy schema', () => {
     expect(knownKeysAt(policySchema, [])).toContain('gates');
-    expect(knownKeysAt(policySchema, ['batch'])).toEqual(['max', 'waitSeconds']);
+    expect(knownKeysAt(policySchema, ['batch'])).toEqual(['max', 'waitSeconds', 'parallel']);
     expect(knownKeysAt(policySchema, ['gates', 3])).toEqual(['name', 'run', 'timeoutSeconds', 'env', 'passEnv', 'paths', 'batch']);
     expect(knownKeysAt(policySchema, ['gates', 0, 'batch'])).toEqual(['job', 'measureDir']);
     expect(knownKeysAt(policySchema, ['refresh', 0])).toContain('message');

@@ -12,7 +12,12 @@ export interface LiveState {
   activity: string | null;
   window: number | null;
   queued: number | null;
+  /** Trains gating behind the shown one (speculative trains and probes, batch.parallel): their gates are not shown. */
+  behind?: string[];
 }
+
+const isBehind = (state: LiveState, train: string) => state.behind?.includes(train) === true;
+const addBehind = (state: LiveState, train: string): LiveState => ({ ...state, behind: [...(state.behind ?? []).slice(-15), train] });
 
 export const initialLiveState = (window: number | null = null): LiveState => ({ target: null, train: null, gate: null, activity: null, window, queued: null });
 
@@ -30,6 +35,7 @@ const LIVE_ONLY: ReadonlySet<DrainEvent['type']> = new Set([
 
 export function isPermanent(event: DrainEvent): boolean {
   if (event.type === 'verdict') return event.verdict !== 'PASS'; // a failure and its log stay on screen
+  if (event.type === 'train_built' && event.onTrain) return true; // a speculative train (batch.parallel) is said once; the block shows the head
   return !LIVE_ONLY.has(event.type);
 }
 
@@ -41,10 +47,13 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
     case 'waiting_for_company':
       return { ...state, activity: `waiting up to ${event.seconds}s for company` };
     case 'train_built':
+      if (event.onTrain && state.train) return addBehind(state, event.train); // the block follows the head train
       return { ...state, train: { id: event.train, attempt: event.attempt, members: event.members, kind: event.kind }, gate: null, activity: 'gating' };
     case 'gate_started':
+      if (state.train?.id !== event.train && isBehind(state, event.train)) return state; // a speculative train's or a probe's gate
       return { ...state, gate: { name: event.gate, log: event.log, startedAt: now, expectedSeconds: expected(event.gate) } };
     case 'gate_finished':
+      if (state.train?.id !== event.train && isBehind(state, event.train)) return state;
       return { ...state, gate: null, activity: `gate ${event.gate}: ${event.status}` };
     case 'verdict':
       return { ...state, gate: null, activity: `verdict ${event.verdict}${event.cached ? ' (cached)' : ''}` };
@@ -59,6 +68,8 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
       };
     case 'resumed':
       return { ...state, activity: null };
+    case 'probe_started':
+      return addBehind(state, event.train);
     case 'checking_target':
       return { ...state, gate: null, activity: `gating ${event.target} itself at ${event.base.slice(0, 12)}` };
     case 'backing_off':
@@ -134,6 +145,7 @@ export function toneOf(event: DrainEvent): Tone {
     case 'stopping':
     case 'publish_rejected':
     case 'member_skipped':
+    case 'train_abandoned':
       return 'warn';
     default:
       return 'plain';

@@ -39,6 +39,7 @@ const QUEUE_CHANGES: ReadonlySet<DrainEvent['type']> = new Set([
   'failed',
   'bisected',
   'requeued',
+  'train_abandoned',
   'canceled',
   'idle',
   'resumed',

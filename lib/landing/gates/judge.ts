@@ -52,7 +52,15 @@ export interface JudgeContext {
   emit: Emit;
   abort: AbortSignal;
   counters: { gateRuns: number };
+  /**
+   * Where the verdict cache, proof and per-gate pass writes go: run now when absent. A speculative
+   * train (batch.parallel) holds them until the train ahead of it has landed, and drops them when
+   * it is abandoned: nothing is recorded as the verdict of a train that never counted.
+   */
+  keep?: (write: () => void) => void;
 }
+
+const keep = (ctx: JudgeContext, write: () => void): void => (ctx.keep ? ctx.keep(write) : write());
 
 export interface TrainIds {
   batchId: string;
@@ -340,7 +348,7 @@ async function refreshInWorktree(
  * past it and sees the trusted paths changed (docs/policy.md#trusted).
  */
 function recordPasses(j: Judging, train: string, gates: readonly string[]): void {
-  if (!j.gated.restored.length) recordGatePasses(j.ctx.store, train, j.loaded.policy.gates, gates);
+  if (!j.gated.restored.length) keep(j.ctx, () => recordGatePasses(j.ctx.store, train, j.loaded.policy.gates, gates));
 }
 
 /** The trusted paths restored in the checkout before the gates; an error message when git would not. */
@@ -394,35 +402,41 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   }
   if (run.verdict === 'PASS' || (run.verdict === 'FAIL' && run.failure.kind === 'fail')) {
     const fail = run.verdict === 'FAIL' && run.failure.kind === 'fail' ? run.failure : null;
-    storeVerdict(ctx.store, {
-      tree,
-      gatesHash: hash,
-      verdict: run.verdict,
-      reason: fail?.gate ?? null,
-      status: fail?.status ?? null,
-      failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null),
-      seconds: run.seconds,
-      train: ids.trainId,
-      log: logPath,
-    });
+    const verdict = run.verdict;
+    keep(ctx, () =>
+      storeVerdict(ctx.store, {
+        tree,
+        gatesHash: hash,
+        verdict,
+        reason: fail?.gate ?? null,
+        status: fail?.status ?? null,
+        failReason: fail?.reason === 'refresh' ? null : (fail?.reason ?? null),
+        seconds: run.seconds,
+        train: ids.trainId,
+        log: logPath,
+      }),
+    );
   }
   if (run.verdict === 'PASS') {
     recordPasses(j, train, [...executed, ...plan.telemetry.cached.map((c) => c.gate)]);
     if (policy.proof.enabled) {
-      recordProof(ctx.store, {
-        version: 1,
-        tree,
-        planBaseTree: j.baseTree,
-        gatesHash: hash,
-        verdict: 'PASS',
-        source: 'train',
-        commit: train,
-        seconds: run.seconds,
-        at: nowIso(),
-        logPath,
-        selection: plan.telemetry,
-        tip: j.lone ? j.lone.tip : null,
-      });
+      const planBaseTree = j.baseTree;
+      keep(ctx, () =>
+        recordProof(ctx.store, {
+          version: 1,
+          tree,
+          planBaseTree,
+          gatesHash: hash,
+          verdict: 'PASS',
+          source: 'train',
+          commit: train,
+          seconds: run.seconds,
+          at: nowIso(),
+          logPath,
+          selection: plan.telemetry,
+          tip: j.lone ? j.lone.tip : null,
+        }),
+      );
     }
   }
   const { results: _results, seconds, ...outcome } = run;

@@ -11,7 +11,7 @@ import type { FileStore, JobRecord } from '../../store/index.js';
 import { buildTrain, type BuiltTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from '../events.js';
 import type { FastPathCheck, Judgement } from '../gates/judge.js';
-import { judgeWithReruns } from './rerunTrain.js';
+import { judgeWithReruns, type Judged } from './rerunTrain.js';
 import { landTrain, targetStillAt } from './landTrain.js';
 import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
@@ -32,6 +32,8 @@ export interface DrainContext {
   /** The target named on the command line, if any (else git config / main). */
   target?: string;
   counters: { trains: number; gateRuns: number };
+  /** A speculative train's verdict writes, held until the train ahead lands (gates/judge.ts). */
+  keep?: (write: () => void) => void;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */
@@ -49,19 +51,21 @@ export interface PassView {
 export type BatchOutcome = { kind: 'done'; batch: string; infra?: string } | { kind: 'stop'; batch: string; why: StopWhy; message: string };
 
 /** The batch being run: its id, and its halves waiting in the queue. */
-interface BatchState {
+export interface BatchState {
   id: string;
   waiting: JobRecord[];
 }
 
 /** One train of the batch: who rides, at which attempt, on what the drain (or a reload) read. */
-interface TrainPlan {
+export interface TrainPlan {
   members: readonly JobRecord[];
   attempt: number;
   view: Omit<PassView, 'jobs'>;
+  /** The commit the train is built on (its tree is view.baseTree); absent: the target tip (view.loaded.tip). */
+  base?: string;
 }
 
-function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
+export function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: number } {
   const head = members[0];
   if (head?.batch && !startsBatch(head)) {
     return { id: head.batch.id, attempt: Math.max(...members.map((job) => job.batch?.attempt ?? 1)) };
@@ -70,7 +74,7 @@ function batchIdentity(members: readonly JobRecord[]): { id: string; attempt: nu
 }
 
 /** Halves of this batch already waiting in the queue (from an earlier pass), riders excluded. */
-function waitingHalves(jobs: readonly JobRecord[], batchId: string, riding: readonly JobRecord[]): JobRecord[] {
+export function waitingHalves(jobs: readonly JobRecord[], batchId: string, riding: readonly JobRecord[]): JobRecord[] {
   const riders = new Set(riding.map((job) => job.id));
   return jobs.filter((job) => !riders.has(job.id) && job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
 }
@@ -129,22 +133,38 @@ function reread(store: FileStore, members: readonly JobRecord[]): JobRecord[] {
   return members.map((job) => store.readJob(job.id)).filter((job): job is JobRecord => job !== null);
 }
 
-interface Started {
+export interface Started {
   trainId: string;
   built: BuiltTrain;
   members: JobRecord[];
+  /** The riders as they were queued just before the train started (what an abandoned train puts back). */
+  before: JobRecord[];
+}
+
+/**
+ * A speculative train (batch.parallel): built on the train ahead (`on`, its commit is the plan's
+ * base), not on the target. `adjust` turns what its build found against that base into what it
+ * means for the target (a tip contained in the train ahead is not landed yet).
+ */
+export interface Speculation {
+  on: string;
+  adjust: (built: BuiltTrain, before: readonly JobRecord[]) => Promise<{ built: BuiltTrain; back: Steps }>;
 }
 
 /** Members whose stop request arrived are settled; the others start the train, which is built. Null: nobody rides. */
-async function startTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): Promise<Started | null> {
+export async function startTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan, spec?: Speculation): Promise<Started | null> {
   const { loaded, baseTree } = plan.view;
+  const base = plan.base ?? loaded.tip;
   const stopped = withdrawals(reread(ctx.store, plan.members));
   await applySteps(ctx, stopped);
   if (!stopped.live.length) return null;
   const trainId = ctx.store.claimTrainId(batch.id);
   const riding = await applyChanges(ctx.store, startChanges(stopped.live, batch.id, plan.attempt, trainId));
   failpoint('after-claim');
-  const built = await buildTrain(ctx.cwd, loaded.tip, baseTree, riding, trainId);
+  const raw = await buildTrain(ctx.cwd, base, baseTree, riding, trainId);
+  const adjusted = spec ? await spec.adjust(raw, stopped.live) : { built: raw, back: null };
+  const { built } = adjusted;
+  if (adjusted.back) await applySteps(ctx, adjusted.back);
   failpoint('after-train-commit');
   await applySteps(ctx, buildSteps(built, { trainId, target: loaded.target, baseTree, now: nowIso() }));
   const members = built.members.map((m) => m.job);
@@ -159,24 +179,30 @@ async function startTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan)
     commit: built.train,
     tree: built.tree,
     members: members.map((m) => m.id),
+    ...(spec ? { onTrain: spec.on } : {}),
   });
-  return { trainId, built, members };
+  const riders = new Set(members.map((m) => m.id));
+  return { trainId, built, members, before: stopped.live.filter((job) => riders.has(job.id)) };
 }
 
 async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): Promise<Next> {
   const started = await startTrain(ctx, batch, plan);
   if (!started) return { next: 'done' };
-  const { trainId, built, members } = started;
+  return settleStarted(ctx, batch, plan, started, await judgeStarted(ctx, batch, plan, started));
+}
+
+/** Judged once, and again while a lone job's flaky allowance says so (trains/rerunTrain.ts). */
+export function judgeStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started): Promise<Judged> {
   const { loaded, baseTree } = plan.view;
-  // Judged once, and again while a lone job's flaky allowance says so (trains/rerunTrain.ts).
-  const { judgement, runs, prior } = await judgeWithReruns(ctx, {
-    loaded,
-    built,
-    baseTree,
-    ids: { batchId: batch.id, trainId },
-    members,
-    fastPath: plan.view.fastPath,
-  });
+  const { trainId, built, members } = started;
+  return judgeWithReruns(ctx, { loaded, built, baseTree, ids: { batchId: batch.id, trainId }, members, fastPath: plan.view.fastPath });
+}
+
+/** The effects after the verdict (target check, lease, CAS), then the settlement, applied. */
+export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started, judged: Judged): Promise<Next> {
+  const { trainId, built, members } = started;
+  const { loaded } = plan.view;
+  const { judgement, runs, prior } = judged;
   const found = await afterGate(ctx, { batch, plan, trainId, built, members, judgement });
   if (found.step === 'lock_lost') return { next: 'stop', why: 'lock_lost', message: 'another drainer took over the queue; this one stops without landing' };
   const facts: TrainFacts = {
@@ -239,7 +265,7 @@ async function afterGate(
   return { step: 'landing', outcome };
 }
 
-async function publish(ctx: DrainContext, loaded: LoadedPolicy, commit: string): Promise<void> {
+export async function publish(ctx: DrainContext, loaded: LoadedPolicy, commit: string): Promise<void> {
   const published = await publishLanding({ cwd: ctx.cwd, store: ctx.store, policy: loaded.policy, target: loaded.target, commit });
   const event: DrainEvent | null =
     published.kind === 'pushed'

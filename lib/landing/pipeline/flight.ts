@@ -1,0 +1,106 @@
+// One train in flight in the pipeline (batch.parallel): started (claimed and built), its judgement
+// running in the background with its own stop switch, and, while the train ahead of it has not
+// landed, its verdict writes held back. Abandoning it stops its gates, waits for them, drops the
+// held writes and puts its members back exactly as they were queued.
+import { isAncestor } from '../../git/index.js';
+import { applyChanges } from '../../queue/index.js';
+import type { JobRecord } from '../../store/index.js';
+import type { BuiltTrain } from '../trains/buildTrain.js';
+import type { Judged } from '../trains/rerunTrain.js';
+import { judgeStarted, startTrain, type BatchState, type DrainContext, type Speculation, type Started, type TrainPlan } from '../trains/runBatch.js';
+import { abandonSteps, speculativeBuild } from './abandon.js';
+
+export interface Flight {
+  batchId: string;
+  plan: TrainPlan;
+  started: Started;
+  /** The train this one was built on; null for a train built on the target. */
+  on: string | null;
+  /** A train of a bisection (a first half, or a second half from the queue): worth a probe (./probe.ts). */
+  bisecting: boolean;
+  /** Stops this train's gates alone (the drain's second signal stops them all). */
+  stop: AbortController;
+  /** The judgement, never rejected: an error is kept and rethrown when the train is settled. */
+  judged: Promise<{ ok: true; judged: Judged } | { ok: false; error: unknown }>;
+  /** Verdict writes held while the train is speculative; `writes` null once the train ahead has landed. */
+  hold: { writes: (() => void)[] | null };
+}
+
+/** What a speculative build needs: the real target tip, and the jobs it holds out of speculation. */
+export interface SpecSource {
+  targetTip: string;
+  holdOut: (ids: readonly string[]) => void;
+}
+
+function speculation(ctx: DrainContext, on: Flight, source: SpecSource): Speculation {
+  return {
+    on: on.started.trainId,
+    adjust: async (built: BuiltTrain, before: readonly JobRecord[]) => {
+      const inTarget = new Set<string>();
+      for (const job of built.contained) if (await isAncestor(ctx.cwd, job.tip, source.targetTip)) inTarget.add(job.id);
+      const out = speculativeBuild(built, before, inTarget, on.started.trainId);
+      source.holdOut(out.held);
+      return { built: out.built, back: out.back };
+    },
+  };
+}
+
+/** Starts a train (on the target, or speculatively on `on`) and its judgement; null when nobody rides. */
+export async function launch(
+  ctx: DrainContext,
+  batch: BatchState,
+  plan: TrainPlan,
+  on: { flight: Flight; source: SpecSource } | null,
+  firstHalf = false,
+): Promise<Flight | null> {
+  const stop = new AbortController();
+  const hold: Flight['hold'] = { writes: on ? [] : null };
+  const own: DrainContext = {
+    ...ctx,
+    abort: AbortSignal.any([ctx.abort, stop.signal]),
+    keep: (write) => (hold.writes ? hold.writes.push(write) : write()),
+  };
+  const started = await startTrain(own, batch, plan, on ? speculation(ctx, on.flight, on.source) : undefined);
+  if (!started) return null;
+  const judged = judgeStarted(own, batch, plan, started).then(
+    (value) => ({ ok: true as const, judged: value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const bisecting = firstHalf || started.before.every((job) => job.requeued && job.reason === 'bisected');
+  return { batchId: batch.id, plan, started, on: on ? on.flight.started.trainId : null, bisecting, stop, judged, hold };
+}
+
+/** The train ahead landed: this train is no longer speculative, and what it held is written. */
+export function confirm(flight: Flight): void {
+  const held = flight.hold.writes ?? [];
+  flight.hold.writes = null;
+  for (const write of held) write();
+}
+
+/** The judgement, rethrowing what it threw. */
+export async function verdictOf(flight: Flight): Promise<Judged> {
+  const result = await flight.judged;
+  if (!result.ok) throw result.error;
+  return result.judged;
+}
+
+/** Stops the gates of these trains (all at once), waits for them, and puts their members back. */
+export async function abandon(ctx: DrainContext, flights: readonly Flight[], after: string, why: string): Promise<void> {
+  for (const flight of flights) flight.stop.abort();
+  for (const flight of flights) {
+    await flight.judged;
+    flight.hold.writes = [];
+    const steps = abandonSteps(flight.started.before, { train: flight.started.trainId, after, why });
+    await applyChanges(ctx.store, steps.changes);
+    for (const event of steps.events) ctx.emit(event);
+  }
+}
+
+/** Stops the gates of these trains and waits for them, writing nothing (the queue is no longer this drainer's). */
+export async function dropAll(flights: readonly Flight[]): Promise<void> {
+  for (const flight of flights) flight.stop.abort();
+  for (const flight of flights) {
+    await flight.judged;
+    flight.hold.writes = [];
+  }
+}

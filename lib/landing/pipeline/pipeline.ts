@@ -1,0 +1,198 @@
+// batch.parallel above 1: a pipeline of trains in flight, head first. The head is built on the
+// target tip; each train behind it is built on the commit of the train ahead (assuming it passes)
+// and gates at the same time. Trains settle strictly in order, with today's settlement: when the
+// head lands, the next one is the head, its base now the target (checked again before its own CAS).
+// When the head does not land, every train behind it is abandoned (gates stopped, members put back
+// as they were, nothing recorded as their verdict) and planned again. The next speculative train is
+// planned with the same pure planTrain over the runnable jobs (those in flight are not runnable).
+import { loadPolicy, type LoadedPolicy } from '../../config/index.js';
+import { treeOf } from '../../git/index.js';
+import type { JobRecord } from '../../store/index.js';
+import type { Next } from '../plan/settlement.js';
+import { planTrain } from '../plan/trainPlan.js';
+import {
+  batchIdentity,
+  publish,
+  settleStarted,
+  waitingHalves,
+  type BatchOutcome,
+  type DrainContext,
+  type PassView,
+  type TrainPlan,
+} from '../trains/runBatch.js';
+import { currentWindow } from '../window.js';
+import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
+import { dropProbe, keepProbe, probedHalf, probeWorth, startProbe, type Probe } from './probe.js';
+
+export interface PipelineOptions {
+  /** batch.parallel: the most trains in flight. */
+  parallel: number;
+  /** --once: only the first batch (and its bisection) rides; nothing of another batch is speculated. */
+  once: boolean;
+  /** A stop request (first signal, or the drain lock lost): no new train is started. */
+  stopAsked: () => boolean;
+  /** The runnable jobs of this drain's target, in landing order, read now. */
+  runnable: () => Promise<JobRecord[]>;
+}
+
+interface Pipeline {
+  ctx: DrainContext;
+  opts: PipelineOptions;
+  flights: Flight[];
+  /** The first batch's id (what --once runs to its end). */
+  first: string;
+  /** Jobs a speculative build put back (contained in or conflicting with a train ahead): not speculated again in this run. */
+  held: Set<string>;
+  /** The trains being added behind the last one, while the head gates and settles. */
+  filling: Promise<void>;
+  /** The head's first half, gated in case the head fails (./probe.ts). */
+  probe: Probe | null;
+}
+
+/** Trains in flight, the probe included: at most batch.parallel. */
+const room = (p: Pipeline) => p.flights.length + (p.probe ? 1 : 0) < p.opts.parallel;
+
+/** Waits for the trains being added (so that an abandonment covers them too). */
+const filled = (p: Pipeline) => p.filling;
+
+/** The next speculative train, planned over the runnable jobs, built on the last train in flight. */
+async function planBehind(p: Pipeline, last: Flight): Promise<{ plan: TrainPlan; batch: { id: string; waiting: JobRecord[] } } | null> {
+  const runnable = (await p.opts.runnable()).filter((job) => !p.held.has(job.id));
+  const { loaded } = last.plan.view;
+  const members = planTrain(runnable, currentWindow(p.ctx.store, loaded.policy.batch.max));
+  if (!members.length) return null;
+  const identity = batchIdentity(members);
+  if (p.opts.once && identity.id !== p.first) return null;
+  const { built } = last.started;
+  return {
+    plan: { members, attempt: identity.attempt, view: { loaded, baseTree: built.tree, fastPath: null }, base: built.train },
+    batch: { id: identity.id, waiting: [] },
+  };
+}
+
+/** Fills the pipeline up to batch.parallel trains, each on the one ahead. */
+async function fill(p: Pipeline): Promise<void> {
+  const head = p.flights[0];
+  if (head && !p.probe && probeWorth(head) && room(p) && !p.opts.stopAsked()) p.probe = await startProbe(p.ctx, head);
+  // A plan whose riders all left (canceled, contained, conflicting) is planned again; a few times at most.
+  for (let tries = 0; room(p) && tries < 4 && !p.opts.stopAsked(); tries += 1) {
+    const last = p.flights.at(-1);
+    if (!last) return;
+    const next = await planBehind(p, last);
+    if (!next) return;
+    const source = {
+      targetTip: headTip(p),
+      holdOut: (ids: readonly string[]) => {
+        for (const id of ids) p.held.add(id);
+      },
+    };
+    const flight = await launch(p.ctx, next.batch, next.plan, { flight: last, source });
+    if (flight) p.flights.push(flight);
+  }
+}
+
+/** The target tip the head was built on (the target as this drainer knows it). */
+function headTip(p: Pipeline): string {
+  const head = p.flights[0] as Flight;
+  return head.plan.base ?? head.plan.view.loaded.tip;
+}
+
+/** A train built on the target tip as it is now (the first half of a failed batch). */
+async function reloaded(ctx: DrainContext): Promise<Omit<PassView, 'jobs'>> {
+  const loaded = await loadPolicy(ctx.cwd, ctx.target);
+  return { loaded, baseTree: await treeOf(ctx.cwd, loaded.tip), fastPath: null };
+}
+
+/** The head settled as today: the effects after its verdict, the settlement, applied. Trains behind a head that did not land are abandoned first. */
+async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }> {
+  const head = p.flights[0] as Flight;
+  const judged = await verdictOf(head);
+  const trainId = head.started.trainId;
+  // A verdict that is no PASS voids the trains behind before it is settled (a culprit found
+  // rejoins the halves of its batch, those put back included). A PASS is settled (CAS) while
+  // the trains behind are still being added.
+  if (judged.judgement.verdict !== 'PASS') {
+    await filled(p);
+    if (p.flights.length > 1) await abandon(p.ctx, p.flights.slice(1), trainId, `train ${trainId} ahead did not pass (${judged.judgement.verdict})`);
+    p.flights.length = 1;
+  }
+  const { jobs } = p.ctx.store.listJobs();
+  const batch = { id: head.batchId, waiting: waitingHalves(jobs, head.batchId, head.started.members) };
+  const next = await settleStarted(p.ctx, batch, head.plan, head.started, judged);
+  const landed = next.next === 'publish';
+  await filled(p);
+  await settleProbe(p, trainId, next);
+  p.flights.shift();
+  if (!landed && p.flights.length) {
+    if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
+    else await abandon(p.ctx, p.flights, trainId, `train ${trainId} ahead did not land`);
+    p.flights.length = 0;
+  }
+  return { next, landed };
+}
+
+/** The head settled: its probe is kept when the head split into exactly the probed half, else dropped. */
+async function settleProbe(p: Pipeline, trainId: string, next: Next): Promise<void> {
+  const probe = p.probe;
+  if (!probe) return;
+  p.probe = null;
+  if (next.next === 'first_half' && probedHalf(probe, trainId, next.members)) await keepProbe(probe);
+  else await dropProbe(probe);
+}
+
+/** After a landing: the next train's base is the target now; a policy changed by the landing voids the trains behind. */
+async function promote(p: Pipeline, landedTrain: string): Promise<void> {
+  const head = p.flights[0];
+  if (!head) return;
+  const loaded: LoadedPolicy = await loadPolicy(p.ctx.cwd, p.ctx.target);
+  if (JSON.stringify(loaded.policy) !== JSON.stringify(head.plan.view.loaded.policy)) {
+    await abandon(p.ctx, p.flights, landedTrain, `the policy changed with train ${landedTrain}`);
+    p.flights.length = 0;
+    return;
+  }
+  for (const flight of p.flights) flight.plan = { ...flight.plan, view: { ...flight.plan.view, loaded } };
+  confirm(head);
+}
+
+/** Starts the first train of a failed batch's first half, or of the pass, on the target tip. */
+async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting: JobRecord[], firstHalf = false): Promise<boolean> {
+  const flight = await launch(p.ctx, { id: batchId, waiting }, plan, null, firstHalf);
+  if (flight) p.flights.push(flight);
+  return flight !== null;
+}
+
+/** Runs the pipeline from the pass's first train until nothing is in flight (or a stop). */
+export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
+  const identity = batchIdentity(admitted);
+  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve(), probe: null };
+  try {
+    const waiting = waitingHalves(pass.jobs, identity.id, admitted);
+    if (!(await startHead(p, { members: admitted, attempt: identity.attempt, view: pass }, identity.id, waiting))) return { kind: 'done', batch: p.first };
+    for (;;) {
+      p.filling = fill(p);
+      p.filling.catch(() => undefined); // handled where it is awaited; never an unhandled rejection meanwhile
+      const head = p.flights[0] as Flight;
+      const { next } = await settleHead(p);
+      switch (next.next) {
+        case 'publish':
+          await publish(ctx, head.plan.view.loaded, next.commit);
+          await promote(p, head.started.trainId);
+          break;
+        case 'first_half':
+          await startHead(p, { members: next.members, attempt: next.attempt, view: await reloaded(ctx) }, head.batchId, [], true);
+          break;
+        case 'done':
+          if (next.infra) return { kind: 'done', batch: p.first, infra: next.infra };
+          break;
+        case 'stop':
+          return { kind: 'stop', batch: p.first, why: next.why, message: next.message };
+      }
+      if (!p.flights.length) return { kind: 'done', batch: p.first };
+    }
+  } catch (error) {
+    await p.filling.catch(() => undefined);
+    if (p.probe) await dropProbe(p.probe);
+    await dropAll(p.flights);
+    throw error;
+  }
+}

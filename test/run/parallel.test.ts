@@ -1,0 +1,226 @@
+// batch.parallel: trains gating at once, the ones behind built speculatively on the train ahead and
+// settled strictly in order. Real git, the real CLI, small queues and short gates
+// (fixtures/gates/overlap.sh).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { land, startLand } from '../helpers/cli.js';
+import { killStrays } from '../helpers/procs.js';
+import { cleanupTempDirs } from '../helpers/repo.js';
+import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
+import { journal, stateDir } from '../helpers/state.js';
+import { waitUntil } from '../helpers/wait.js';
+import { checkInvariants, isClean, summarize } from '../faults/invariants.js';
+
+afterAll(cleanupTempDirs);
+afterEach(killStrays);
+
+interface ParallelRepo extends QueueRepo {
+  /** Lets held gates finish. */
+  go(): void;
+  /** How many gates have started (each marks its train). */
+  startedGates(): number;
+}
+
+/** A queue with batch.parallel whose gate sleeps a little (so trains overlap); `hold`: gates wait for go(). */
+function parallelRepo(opts: { parallel: number; max: number; hold?: boolean }): ParallelRepo {
+  const repo = makeQueueRepo();
+  const gate = {
+    name: 'test',
+    run: ['sh', gateScript('overlap.sh')],
+    timeoutSeconds: 60,
+    env: { GATE_COUNTER: repo.counter, GATE_SCRATCH: repo.scratch, GATE_REPO: repo.dir, GATE_SLEEP: '0.2' },
+  };
+  repo.policy({ target: 'main', gates: [gate], batch: { max: opts.max, parallel: opts.parallel } });
+  if (opts.hold) writeFileSync(join(repo.scratch, 'hold'), '');
+  const startedGates = () => readdirSync(repo.scratch).filter((name) => name.startsWith('started-')).length;
+  return Object.assign(repo, { go: () => writeFileSync(join(repo.scratch, 'go'), ''), startedGates });
+}
+
+type Event = { type: string; train?: string; members?: string[]; [key: string]: unknown };
+
+const builtTrains = (events: Event[]) => events.filter((e) => e.type === 'train_built');
+
+/** Every job landed once: no Land-Job twice on main, and each record names a train main contains. */
+function expectLandedOnce(repo: QueueRepo, ids: readonly string[]) {
+  const order = landedOrder(repo);
+  expect(new Set(order).size).toBe(order.length);
+  for (const id of ids) expect(order.filter((x) => x === id).length).toBeLessThanOrEqual(1);
+}
+
+function verdictTrains(repo: QueueRepo): string[] {
+  const dir = join(stateDir(repo), 'verdicts');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')).train as string);
+}
+
+function metricTrains(repo: QueueRepo): string[] {
+  const file = join(stateDir(repo), 'metrics.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line).train as string);
+}
+
+describe('land run with batch.parallel 2', () => {
+  it('abandons the speculative train behind a failing head: members back at the same attempt, no verdict of theirs, they land later', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 2 });
+    const ids = (await submitBranches(repo, 4, [2])) as [string, string, string, string];
+    // The head [1 2] decides only after the train behind it [3 4] was judged (a FAIL: it carries culprit-2).
+    writeFileSync(join(repo.scratch, `slow-${ids[0]}`), '');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events: Event[] = run.lines();
+    const [head, behind] = builtTrains(events);
+    expect(head).toMatchObject({ members: [ids[0], ids[1]] });
+    expect(head?.onTrain).toBeUndefined();
+    expect(behind).toMatchObject({ members: [ids[2], ids[3]], onTrain: head?.train, base: head?.commit });
+    expect(events.find((e) => e.type === 'verdict' && e.train === behind?.train)).toMatchObject({ verdict: 'FAIL', cached: false });
+    const abandoned = events.filter((e) => e.type === 'train_abandoned');
+    expect(abandoned[0]).toMatchObject({ train: behind?.train, after: head?.train, members: [ids[2], ids[3]] });
+    const abandonedTrains = new Set(abandoned.map((e) => e.train as string));
+    // Nothing of an abandoned train is a verdict: no verdict-cache entry, no metrics row, no window move.
+    for (const train of verdictTrains(repo)) expect(abandonedTrains.has(train)).toBe(false);
+    for (const train of metricTrains(repo)) expect(abandonedTrains.has(train)).toBe(false);
+    expect(events.filter((e) => e.type === 'window')[0]).toMatchObject({ before: 2, after: 1, event: 'FAIL' });
+    // Journaled as such, so `land show` and `land why` can tell it; the attempt count is not raised by it.
+    const lines = journal(repo).filter((entry) => entry.event === 'requeued' && entry.detail?.reason === 'speculation_abandoned');
+    expect(lines.map((entry) => entry.job).sort()).toEqual(abandoned.flatMap((e) => e.members ?? []).sort());
+    expect(lines.filter((entry) => entry.detail?.train === behind?.train).map((entry) => entry.job)).toEqual([ids[2], ids[3]]);
+    const jobs = await jobsById(repo);
+    const ridden = (id: string) => builtTrains(events).filter((e) => e.members?.includes(id) && !abandonedTrains.has(e.train as string)).length;
+    for (const id of [ids[2], ids[3]]) expect(jobs.get(id).attempts).toBe(ridden(id));
+    // The culprit failed alone; the others landed once each, in queue order.
+    expect(jobs.get(ids[1]).state).toBe('failed');
+    expect(jobs.get(ids[1]).error?.message).toMatch(/gate test: exit 1/);
+    for (const id of [ids[0], ids[2], ids[3]]) expect(jobs.get(id).state).toBe('landed');
+    expect(landedOrder(repo).filter((id) => id !== ids[0])).toEqual([ids[2], ids[3]]);
+    expectLandedOnce(repo, ids);
+    expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain('culprit-2');
+  });
+
+  it('a CAS lost under speculation: the target moved by someone else while two trains gate; both are rebuilt, the outside commit stays', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 2 });
+    const ids = await submitBranches(repo, 4);
+    repo.branch('outside', { 'outside.txt': 'pushed by someone else\n' });
+    const outside = repo.tip('outside');
+    writeFileSync(join(repo.scratch, 'outside'), outside);
+    // A drainer's checkout is usually not on the target (a moved checked-out target is target_dirty).
+    repo.git('checkout', '-q', '--detach');
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events: Event[] = run.lines();
+    const [head, behind] = builtTrains(events);
+    expect(behind?.onTrain).toBe(head?.train);
+    expect(events.find((e) => e.type === 'requeued' && e.train === head?.train)?.reason).toMatch(/target moved/);
+    expect(events.find((e) => e.type === 'train_abandoned')).toMatchObject({ train: behind?.train, after: head?.train });
+    // Nothing landed on the old base: every landing came after the outside commit, once each.
+    expect(repo.git('merge-base', '--is-ancestor', outside, 'main')).toBe('');
+    expect(events.filter((e) => e.type === 'landed').every((e) => e.train !== head?.train && e.train !== behind?.train)).toBe(true);
+    const jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id).state).toBe('landed');
+    expect(landedOrder(repo)).toEqual(ids);
+    expectLandedOnce(repo, ids);
+    expect(repo.git('ls-tree', '--name-only', 'main')).toContain('outside.txt');
+  });
+
+  it('kill -9 of the drainer with two trains in flight: the next `land run` recovers, nothing lost or landed twice', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 2, hold: true });
+    const base = repo.tip('main');
+    const ids = await submitBranches(repo, 4);
+    const drainer = startLand(repo.dir, ['run']);
+    await waitUntil('two gates running at once', () => repo.startedGates() >= 2);
+    drainer.child.kill('SIGKILL');
+    await drainer.done;
+    const stuck = [...(await jobsById(repo)).values()].filter((j) => j.state === 'in_progress');
+    expect(stuck.map((j) => j.id).sort()).toEqual([...ids].sort());
+    repo.go();
+    const again = await land(repo.dir, ['run', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.lines().filter((e: Event) => e.type === 'recovered')).toHaveLength(4);
+    const jobs = await jobsById(repo);
+    for (const id of ids) expect(jobs.get(id).state).toBe('landed');
+    expect(landedOrder(repo)).toEqual(ids);
+    const branches = ['b1', 'b2', 'b3', 'b4'].map((name) => ({ name, tip: repo.tip(name), kind: 'good' as const }));
+    const report = checkInvariants({ dir: repo.dir, target: 'main', base, branches, phase: 'settled' });
+    expect(isClean(report), summarize(report)).toBe(true);
+    const check = await land(repo.dir, ['reconcile', '--check', '--json']);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+
+  it('a cancel of a member of the speculative train is honoured at its boundary; the others land', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 2, hold: true });
+    const ids = (await submitBranches(repo, 4)) as [string, string, string, string];
+    const drainer = startLand(repo.dir, ['run', '--json']);
+    await waitUntil('two gates running at once', () => repo.startedGates() >= 2);
+    const cancel = await land(repo.dir, ['cancel', ids[3], '--json']);
+    expect(cancel.json().outcome).toBe('stop_requested');
+    repo.go();
+    const done = await drainer.done;
+    expect(done.code, done.stderr).toBe(0);
+    const events: Event[] = done.stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line));
+    expect(builtTrains(events)[1]).toMatchObject({ members: [ids[2], ids[3]] });
+    expect(events.find((e) => e.type === 'canceled')).toMatchObject({ job: ids[3] });
+    const jobs = await jobsById(repo);
+    expect(jobs.get(ids[3]).state).toBe('canceled');
+    for (const id of [ids[0], ids[1], ids[2]]) expect(jobs.get(id).state).toBe('landed');
+    expect(landedOrder(repo)).toEqual([ids[0], ids[1], ids[2]]);
+    expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain('file-b4.txt');
+  });
+});
+
+describe('land run with batch.parallel 2: probes during a bisection', () => {
+  it("gates a bisection train's first half in the spare slot; its verdict is kept only when the train splits into it", async () => {
+    const repo = parallelRepo({ parallel: 2, max: 4 });
+    const ids = (await submitBranches(repo, 4, [3])) as [string, string, string, string];
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events: Event[] = run.lines();
+    const probes = events.filter((e) => e.type === 'probe_started');
+    const byMembers = (members: string[]) => builtTrains(events).find((e) => JSON.stringify(e.members) === JSON.stringify(members));
+    // [1 2] (the first half of the failed [1 2 3 4]) gates with its own first half [1] probed beside it.
+    expect(probes[0]).toMatchObject({ for: byMembers([ids[0], ids[1]])?.train, members: [ids[0]] });
+    // [1 2] passes: that probe's verdict is dropped (not in the verdict cache).
+    const kept = verdictTrains(repo);
+    expect(kept).not.toContain(probes[0]?.train);
+    // [3 4] (its tree is the failed train's: a cached FAIL) splits into [3], the second probe: kept,
+    // so [3] alone is judged from the cache, and fails alone.
+    expect(probes[1]).toMatchObject({ for: byMembers([ids[2], ids[3]])?.train, members: [ids[2]] });
+    expect(kept).toContain(probes[1]?.train);
+    const lone = byMembers([ids[2]]);
+    expect(events.find((e) => e.type === 'verdict' && e.train === lone?.train)).toMatchObject({ verdict: 'FAIL', cached: true });
+    // A probe is no train of jobs: no record or journal line names it.
+    const probeIds = new Set(probes.map((e) => e.train));
+    expect(journal(repo).filter((entry) => probeIds.has(entry.detail?.train as string))).toEqual([]);
+    expect(metricTrains(repo).filter((train) => probeIds.has(train))).toEqual([]);
+    const jobs = await jobsById(repo);
+    expect(jobs.get(ids[2]).state).toBe('failed');
+    expect(jobs.get(ids[2]).reason).toBe('gate');
+    for (const id of [ids[0], ids[1], ids[3]]) expect(jobs.get(id).state).toBe('landed');
+    expectLandedOnce(repo, ids);
+    expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain('culprit-3');
+  });
+});
+
+describe('batch.parallel in the policy', () => {
+  it.each([
+    ['0', 0, /batch\.parallel: Too small: expected number to be >=1/],
+    ['17', 17, /batch\.parallel: Too big: expected number to be <=16/],
+    ['1.5', 1.5, /batch\.parallel: Invalid input: expected int/],
+  ])('refuses %s with a clear message (exit 3, as other policy errors)', async (_what, value, message) => {
+    const repo = makeQueueRepo();
+    repo.policy({ target: 'main', gates: [{ name: 'test', run: ['true'] }], batch: { max: 4, parallel: value } });
+    const result = await land(repo.dir, ['config']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(message);
+    const run = await land(repo.dir, ['run', '--json']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(message);
+  });
+});
