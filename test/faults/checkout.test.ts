@@ -19,16 +19,14 @@ describe.sequential('a kill between the CAS and the checkout update', () => {
     createBranches(fault, [1, 2], [], 'k');
     const [first] = await submitAll(fault, ['k1']);
     const base = repo.tip('main');
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    // Killed right after the compare-and-swap, before the checkout follows it: the target is at
+    // the train, the member still in_progress with its train written, the checkout at the base.
+    const killed = await land(repo.dir, ['run'], { env: { LAND_FAILPOINT: 'after-cas' } });
+    expect(killed.code).not.toBe(0);
     const train = repo.tip('main');
-    // The state the kill leaves (LAND_FAILPOINT=after-cas makes it for real once failpoints exist):
-    // the target moved to the train, the members still in_progress with their train written, and
-    // the checkout not updated yet.
-    const path = join(jobsDir(repo), `${first}.json`);
-    const record = JSON.parse(readFileSync(path, 'utf8'));
-    expect(record).toMatchObject({ state: 'landed', train, base });
-    writeFileSync(path, JSON.stringify({ ...record, state: 'in_progress', timestamps: { ...record.timestamps, landed: undefined } }));
-    repo.git('read-tree', '-m', '-u', train, base);
+    expect(train).not.toBe(base);
+    const record = JSON.parse(readFileSync(join(jobsDir(repo), `${first}.json`), 'utf8'));
+    expect(record).toMatchObject({ state: 'in_progress', train, base });
     expect(repo.git('status', '--porcelain', '--untracked-files=no')).toBe('D  file-k1.txt');
 
     const [second] = await submitAll(fault, ['k2']);
