@@ -65,14 +65,31 @@ function sweepSection(r: Report): Section {
   const first = rows[0];
   const sw = r.settings.sweep;
   return {
-    title: `pSweep: culprit-rate sweep, N = ${first?.n ?? sw.n}, batch.max ${sw.batchMax}, gate sleeps ${sw.gateMs} ms, ${first?.seeds ?? sw.seeds} seed(s) per p`,
-    headers: ['p', 'k', 'policy', 'gate runs/job', '/landed', 'bound/job', 'replay', 'replay x2000', 'landed', 'failed', 'wrong', 'wall', 'goal', 'met'],
+    title: `pSweep: culprit-rate sweep, N = ${first?.n ?? sw.n}, batch.max ${sw.batchMax}, gate sleeps ${sw.gateMs} ms, ${sw.seeds} seeded queue(s) per p (serial on the first ${sw.serialSeeds ?? sw.seeds}); the two policies' drains of a queue run side by side`,
+    headers: [
+      'p',
+      'k',
+      'policy',
+      'seeds',
+      'gate runs/job',
+      '/landed',
+      'bound/job',
+      'replay',
+      'replay x2000',
+      'landed',
+      'failed',
+      'wrong',
+      'wall',
+      'goal',
+      'met',
+    ],
     rows: rows.map((row) => {
       const g = sweepGoal(r.pSweep, row);
       return [
         String(row.p),
         String(row.k),
         row.policy,
+        String(row.seeds),
         fix(row.gateRunsPerJob, 3),
         fix(row.gateRunsPerLanded, 3),
         fix(row.boundPerJob, 3),
@@ -86,7 +103,7 @@ function sweepSection(r: Report): Section {
         g ? metText(g.met) : '-',
       ];
     }),
-    right: [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+    right: [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     notes: [
       'gate runs/job and /landed: averaged over the seeds; bound/job = log2(C(N, k)) / N; wall: seconds per queue (mean over the seeds)',
       'replay: gate runs/job of the planner replayed without git (lib/landing/plan/simulate.ts) on the same queues (equal to gate runs/job when the model holds); replay x2000: the same over 2000 seeded queues, the expected figure without the noise of a few queues',

@@ -1,6 +1,6 @@
 // Runs the built CLI (dist/bin/land.js, next to this compiled file) as a child process and times it.
 // Optionally under GNU time, which reports the peak resident set of the process tree it waited for.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,24 @@ export function land(cwd: string, args: readonly string[], opts: { rssFile?: str
   const run = timed(cwd, process.execPath, [LAND_BIN, ...args], opts);
   if (run.code !== 0) throw new BenchError(`land ${args.join(' ')} in ${cwd} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-5).join(' | ')}`);
   return run;
+}
+
+/** `land args` in `cwd` without blocking, so two drains can run side by side; a non-zero exit is a BenchError. */
+export function landAsync(cwd: string, args: readonly string[]): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [LAND_BIN, ...args], { cwd, env: childEnv({ CI: '1', NO_COLOR: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', (error) => reject(new BenchError(`could not run land: ${error.message}`)));
+    child.on('close', (status) => {
+      const ms = performance.now() - started;
+      if (status !== 0) reject(new BenchError(`land ${args.join(' ')} in ${cwd} exited ${status}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`));
+      else resolve({ ms, code: 0, stdout, stderr, maxRssKiB: null });
+    });
+  });
 }
 
 /** Whether GNU time with -f/-o works here (BusyBox and BSD time differ). */

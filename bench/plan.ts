@@ -17,7 +17,8 @@ export interface BenchSettings {
   startupRuns: number;
   /** Branches of the overhead figure (b). */
   trainBranches: number;
-  sweep: { n: number; batchMax: number; rates: number[]; seeds: number; gateMs: number; policies: ('serial' | 'default')[] };
+  /** serialSeeds: the serial policy drains only the first queues (its gate runs per job are 1 plus main's own check by construction). */
+  sweep: { n: number; batchMax: number; rates: number[]; seeds: number; serialSeeds: number; gateMs: number; policies: ('serial' | 'default')[] };
   scale: { jobs: number; queued: number; runs: number };
   parallel: { n: number; p: number; seed: number; gateSeconds: number };
   culprits: boolean;
@@ -57,7 +58,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
       quick: true,
       startupRuns: 3,
       trainBranches: 16,
-      sweep: { n: 16, batchMax: 8, rates, seeds: 1, gateMs: 50, policies },
+      sweep: { n: 16, batchMax: 8, rates, seeds: 1, serialSeeds: 1, gateMs: 50, policies },
       scale: { jobs: 1000, queued: 100, runs: 3 },
       parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
       culprits: args.culprits,
@@ -67,7 +68,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     quick: false,
     startupRuns: 5,
     trainBranches: 32,
-    sweep: { n: 64, batchMax: 8, rates, seeds: 5, gateMs: 50, policies },
+    sweep: { n: 64, batchMax: 8, rates, seeds: 5, serialSeeds: 2, gateMs: 50, policies },
     scale: { jobs: 10_000, queued: 100, runs: 5 },
     parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },
     culprits: args.culprits,

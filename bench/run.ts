@@ -37,23 +37,23 @@ function machine(root: string): Machine {
 }
 
 /** Runs every part in order, timing each one (set-up included) into `partSeconds`. */
-function measureAll(root: string, settings: BenchSettings, progress: (line: string) => void, partSeconds: Record<string, number>) {
-  const part = <T>(name: string, fn: () => T): T => {
+async function measureAll(root: string, settings: BenchSettings, progress: (line: string) => void, partSeconds: Record<string, number>) {
+  const part = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     const started = performance.now();
     progress(`${name}: start`);
-    const value = fn();
+    const value = await fn();
     partSeconds[name] = Math.round((performance.now() - started) / 100) / 10;
     return value;
   };
   const rssFile = join(root, 'time-rss.txt');
   const rss = gnuTimeWorks(root, rssFile);
-  const startup = part('startup', () => measureStartup(root, prepareSmallQueue(root), settings.startupRuns));
-  const train = part('overhead', () => measureTrainFigure(root, { n: settings.trainBranches, rssFile: rss ? rssFile : null, progress }));
-  const pSweep = part('pSweep', () => measureSweep(root, { ...settings.sweep, progress }));
-  const scale = part('scale', () => measureScale(root, { ...settings.scale, progress }));
-  const parallel = part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
+  const startup = await part('startup', () => measureStartup(root, prepareSmallQueue(root), settings.startupRuns));
+  const train = await part('overhead', () => measureTrainFigure(root, { n: settings.trainBranches, rssFile: rss ? rssFile : null, progress }));
+  const pSweep = await part('pSweep', () => measureSweep(root, { ...settings.sweep, progress }));
+  const scale = await part('scale', () => measureScale(root, { ...settings.scale, progress }));
+  const parallel = await part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
   const culprits = settings.culprits
-    ? part('culprits', () =>
+    ? await part('culprits', () =>
         measureCulprits(
           root,
           [8, 16].map((n) => prepareCulpritTemplate(root, n)),
@@ -92,7 +92,7 @@ async function main(): Promise<number> {
   try {
     const host = machine(root);
     const partSeconds: Record<string, number> = {};
-    const parts = measureAll(root, settings, progress, partSeconds);
+    const parts = await measureAll(root, settings, progress, partSeconds);
     const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
     const base = { command: command(args, argv), date: new Date().toISOString(), settings, machine: host, ...parts };
     const partial = { ...base, partSeconds, loadAverageAtEnd: loadavg().map(round2), totalSeconds };

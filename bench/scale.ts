@@ -195,7 +195,7 @@ function drainAt(built: Built, window: number, label: string): { ms: number; tra
   return { ms: run.ms, trains: summary.trains };
 }
 
-/** Median over `runs` of (window 1 - window 10) / (trains1 - trains10). */
+/** Median over `runs` (at most 3: each is two drains of 10 jobs) of (window 1 - window 10) / (trains1 - trains10). */
 function perTrainOverhead(built: Built, runs: number, progress: (line: string) => void): number {
   cancelQueue(built.store);
   const values: number[] = [];
@@ -223,8 +223,8 @@ export function measureScale(root: string, opts: { jobs: number; queued: number;
   const smallQueued = Math.min(queued, 10);
   const small = buildScaleRepo(root, 'scale-10', 10, smallQueued, runs);
   const submitMsSmall = submitMedian(small, runs);
-  const perTrainOverheadMs = perTrainOverhead(big, runs, progress);
-  const perTrainOverheadMsSmall = perTrainOverhead(small, runs, progress);
+  const perTrainOverheadMs = perTrainOverhead(big, Math.min(runs, 3), progress);
+  const perTrainOverheadMsSmall = perTrainOverhead(small, Math.min(runs, 3), progress);
   return {
     jobs,
     finished: jobs - queued,

@@ -24,7 +24,7 @@ const args = process.argv.slice(2);
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'land-sweep-')));
 const started = performance.now();
 try {
-  const rows = measureSweep(root, {
+  const rows = await measureSweep(root, {
     n: Number(option(args, '--n', '64')),
     batchMax: Number(option(args, '--batch-max', '8')),
     rates: option(args, '--rates', '0,0.02,0.1,0.3').split(',').map(Number),
