@@ -179,8 +179,8 @@ describe('the tables', () => {
   it('prints every part side by side, with the goals and whether they were met', () => {
     const text = formatReport(fakeReport());
     for (const title of ['a. startup', 'b. overhead', 'pSweep:', 'scale:', 'parallel:', 'goals']) expect(text).toContain(title);
-    expect(text).toMatch(/0\.1 +6 +default +0\.480 .* <= 0\.48 +met/);
-    expect(text).toMatch(/0\.1 +6 +serial +1\.000 .*\(for comparison\)/);
+    expect(text).toMatch(/0\.1 +6 +default +5 +0\.480 .* <= 0\.48 +met/);
+    expect(text).toMatch(/0\.1 +6 +serial +5 +1\.000 .*\(for comparison\)/);
     expect(text).toContain('per-train overhead = (window 1 - window 32) / (32 trains - 1) = 25 ms (goal <= 30 ms)');
     expect(text).toMatch(/ 2 +12\.00 s +16 +15 +12 +29 +3 +0/);
     expect(text).toContain('9 of 12 met');
@@ -192,8 +192,8 @@ describe('the tables', () => {
     expect(md).toContain('- command: `npm run bench -- --json`');
     expect(md).toContain('- machine: 2 CPU(s) test cpu; linux; 4 GiB; node v20; git 2.39');
     expect(md.indexOf('## goals')).toBeLessThan(md.indexOf('## a. startup'));
-    expect(md).toContain('| p | k | policy | gate runs/job |');
-    expect(md).toContain('| 0.1 | 6 | default | 0.480 |');
+    expect(md).toContain('| p | k | policy | seeds | gate runs/job |');
+    expect(md).toContain('| 0.1 | 6 | default | 5 | 0.480 |');
     expect(md).toContain('perTrainOverheadMs');
   });
 });

@@ -84,6 +84,21 @@ describe.sequential('fault test 3: races', () => {
       waves.push(results.map((r) => r.json().job.id as string));
     }
     await waitUntil('every job to be landed', () => readRecords(fault.repo.dir).records.filter((job) => job.state === 'landed').length === 50, 600_000);
+    // The last records are written before the drainer finishes its pass and goes idle: a SIGTERM
+    // in between stops it at a train boundary (exit 130). Idle, it stops cleanly (exit 0).
+    await waitUntil(
+      'the drainer to be idle again',
+      () => {
+        const seen = watcher
+          .output()
+          .stdout.split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as { type: string });
+        const lastLanded = seen.map((e) => e.type).lastIndexOf('landed');
+        return seen.slice(lastLanded + 1).some((e) => e.type === 'idle');
+      },
+      300_000,
+    );
     watcher.child.kill('SIGTERM');
     const stopped = await watcher.done;
     expect(stopped.code, stopped.stderr).toBe(0);
