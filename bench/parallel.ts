@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError, buildRepo, commitPolicy, type BranchSpec } from './git.js';
 import { land, runSummary } from './land.js';
+import { culpritPositions } from './sweep.js';
 
 export interface ParallelRun {
   parallel: number;
@@ -45,29 +46,6 @@ export interface ParallelOptions {
   seed: number;
   gateSeconds: number;
   progress: (line: string) => void;
-}
-
-/** mulberry32: the same sequence for the same seed on every machine. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** k distinct positions in 1..n, sorted, from a partial Fisher-Yates shuffle with a seeded PRNG. */
-export function seededPositions(n: number, k: number, seed: number): number[] {
-  const random = prng(seed);
-  const pool = Array.from({ length: n }, (_, i) => i + 1);
-  for (let i = 0; i < Math.min(k, n); i += 1) {
-    const j = i + Math.floor(random() * (n - i));
-    [pool[i], pool[j]] = [pool[j] as number, pool[i] as number];
-  }
-  return pool.slice(0, Math.min(k, n)).sort((a, b) => a - b);
 }
 
 // The gate: counts its start, sleeps $1 seconds, fails when the train carries a culprit-* file,
@@ -133,7 +111,7 @@ function drain(template: string, root: string, parallel: number, policy: Record<
 
 export function measureParallel(root: string, opts: ParallelOptions): ParallelRow {
   const k = Math.round(opts.p * opts.n);
-  const culprits = seededPositions(opts.n, k, opts.seed);
+  const culprits = culpritPositions(opts.n, k, opts.seed);
   const row: ParallelRow = {
     ...{ n: opts.n, p: opts.p, k, seed: opts.seed, gateSeconds: opts.gateSeconds, culprits },
     ...{ wallSeconds1: null, wallSeconds2: null, ratio: null, gateRuns1: null, gateRuns2: null, runs: [] },

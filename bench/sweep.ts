@@ -64,7 +64,7 @@ export function queueSeed(p: number, seedIndex: number): number {
   return (Math.round(p * 10_000) * 7919 + seedIndex * 104_729 + 12_345) >>> 0;
 }
 
-/** k distinct positions in 1..n (sorted), drawn with the seeded PRNG (a partial Fisher-Yates shuffle). */
+/** k distinct positions in 1..n (sorted), drawn with the seeded PRNG (a partial Fisher-Yates shuffle); the parallel part uses it too. */
 export function culpritPositions(n: number, k: number, seed: number): number[] {
   const random = prng(seed);
   const pool = Array.from({ length: n }, (_, i) => i + 1);
@@ -99,7 +99,7 @@ interface Template {
 function policyFor(opts: SweepOptions, counter: string, batchMax: number): Record<string, unknown> {
   const gate = {
     name: 'test',
-    run: ['sh', join(FIXTURES, 'gates', 'slow-counted.sh')],
+    run: ['sh', join(FIXTURES, 'gates', 'counted.sh')],
     timeoutSeconds: 120,
     env: { GATE_COUNTER: counter, GATE_SLEEP: String(opts.gateMs / 1000) },
   };

@@ -39,23 +39,26 @@ export function ensureDir(dir: string): void {
  */
 export interface AtomicWrite {
   durable?: boolean;
+  /** Not a state write the failpoints count (`enospc-write`, `tmp-before-rename`): see writeCacheFile. */
+  uncounted?: boolean;
 }
 
 export function writeFileAtomic(path: string, content: string, opts: AtomicWrite = {}): void {
   const durable = opts.durable ?? true;
+  const counted = !opts.uncounted;
   const dir = dirname(path);
   ensureDir(dir);
   const temp = join(dir, `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const fd = openSync(temp, 'w', 0o644);
     try {
-      checkWriteFailpoint(path); // as on a full disk: the open made a 0-byte file, the write fails
+      if (counted) checkWriteFailpoint(path); // as on a full disk: the open made a 0-byte file, the write fails
       writeSync(fd, content);
       if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    failpoint('tmp-before-rename');
+    if (counted) failpoint('tmp-before-rename');
     renameSync(temp, path);
   } catch (error) {
     // A full disk leaves no 0-byte temp file behind, and the old content stays whole.
@@ -72,21 +75,7 @@ export function writeFileAtomic(path: string, content: string, opts: AtomicWrite
  * a crash or a full disk loses nothing (the caller ignores a failure).
  */
 export function writeCacheFile(path: string, content: string): void {
-  const dir = dirname(path);
-  ensureDir(dir);
-  const temp = join(dir, `${basename(path)}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    const fd = openSync(temp, 'w', 0o644);
-    try {
-      writeSync(fd, content);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw asNoSpace(error, path);
-  }
+  writeFileAtomic(path, content, { durable: false, uncounted: true });
 }
 
 export function writeJsonAtomic(path: string, value: unknown, opts: AtomicWrite = {}): void {

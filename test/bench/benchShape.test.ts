@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMarkdown, formatReport } from '../../bench/format.js';
 import type { ParallelRow } from '../../bench/parallel.js';
-import { seededPositions } from '../../bench/parallel.js';
+import { culpritPositions } from '../../bench/sweep.js';
 import { parseArgs, settingsFor } from '../../bench/plan.js';
 import { goalsOf, jsonReport, overheadOf, type Report, sameWithin, shapeProblems } from '../../bench/report.js';
 import type { TrainFigure } from '../../bench/scenarios.js';
@@ -218,11 +218,11 @@ describe('flags and settings', () => {
   });
 
   it('draws exactly k distinct culprit positions, the same ones for the same seed', () => {
-    const positions = seededPositions(32, 3, 1);
+    const positions = culpritPositions(32, 3, 1);
     expect(positions).toHaveLength(3);
     expect(new Set(positions).size).toBe(3);
     expect(positions.every((p) => p >= 1 && p <= 32)).toBe(true);
-    expect(seededPositions(32, 3, 1)).toEqual(positions);
-    expect(seededPositions(32, 0, 1)).toEqual([]);
+    expect(culpritPositions(32, 3, 1)).toEqual(positions);
+    expect(culpritPositions(32, 0, 1)).toEqual([]);
   });
 });
