@@ -19,6 +19,8 @@ export const EXIT_CODES = {
   /** A write failed for lack of space (ENOSPC) or quota (EDQUOT): nothing was half-written. */
   no_space: 11,
   disagreement: 12,
+  /** The queue's remote (a remote queue, docs/remote.md) could not be reached: nothing was changed. */
+  remote: 13,
   interrupted: 130,
 } as const;
 

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { LandError } from '../errors.js';
 import { loadPolicy, resolveTargetName, type LoadedPolicy } from '../config/index.js';
 import { commonDir } from '../git/index.js';
-import { openStore, type FileStore } from '../store/index.js';
+import { openQueueStore, type FileStore } from '../store/index.js';
+import { resolveQueueMode } from '../config/queueMode.js';
 import { makeOutput, type Output } from './output.js';
 
 export interface GlobalOptions {
@@ -11,6 +12,7 @@ export interface GlobalOptions {
   debug?: boolean;
   cwd?: string;
   target?: string;
+  queueRemote?: string;
 }
 
 /** What every command needs: where it runs, its output, the store and the policy (lazily). */
@@ -48,13 +50,24 @@ export class CommandContext {
     this.out = makeOutput(Boolean(options.json));
   }
 
+  /** The queue's store: this clone's own, or the cache of a queue kept in a remote, fetched once (docs/remote.md). */
   store(): Promise<FileStore> {
-    this.storePromise ??= openStore(this.cwd);
+    this.storePromise ??= this.openQueue();
     return this.storePromise;
   }
 
-  policy(): Promise<LoadedPolicy> {
-    return loadPolicy(this.cwd, this.options.target);
+  private async openQueue(): Promise<FileStore> {
+    const target = await this.targetName().catch((error: unknown) => {
+      if (this.options.queueRemote) throw error;
+      return null; // a command that needs the target reports it; the clone's own queue needs none
+    });
+    return openQueueStore(this.cwd, target ? await resolveQueueMode(this.cwd, target, this.options.queueRemote) : null);
+  }
+
+  /** The policy at the target's tip (for a remote queue: at the remote's target, as fetched). */
+  async policy(): Promise<LoadedPolicy> {
+    const store = await this.store();
+    return loadPolicy(this.cwd, this.options.target, (target) => store.targetRef(target));
   }
 
   targetName(): Promise<string> {

@@ -102,6 +102,7 @@ function rootProgram(): Command {
     .version(VERSION)
     .option('-C, --cwd <dir>', 'run as if started in <dir>')
     .option('--target <branch>', 'the target branch (default: LAND_TARGET, else git config land.target, else main)')
+    .option('--queue-remote <name>', "the git remote that holds the queue (default: queue.remote in the policy, else this clone's own queue)")
     .option('--debug', 'print stack traces of internal errors')
     .showHelpAfterError('(run land --help for usage)')
     .configureHelp({ showGlobalOptions: true });

@@ -38,10 +38,14 @@ export interface LoadedPolicy {
   tree: string;
 }
 
-export async function loadPolicy(cwd: string, explicitTarget?: string): Promise<LoadedPolicy> {
+/**
+ * The policy at the target's tip. `refOf` names the ref the target is read from: the branch
+ * itself, or for a queue kept in a remote its remote-tracking ref (the store's `targetRef`).
+ */
+export async function loadPolicy(cwd: string, explicitTarget?: string, refOf: (target: string) => string = branchRef): Promise<LoadedPolicy> {
   const target = await resolveTargetName(cwd, explicitTarget);
   // One git process reads the tip, its tree and the policy file at that tip (a drain asks per train).
-  const read = await readCommitFile(cwd, branchRef(target), POLICY_FILE);
+  const read = await readCommitFile(cwd, refOf(target), POLICY_FILE);
   if (read === null) {
     throw new LandError('config', `target branch "${target}" does not exist`, {
       hint: 'create it, or name another with `git config land.target <branch>`',

@@ -47,6 +47,30 @@ export const refreshSchema = z.strictObject({
   ),
 });
 
+export const queueSchema = z.strictObject({
+  remote: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'a git remote name')
+    .optional()
+    .describe(
+      "The git remote that holds the queue (refs/land/*), shared by every clone and drainer (docs/remote.md). Absent: the queue is this clone's own (.git/land/).",
+    ),
+  leaseSeconds: z
+    .number()
+    .int()
+    .min(2)
+    .max(3_600)
+    .default(60)
+    .describe('2 to 3600: a drainer that has not renewed its lease for this long (it renews every third of it) is taken over by another.'),
+  pollSeconds: z
+    .number()
+    .min(0.2)
+    .max(600)
+    .default(5)
+    .describe('0.2 to 600: how often a waiting drainer (--watch, or waiting for the lease) and `submit --wait` fetch the queue refs.'),
+});
+
 export const policySchema = z
   .strictObject({
     $schema: z
@@ -75,6 +99,7 @@ export const policySchema = z
       })
       .prefault({})
       .describe('Merge trains: how many jobs ride one train.'),
+    queue: queueSchema.prefault({}).describe('Where the queue lives: this clone (default) or a git remote shared by a team.'),
     publish: z
       .strictObject({
         auto: z.boolean().default(false).describe('Push the target to the remote after each landing (once per train, with a lease on the old tip).'),

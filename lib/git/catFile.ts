@@ -94,3 +94,29 @@ export async function readCommitFile(cwd: string, rev: string, path: string): Pr
     throw result instanceof GitError ? result : error;
   }
 }
+
+/**
+ * The blobs `names` name (`<commit>:<path>` or an object id), read with one `cat-file --batch`.
+ * A name that names no blob maps to null.
+ */
+export async function readBlobs(cwd: string, names: readonly string[]): Promise<Map<string, string | null>> {
+  const found = new Map<string, string | null>();
+  if (!names.length) return found;
+  for (const name of names) if (/[\n\r]/.test(name)) throw new Error(`a name with a line break cannot be read: ${JSON.stringify(name)}`);
+  const talk = startGit(cwd, ['cat-file', '--batch']);
+  talk.done.catch(() => undefined);
+  const reader = new BatchReader(talk.stdout);
+  try {
+    talk.stdin.end(names.map((name) => `${name}\n`).join(''));
+    for (const name of names) {
+      const object = await reader.next();
+      found.set(name, object?.type === 'blob' ? object.content.toString('utf8') : null);
+    }
+    await talk.done;
+    return found;
+  } catch (error) {
+    talk.stdin.destroy();
+    const result = await talk.done.catch((failed: unknown) => failed);
+    throw result instanceof GitError ? result : error;
+  }
+}

@@ -2,9 +2,10 @@
 // a dead drainer left in_progress, then one admitted batch after another until no job is
 // runnable. Every decision is written to disk before the next step starts. Each pass reads the
 // job listing and the policy once and hands them down to the batch it runs.
-import { loadPolicy, type LoadedPolicy } from '../config/index.js';
+import { loadTargetPolicy, targetTip } from './targetPolicy.js';
+import type { LoadedPolicy } from '../config/index.js';
 import { LandError } from '../errors.js';
-import { branchTip, treeOf } from '../git/index.js';
+import { treeOf } from '../git/index.js';
 import {
   applyChanges,
   fastPathCheckedChange,
@@ -106,6 +107,7 @@ function reportCorrupt(run: DrainRun, file: string, problem: string): void {
 
 async function readQueue(run: DrainRun): Promise<QueueRead> {
   const { store } = run.ctx;
+  await store.refresh(); // a queue kept in a remote: one fetch of its refs and the target
   const version = run.idle ? store.jobsVersion() : '';
   const listing = await listActiveJobs(store); // the index of active jobs: no finished record is read
   for (const bad of listing.corrupt) reportCorrupt(run, bad.file, bad.problem);
@@ -210,7 +212,7 @@ async function chooseTrain(
     queue = await waitForCompany(run, waitSeconds, runnable[0] as JobRecord);
     runnable = runnableOf(run, queue);
     if (!runnable.length) return 'again'; // the lone job was canceled while it waited
-    loaded = await loadPolicy(cwd, run.opts.target); // the target may have moved meanwhile
+    loaded = await loadTargetPolicy(cwd, store, run.opts.target); // the target may have moved meanwhile
     window = currentWindow(store, loaded.policy.batch.max);
   }
   const head = runnable[0] as JobRecord;
@@ -239,7 +241,7 @@ async function runBatchRecovering(run: DrainRun, pass: PassView, members: readon
   } catch (error) {
     if (ctx.store.stateFolderVanished()) throw stateVanishedError(run);
     // Each job is decided against git now (landed if its train is in the target, else back to the queue).
-    const tipNow = await branchTip(ctx.cwd, pass.loaded.target).catch(() => null);
+    const tipNow = await targetTip(ctx.cwd, ctx.store, pass.loaded.target).catch(() => null);
     if (tipNow) await recoverInProgress({ cwd: ctx.cwd, store: ctx.store, targetTip: tipNow, emit: ctx.emit }).catch(() => undefined);
     throw error;
   }
@@ -302,7 +304,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     }
     run.idle?.resume(runnable.length);
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
-    const loaded = await loadPolicy(run.ctx.cwd, run.opts.target);
+    const loaded = await loadTargetPolicy(run.ctx.cwd, run.ctx.store, run.opts.target);
     const chosen = await chooseTrain(run, { loaded, queue, runnable });
     if (chosen === 'again') continue;
     if (!chosen.members.length) return null;
@@ -315,7 +317,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
 }
 
 export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
-  const initial = await loadPolicy(cwd, opts.target); // a bad policy stops the drain before anything is taken
+  const initial = await loadTargetPolicy(cwd, store, opts.target); // a bad policy stops the drain before anything is taken
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
     shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,
@@ -361,13 +363,13 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
     store.removeStaleTempFiles();
     await rebuildMissing(run);
-    const tip = await branchTip(cwd, initial.target);
-    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: initial.target });
+    const tip = await targetTip(cwd, store, initial.target);
+    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: store.queueRemote ? undefined : initial.target });
     stopped = await drainPasses(run);
   } finally {
     await lease.release();
   }
-  return summarize(run, startedAt, stopped, (await loadPolicy(cwd, opts.target).catch(() => initial)).policy.batch.max, journalStart);
+  return summarize(run, startedAt, stopped, (await loadTargetPolicy(cwd, store, opts.target).catch(() => initial)).policy.batch.max, journalStart);
 }
 
 function summarize(run: DrainRun, startedAt: string, stopped: Stopped, max: number, journalStart: number): DrainSummary {

@@ -6,6 +6,8 @@ import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import type { z } from 'zod';
 import { LandError } from '../errors.js';
+import { branchRef } from '../git/revParse.js';
+import type { QueueRemote } from './remoteLayout.js';
 import { ensureDir, removeStaleTempFiles, TEMP_MARK, writeCacheFile, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { activeIndexSchema, branchJobsSchema, branchKey, JOURNAL_TAIL_BYTES, type ActiveIndex } from './activeIndex.js';
 import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './jsonl.js';
@@ -92,6 +94,19 @@ export class FileStore {
   constructor(readonly root: string) {
     this.paths = new StatePaths(root);
   }
+
+  /** The remote that holds this queue (docs/remote.md); null for a clone's own queue. */
+  get queueRemote(): QueueRemote | null {
+    return null;
+  }
+
+  /** The ref this clone reads the target from: the branch itself, or its remote-tracking ref for a remote queue. */
+  targetRef(target: string): string {
+    return branchRef(target);
+  }
+
+  /** Brings the cache up to the queue's source (a remote queue fetches); nothing for a local queue. */
+  async refresh(): Promise<void> {}
 
   /** Creates the state folder's layout (idempotent). */
   ensure(): void {

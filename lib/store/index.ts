@@ -1,8 +1,13 @@
 import { join } from 'node:path';
 import { commonDir } from '../git/index.js';
 import { FileStore } from './fileStore.js';
+import type { QueueRemote } from './remoteLayout.js';
+import { RemoteStore } from './remoteStore.js';
 
 export { FileStore } from './fileStore.js';
+export { RemoteStore, QueueRaced, remoteError } from './remoteStore.js';
+export type { TransactOptions } from './remoteStore.js';
+export type { QueueRemote, Lease } from './remoteLayout.js';
 export type { CorruptRecord, JobListing, JobRead } from './fileStore.js';
 export { assertSafeId } from './paths.js';
 export { appendJsonLine, readJsonLines, countLines } from './jsonl.js';
@@ -19,5 +24,17 @@ export * from './activeIndex.js';
 export async function openStore(cwd: string): Promise<FileStore> {
   const store = new FileStore(join(await commonDir(cwd), 'land'));
   store.ensure();
+  return store;
+}
+
+/**
+ * The store of the queue the commands work on: the clone's own (`queue` null), or the cache of a
+ * queue kept in a git remote, brought up to date with one fetch (docs/remote.md).
+ */
+export async function openQueueStore(cwd: string, queue: Omit<QueueRemote, 'cwd'> | null): Promise<FileStore> {
+  if (!queue) return openStore(cwd);
+  const store = new RemoteStore(join(await commonDir(cwd), 'land', 'remote', encodeURIComponent(queue.remote)), { ...queue, cwd });
+  store.ensure();
+  await store.refresh();
   return store;
 }

@@ -3,7 +3,7 @@
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
 import { LandError } from '../../errors.js';
 import { failpoint } from '../../failpoint.js';
-import { branchRef, branchTip, GitError, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
+import { branchRef, GitError, revParse, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
 export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
 
@@ -28,8 +28,8 @@ export async function withLandingToken<T>(issuer: TokenIssuer, move: (env: Recor
 }
 
 /** Where the target is now: at `base`, or moved (by anyone) since the train was built on it. */
-export async function targetStillAt(cwd: string, target: string, base: string): Promise<LandOutcome | null> {
-  const now = await branchTip(cwd, target);
+export async function targetStillAt(cwd: string, ref: string, base: string): Promise<LandOutcome | null> {
+  const now = await revParse(cwd, `${ref}^{commit}`);
   return now === base ? null : { kind: 'lost', actual: now };
 }
 
@@ -54,7 +54,7 @@ export async function landTrain(opts: {
   // target that moved is a lost CAS whatever state a checkout is in.
   const worktree = await worktreeOfBranch(opts.cwd, opts.target);
   if (worktree && !(await isWorktreeClean(worktree.path))) {
-    return (await targetStillAt(opts.cwd, opts.target, opts.base)) ?? { kind: 'target_dirty', worktree: worktree.path };
+    return (await targetStillAt(opts.cwd, branchRef(opts.target), opts.base)) ?? { kind: 'target_dirty', worktree: worktree.path };
   }
   const cas = await withLandingToken(opts.tokens, (env) =>
     updateRefCas(opts.cwd, branchRef(opts.target), opts.train, opts.base, { env, message: opts.message }).catch((error: unknown) => {

@@ -4,7 +4,10 @@
 // queue and rides with the rest of its batch afterwards. What each step changes is decided by the
 // pure functions of plan/trainSteps.ts and plan/settlement.ts; this module performs the effects
 // (git, gates, the target check, the CAS) and applies what they return.
-import { loadPolicy, type LoadedPolicy } from '../../config/index.js';
+import { branchRef } from '../../git/index.js';
+import { loadTargetPolicy, targetTip } from '../targetPolicy.js';
+import { QueueRaced, RemoteStore } from '../../store/index.js';
+import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import { applyChanges, applyChangesLocked, landingChanges, newBatchId, nowIso, startChanges } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
@@ -89,7 +92,7 @@ export async function runBatch(ctx: DrainContext, pass: PassView, admitted: read
       case 'first_half': {
         batch.waiting.push(...next.requeued);
         // A new train: the target tip (and the policy read from it) as they are now.
-        const loaded = await loadPolicy(ctx.cwd, ctx.target);
+        const loaded = await loadTargetPolicy(ctx.cwd, ctx.store, ctx.target);
         plan = { members: next.members, attempt: next.attempt, view: { loaded, baseTree: await treeOf(ctx.cwd, loaded.tip), fastPath: null } };
         continue;
       }
@@ -219,9 +222,35 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
     now: nowIso(),
     runs: { prior, history: runs },
   };
+  if (found.step === 'remote_landing') return landRemotely(ctx, facts, judgement, trainId);
   const settlement = settleTrain(facts, judgement, found);
   await applySettlement(ctx, settlement, trainId, loaded.policy.batch.max);
   return settlement.next;
+}
+
+/**
+ * A PASS of a queue kept in a remote: one atomic push moves the target (lease: the train's base),
+ * the drainer's lease and the landed members' records, or nothing moves. Refused: the target or a
+ * member moved meanwhile (a cancel from another clone), settled as a lost compare-and-swap.
+ */
+async function landRemotely(ctx: DrainContext, facts: TrainFacts, judgement: Judgement, trainId: string): Promise<Next> {
+  const store = ctx.store as RemoteStore;
+  const max = facts.policy.batch.max;
+  const landed = settleTrain(facts, judgement, { step: 'landing', outcome: { kind: 'landed', warning: null } });
+  const target = { ref: branchRef(facts.target), to: facts.train.commit, expect: facts.train.base };
+  try {
+    await store.transact(() => applyChangesLocked(store, landed.changes), { retry: false, extra: [target] });
+  } catch (error) {
+    if (!(error instanceof QueueRaced)) throw error;
+    const actual = await targetTip(ctx.cwd, store, facts.target);
+    const lost = settleTrain(facts, judgement, { step: 'landing', outcome: { kind: 'lost', actual } });
+    // A member canceled from another clone is no longer in_progress here: it is left as it is.
+    await applySettlement(ctx, { ...lost, changes: lost.changes.map((change) => ({ ...change, lenient: true })) }, trainId, max);
+    return lost.next;
+  }
+  await store.noteTargetMoved(facts.target, facts.train.commit);
+  await applySettlement(ctx, { ...landed, changes: [] }, trainId, max);
+  return landed.next;
 }
 
 /**
@@ -232,7 +261,7 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
 async function afterGate(
   ctx: DrainContext,
   train: { batch: BatchState; plan: TrainPlan; trainId: string; built: BuiltTrain; members: JobRecord[]; judgement: Judgement },
-): Promise<Found | { step: 'lock_lost' }> {
+): Promise<Found | { step: 'lock_lost' } | { step: 'remote_landing' }> {
   const { judgement, members, built, plan } = train;
   if (judgement.verdict === 'STOPPED') return { step: 'judged' };
   const fresh = reread(ctx.store, members);
@@ -251,8 +280,10 @@ async function afterGate(
   // moved meanwhile (by anyone, a gate included) is an outside change and the train is rebuilt.
   // So a recorded landing always names a train that was about to be CASed from its base, and
   // recovery never takes a train someone else put into the target for one this drainer landed.
-  const moved = await targetStillAt(ctx.cwd, loaded.target, built.base);
+  const moved = await targetStillAt(ctx.cwd, ctx.store.targetRef(loaded.target), built.base);
   if (moved) return { step: 'landing', outcome: moved };
+  // A queue kept in a remote lands in one push with the landed records (landRemotely).
+  if (ctx.store instanceof RemoteStore) return { step: 'remote_landing' };
   await applyChanges(ctx.store, landingChanges(members, { commit: built.train, base: built.base, tree: built.tree, kind: built.kind }));
   const outcome = await landTrain({
     cwd: ctx.cwd,

@@ -1,0 +1,45 @@
+// Where the queue lives (docs/remote.md): the clone's own .git/land/ (default), or a git remote
+// named by `--queue-remote`, else by `queue.remote` in the policy. The policy is read at the clone's
+// target branch, else (a clone that has no such local branch) at origin's remote-tracking ref.
+import { LandError } from '../errors.js';
+import { branchRef, configGet, readCommitFile } from '../git/index.js';
+import { POLICY_FILE, queueSchema } from './schema.js';
+
+export interface QueueMode {
+  remote: string;
+  target: string;
+  leaseSeconds: number;
+  pollSeconds: number;
+}
+
+/** The `queue` section of the policy at `ref`, validated alone (the rest is the command's business); null when none is readable. */
+async function queueSection(cwd: string, ref: string): Promise<{ remote?: string; leaseSeconds: number; pollSeconds: number } | null> {
+  const read = await readCommitFile(cwd, ref, POLICY_FILE);
+  const text = read?.file?.text;
+  if (!text) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return null; // an unreadable policy is reported by the command that loads it
+  }
+  const section = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).queue : undefined;
+  const parsed = queueSchema.safeParse(section ?? {});
+  if (!parsed.success) {
+    const problem = parsed.error.issues[0];
+    throw new LandError('config', `${POLICY_FILE} at ${ref}: queue.${problem?.path.join('.') ?? ''}: ${problem?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+export async function resolveQueueMode(cwd: string, target: string, explicitRemote?: string): Promise<QueueMode | null> {
+  const section = (await queueSection(cwd, branchRef(target))) ?? (await queueSection(cwd, `refs/remotes/${explicitRemote ?? 'origin'}/${target}`));
+  const remote = explicitRemote ?? section?.remote;
+  if (!remote) return null;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(remote) || (await configGet(cwd, `remote.${remote}.url`)) === null) {
+    throw new LandError('config', `the queue's remote ${JSON.stringify(remote)} is not a remote of this clone`, {
+      hint: `add it with \`git remote add ${remote} <url>\`, or name another with --queue-remote`,
+    });
+  }
+  return { remote, target, leaseSeconds: section?.leaseSeconds ?? 60, pollSeconds: section?.pollSeconds ?? 5 };
+}

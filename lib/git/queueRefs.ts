@@ -1,0 +1,148 @@
+// The git side of a queue kept in a remote (docs/remote.md): fetch the queue refs, write the
+// commits that carry records and leases, and push them in one atomic push with a lease on every
+// ref it moves. The remote's receive-pack checks each lease as the old value of its update inside
+// one ref transaction, so the push is a compare-and-swap over all of its refs at once.
+import { GitError, git, runGit } from './run.js';
+
+export interface FileEntry {
+  name: string;
+  content: string;
+}
+
+export interface NewCommit {
+  /** The first parent; null starts a new chain. */
+  parent: string | null;
+  files: readonly FileEntry[];
+  message: string;
+}
+
+const SCRATCH_REF = 'refs/land-scratch/commit';
+const IDENTITY = 'land <land@localhost>';
+
+function data(text: string): string {
+  return `data ${Buffer.byteLength(text)}\n${text}\n`;
+}
+
+/**
+ * Writes commits of small files with one `git fast-import` and returns their ids in order. No ref
+ * is left behind: each commit is made on a scratch ref that is reset before the next and at the end.
+ */
+export async function writeCommits(cwd: string, commits: readonly NewCommit[], now = new Date()): Promise<string[]> {
+  if (!commits.length) return [];
+  const seconds = Math.floor(now.getTime() / 1000);
+  let mark = 0;
+  let stream = 'feature done\n';
+  const marks: number[] = [];
+  for (const commit of commits) {
+    const blobs = commit.files.map((file) => {
+      mark += 1;
+      stream += `blob\nmark :${mark}\n${data(file.content)}`;
+      return { name: file.name, mark };
+    });
+    mark += 1;
+    marks.push(mark);
+    stream += `reset ${SCRATCH_REF}\ncommit ${SCRATCH_REF}\nmark :${mark}\ncommitter ${IDENTITY} ${seconds} +0000\n${data(commit.message)}`;
+    if (commit.parent) stream += `from ${commit.parent}\n`;
+    for (const blob of blobs) stream += `M 100644 :${blob.mark} ${blob.name}\n`;
+    stream += `\nget-mark :${mark}\n`;
+  }
+  stream += `reset ${SCRATCH_REF}\n\ndone\n`;
+  const out = await git(cwd, ['fast-import', '--quiet', '--date-format=raw'], { input: stream });
+  const ids = out.split('\n').filter((line) => /^[0-9a-f]{40,64}$/.test(line));
+  if (ids.length !== marks.length) throw new Error(`git fast-import returned ${ids.length} commit ids for ${marks.length} commits`);
+  return ids;
+}
+
+/** Every ref under `prefix` (a folder, ending in `/`, or one ref) and the object it names. */
+export async function listRefs(cwd: string, prefix: string): Promise<Map<string, string>> {
+  const out = await git(cwd, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', prefix]);
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return refs;
+}
+
+/** A remote that could not be reached (or refused to talk): git's one-line reason. */
+export class RemoteUnreachable extends Error {
+  constructor(
+    readonly remote: string,
+    readonly reason: string,
+  ) {
+    super(`the remote ${remote} could not be reached: ${reason}`);
+    this.name = 'RemoteUnreachable';
+  }
+}
+
+function unreachable(remote: string, error: unknown): unknown {
+  if (!(error instanceof GitError)) return error;
+  const lines = error.stderr.trim().split('\n');
+  const said = lines.find((line) => /^(fatal|error|ssh): /.test(line)) ?? lines[0] ?? `exit ${error.exitCode}`;
+  return new RemoteUnreachable(remote, said.replace(/^(fatal|error): /, ''));
+}
+
+/** Fetches `refspecs` (forced, pruned) from `remote` in one `git fetch`. */
+export async function fetchRefs(cwd: string, remote: string, refspecs: readonly string[]): Promise<void> {
+  await runGit(cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', '--no-auto-gc', '--end-of-options', remote, ...refspecs]).catch(
+    (error: unknown) => {
+      throw unreachable(remote, error);
+    },
+  );
+}
+
+export interface RefUpdate {
+  ref: string;
+  /** The commit the ref moves to. */
+  to: string;
+  /** The value the remote must hold for the push to go through; null: the ref must not exist. */
+  expect: string | null;
+}
+
+export type AtomicPush = { kind: 'pushed' } | { kind: 'refused'; refs: { ref: string; why: string }[] };
+
+/**
+ * One `git push --atomic` of every update, each with its lease. Refused (a lease did not hold,
+ * a hook said no): nothing moved, and the refs git named as the cause are returned.
+ */
+export async function pushAtomic(cwd: string, remote: string, updates: readonly RefUpdate[], env?: Record<string, string>): Promise<AtomicPush> {
+  if (!updates.length) return { kind: 'pushed' };
+  const args = ['push', '--atomic', '--porcelain', '--no-verify', '--quiet'];
+  for (const update of updates) args.push(`--force-with-lease=${update.ref}:${update.expect ?? ''}`);
+  args.push('--end-of-options', remote, ...updates.map((update) => `${update.to}:${update.ref}`));
+  const result = await runGit(cwd, args, { okCodes: [1], env }).catch((error: unknown) => {
+    // git exits 128 when it cannot talk to the remote, and also when an atomic push is refused
+    // part-way by the server ("atomic push failed"): porcelain lines tell the two apart.
+    if (error instanceof GitError && /^!\t/m.test(error.stdout)) return { code: 1, stdout: error.stdout, stderr: error.stderr };
+    throw unreachable(remote, error);
+  });
+  if (result.code === 0) return { kind: 'pushed' };
+  const refs: { ref: string; why: string }[] = [];
+  for (const line of result.stdout.split('\n')) {
+    const [flag, spec, summary] = line.split('\t');
+    if (flag !== '!' || !spec) continue;
+    const ref = spec.slice(spec.lastIndexOf(':') + 1);
+    refs.push({ ref, why: (summary ?? '').trim() });
+  }
+  if (!refs.length) throw unreachable(remote, new GitError(args, result));
+  return { kind: 'refused', refs };
+}
+
+/**
+ * The messages of the commits reachable from each `tip` but not from its `since` (chains of
+ * commits that share no history), oldest first within a chain.
+ */
+export async function chainMessages(cwd: string, ranges: readonly { tip: string; since: string | null }[]): Promise<string[]> {
+  if (!ranges.length) return [];
+  const revs = ranges.flatMap((range) => (range.since ? [range.tip, `^${range.since}`] : [range.tip]));
+  const out = await runGit(cwd, ['log', '--topo-order', '--reverse', '--format=%x1e%B', '--stdin'], { input: `${revs.join('\n')}\n` });
+  return out.stdout
+    .split('\x1e')
+    .map((message) => message.trim())
+    .filter((message) => message.length > 0);
+}
+
+/** Points a ref of this clone's own (a remote-tracking ref) at `commit`. */
+export async function setLocalRef(cwd: string, ref: string, commit: string): Promise<void> {
+  await git(cwd, ['update-ref', '--end-of-options', ref, commit]);
+}

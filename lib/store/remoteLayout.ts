@@ -1,0 +1,106 @@
+// Names and formats of a queue kept in a git remote (docs/remote.md). On the remote, under
+// refs/land/: seq, jobs/<id>, heads/<id>, lease. In a clone, the fetched copies live under
+// refs/land-queue/<remote>/ and the cache of records in .git/land/remote/<remote>/.
+import { z } from 'zod';
+import { journalEntrySchema, type JobRecord, type JournalEntry } from './schemas.js';
+
+export const REMOTE_PREFIX = 'refs/land/';
+
+export interface QueueRemote {
+  /** The clone the commands run in. */
+  cwd: string;
+  /** The git remote's name. */
+  remote: string;
+  target: string;
+  leaseSeconds: number;
+  pollSeconds: number;
+}
+
+/** Where a clone keeps its fetched copy of the queue refs. */
+export function localPrefix(remote: string): string {
+  return `refs/land-queue/${remote}/`;
+}
+
+export function remoteRefs(remote: string) {
+  const local = localPrefix(remote);
+  return {
+    seq: `${REMOTE_PREFIX}seq`,
+    lease: `${REMOTE_PREFIX}lease`,
+    job: (id: string) => `${REMOTE_PREFIX}jobs/${id}`,
+    head: (id: string) => `${REMOTE_PREFIX}heads/${id}`,
+    local,
+    localOf: (ref: string) => `${local}${ref.slice(REMOTE_PREFIX.length)}`,
+    remoteOf: (localRef: string) => `${REMOTE_PREFIX}${localRef.slice(local.length)}`,
+  };
+}
+
+/** The queue refs as fetched: job id → commit, head id → tip, seq and lease commits. */
+export interface QueueRefs {
+  jobs: Map<string, string>;
+  heads: Map<string, string>;
+  seq: string | null;
+  lease: string | null;
+}
+
+export function parseQueueRefs(remote: string, refs: ReadonlyMap<string, string>): QueueRefs {
+  const names = remoteRefs(remote);
+  const found: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null };
+  for (const [localRef, oid] of refs) {
+    const ref = names.remoteOf(localRef);
+    if (ref === names.seq) found.seq = oid;
+    else if (ref === names.lease) found.lease = oid;
+    else if (ref.startsWith(`${REMOTE_PREFIX}jobs/`)) found.jobs.set(ref.slice(`${REMOTE_PREFIX}jobs/`.length), oid);
+    else if (ref.startsWith(`${REMOTE_PREFIX}heads/`)) found.heads.set(ref.slice(`${REMOTE_PREFIX}heads/`.length), oid);
+  }
+  return found;
+}
+
+/** A record commit's message: a subject a person can read, then the change's journal lines. */
+export function recordMessage(job: JobRecord, entries: readonly JournalEntry[]): string {
+  const last = entries[entries.length - 1];
+  const subject = last ? `land: ${job.id} ${last.from ?? 'new'} -> ${last.to} (${last.event})` : `land: ${job.id} ${job.state}`;
+  return `${subject}\n\n${entries.map((entry) => JSON.stringify(entry)).join('\n')}\n`;
+}
+
+/** The journal lines a record commit's message carries (lines that are not one are skipped). */
+export function entriesOfMessage(message: string): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  for (const line of message.split('\n').slice(1)) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const parsed = journalEntrySchema.safeParse(JSON.parse(line));
+      if (parsed.success) entries.push(parsed.data);
+    } catch {
+      // a line that is not JSON is not a journal line
+    }
+  }
+  return entries;
+}
+
+export const leaseSchema = z.object({
+  version: z.literal(1),
+  holder: z.string().regex(/^[0-9a-f]{8,64}$/),
+  host: z.string(),
+  pid: z.number().int(),
+  epoch: z.number().int().nonnegative(),
+  ttlSeconds: z.number().positive(),
+  released: z.boolean(),
+});
+export type Lease = z.infer<typeof leaseSchema>;
+
+export function leaseMessage(lease: Lease): string {
+  return `land: lease epoch ${lease.epoch} ${lease.released ? 'released' : 'held'} by ${lease.holder} on ${lease.host}\n`;
+}
+
+/** The cache folder's own file: which commit of each queue ref the cache reflects. */
+export const remoteStateSchema = z.object({
+  version: z.literal(1),
+  jobs: z.record(z.string(), z.string()),
+  heads: z.record(z.string(), z.string()),
+  seq: z.string().nullable(),
+});
+export type RemoteState = z.infer<typeof remoteStateSchema>;
+
+export function emptyRemoteState(): RemoteState {
+  return { version: 1, jobs: {}, heads: {}, seq: null };
+}

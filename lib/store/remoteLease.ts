@@ -1,0 +1,173 @@
+// The drain lease of a queue kept in a remote: refs/land/lease, a chain of commits whose tree
+// holds lease.json (docs/remote.md). Taking it is a push with a lease on the value seen; every
+// push the holder makes renews it (and a heartbeat every ttl/3 when nothing else is pushed), so a
+// holder whose lease was taken over has every push refused. Expiry needs no shared clock: a
+// waiter takes the lease once the ref has not moved for ttlSeconds by its own monotonic clock.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { LandError } from '../errors.js';
+import { pushAtomic, readBlobs, writeCommits, type NewCommit } from '../git/index.js';
+import { leaseMessage, leaseSchema, remoteRefs, type Lease, type QueueRemote } from './remoteLayout.js';
+import type { DrainHolder } from './schemas.js';
+
+interface Held {
+  lease: Lease;
+  oid: string;
+  renewedAt: number;
+  lost: Error | null;
+}
+
+export interface LeaseHooks {
+  fetch(): Promise<void>;
+  leaseRef(): string | null;
+  renew(): Promise<unknown>;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function leaseFile(lease: Lease): NewCommit['files'] {
+  return [{ name: 'lease.json', content: `${JSON.stringify(lease)}\n` }];
+}
+
+export function describeLease(lease: Lease | null): string {
+  return lease
+    ? `drainer ${lease.holder.slice(0, 8)} (pid ${lease.pid} on ${lease.host}, lease epoch ${lease.epoch})`
+    : 'a drainer whose lease file is unreadable';
+}
+
+export class LeaseKeeper {
+  private current: Held | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  readonly holder = randomBytes(8).toString('hex');
+
+  constructor(
+    private readonly queue: QueueRemote,
+    private readonly hooks: LeaseHooks,
+  ) {}
+
+  held(): Lease | null {
+    return this.current && !this.current.lost ? this.current.lease : null;
+  }
+
+  lost(): Error | null {
+    return this.current?.lost ?? null;
+  }
+
+  private async read(oid: string): Promise<Lease | null> {
+    const text = (await readBlobs(this.queue.cwd, [`${oid}:lease.json`])).get(`${oid}:lease.json`);
+    try {
+      const parsed = leaseSchema.safeParse(JSON.parse(text ?? 'null'));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Takes the lease: at once when nobody holds it, else once it expired (or `busy` without `wait`). */
+  async take(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<void> {
+    const seen = { oid: undefined as string | null | undefined, since: 0 };
+    let announced = false;
+    for (;;) {
+      await this.hooks.fetch();
+      const oid = this.hooks.leaseRef();
+      const lease = oid ? await this.read(oid) : null;
+      if (oid !== seen.oid) Object.assign(seen, { oid, since: performance.now() });
+      const ttl = lease?.ttlSeconds ?? this.queue.leaseSeconds;
+      const free = oid === null || lease?.released === true || performance.now() - seen.since >= ttl * 1000;
+      if (free && (await this.claim(oid, lease))) return;
+      if (free) continue; // another drainer took it first: look again
+      if (!opts.wait) {
+        throw new LandError('busy', `the queue on ${this.queue.remote} is drained by ${describeLease(lease)}`, {
+          hint: `run without --no-wait to wait; a holder that died is taken over ${ttl} s after its last renewal`,
+        });
+      }
+      if (opts.shouldStop?.()) throw new LandError('interrupted', 'stopped by a signal while waiting for the queue lease');
+      if (!announced) {
+        opts.onWaiting?.(lease ? { pid: lease.pid, host: lease.host, id: lease.holder, since: '' } : null);
+        announced = true;
+      }
+      await sleep(Math.min(this.queue.pollSeconds * 1000, (ttl * 1000) / 4));
+    }
+  }
+
+  private async claim(oid: string | null, previous: Lease | null): Promise<boolean> {
+    const lease: Lease = {
+      version: 1,
+      holder: this.holder,
+      host: hostname(),
+      pid: process.pid,
+      epoch: (previous?.epoch ?? 0) + 1,
+      ttlSeconds: this.queue.leaseSeconds,
+      released: false,
+    };
+    const [commit] = await writeCommits(this.queue.cwd, [{ parent: oid, files: leaseFile(lease), message: leaseMessage(lease) }]);
+    const pushed = await pushAtomic(this.queue.cwd, this.queue.remote, [{ ref: remoteRefs(this.queue.remote).lease, to: commit as string, expect: oid }]);
+    if (pushed.kind !== 'pushed') return false;
+    this.current = { lease, oid: commit as string, renewedAt: performance.now(), lost: null };
+    this.startHeartbeat();
+    return true;
+  }
+
+  private startHeartbeat(): void {
+    const every = (this.queue.leaseSeconds * 1000) / 3;
+    this.timer = setInterval(() => {
+      const held = this.current;
+      if (!held || held.lost) return;
+      if (performance.now() - held.renewedAt < every * 0.9) return; // a push renewed it meanwhile
+      this.hooks.renew().catch((error: unknown) => {
+        if (held.lost) return;
+        // Unreachable for longer than the lease lasts: another drainer may hold it by now.
+        if (performance.now() - held.renewedAt >= this.queue.leaseSeconds * 1000) {
+          held.lost = new LandError(
+            'busy',
+            `could not renew the queue lease on ${this.queue.remote} for ${this.queue.leaseSeconds} s: ${(error as Error).message}`,
+          );
+        }
+      });
+    }, every);
+    this.timer.unref();
+  }
+
+  /** The commit a push of the holder carries: the same lease, one commit further. */
+  renewalCommit(): NewCommit & { parent: string } {
+    const held = this.current as Held;
+    return { parent: held.oid, files: leaseFile(held.lease), message: leaseMessage(held.lease) };
+  }
+
+  renewed(oid: string): void {
+    if (!this.current) return;
+    this.current.oid = oid;
+    this.current.renewedAt = performance.now();
+  }
+
+  /** After a refused push (the cache just fetched): a lease ref that moved means another drainer took over. */
+  checkAfterRefusal(): void {
+    const held = this.current;
+    if (!held || held.lost) {
+      if (held?.lost) throw held.lost;
+      return;
+    }
+    if (this.hooks.leaseRef() === held.oid) return;
+    held.lost = new LandError('busy', `this drainer lost the queue lease on ${this.queue.remote} (another drainer took over); it stops without landing`);
+    throw held.lost;
+  }
+
+  /** Stops the heartbeat and hands the lease back (best effort: an unreachable remote lets it expire). */
+  async release(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    const held = this.current;
+    this.current = null;
+    if (!held || held.lost) return;
+    const lease = { ...held.lease, released: true };
+    try {
+      const [commit] = await writeCommits(this.queue.cwd, [{ parent: held.oid, files: leaseFile(lease), message: leaseMessage(lease) }]);
+      await pushAtomic(this.queue.cwd, this.queue.remote, [{ ref: remoteRefs(this.queue.remote).lease, to: commit as string, expect: held.oid }]);
+    } catch {
+      // it expires on its own
+    }
+  }
+}

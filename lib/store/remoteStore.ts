@@ -1,0 +1,412 @@
+// A queue kept in a git remote (docs/remote.md). The remote's refs/land/* are the truth; this
+// store is the file store of a cache folder (.git/land/remote/<remote>/) that mirrors them, so
+// every reader works as with a local queue. Each hold of the queue lock is a transaction: the
+// changes the holder makes (journal lines, records) are pushed to the remote in one atomic push
+// with a lease on every ref it moves; a refused push takes the local changes back, fetches, and
+// runs the holder again (or, for a landing, reports the lost race). A drainer's pushes also move
+// its lease ref, so a drainer whose lease was taken over can change nothing.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { LandError } from '../errors.js';
+import {
+  fetchRefs,
+  listRefs,
+  pushAtomic,
+  RemoteUnreachable,
+  setLocalRef,
+  writeCommits,
+  chainMessages,
+  readBlobs,
+  type NewCommit,
+  type RefUpdate,
+} from '../git/index.js';
+import { writeJsonAtomic } from './atomic.js';
+import { FileStore } from './fileStore.js';
+import type { DrainLease } from './lock.js';
+import {
+  emptyRemoteState,
+  entriesOfMessage,
+  parseQueueRefs,
+  recordMessage,
+  remoteRefs,
+  remoteStateSchema,
+  type QueueRefs,
+  type QueueRemote,
+  type RemoteState,
+} from './remoteLayout.js';
+import { LeaseKeeper } from './remoteLease.js';
+import { jobRecordSchema, type DrainHolder, type JobRecord, type JournalEntry, type WindowState } from './schemas.js';
+import type { ActiveIndex } from './activeIndex.js';
+import type { WaitForChangeOptions, WaitOutcome } from './watch.js';
+
+/** How many times a refused push of an ordinary change is fetched and tried again. */
+const MAX_ATTEMPTS = 40;
+
+interface Transaction {
+  before: Map<string, JobRecord | null>;
+  after: Map<string, JobRecord>;
+  entries: JournalEntry[];
+  journalStart: number | null;
+  index: { saved: boolean; value: ActiveIndex | null };
+  branches: Map<string, string[] | null>;
+  /** Writes of this drainer's own files (metrics, window), done once the push went through. */
+  local: (() => void)[];
+}
+
+export interface TransactOptions {
+  /** Refs moved in the same push (a landing's target), with their leases. */
+  extra?: readonly RefUpdate[];
+  /** A refused push is fetched and the holder run again (true); false: the race is reported (QueueRaced). */
+  retry?: boolean;
+  /** Push the lease even when nothing else changed (the heartbeat). */
+  renew?: boolean;
+}
+
+/** A push that lost its race (a landing whose target or members moved): nothing moved anywhere. */
+export class QueueRaced extends Error {
+  constructor(readonly refs: readonly { ref: string; why: string }[]) {
+    super(`the remote refused the push: ${refs.map((r) => `${r.ref} ${r.why}`).join('; ')}`);
+    this.name = 'QueueRaced';
+  }
+}
+
+export function remoteError(error: unknown): unknown {
+  if (error instanceof RemoteUnreachable) {
+    return new LandError('remote', `the queue's remote ${error.remote} could not be reached: ${error.reason}`, {
+      hint: 'nothing was changed; check the network and `git remote -v`, then run the command again',
+    });
+  }
+  return error;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class RemoteStore extends FileStore {
+  private refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null };
+  private txn: Transaction | null = null;
+  readonly lease: LeaseKeeper;
+
+  constructor(
+    root: string,
+    readonly queue: QueueRemote,
+  ) {
+    super(root);
+    this.lease = new LeaseKeeper(queue, {
+      fetch: () => this.fetch(),
+      leaseRef: () => this.refs.lease,
+      renew: () => this.transact(() => undefined, { renew: true, retry: false }),
+    });
+  }
+
+  override get queueRemote(): QueueRemote {
+    return this.queue;
+  }
+
+  override targetRef(target: string): string {
+    return `refs/remotes/${this.queue.remote}/${target}`;
+  }
+
+  private get statePath(): string {
+    return join(this.root, 'remote.json');
+  }
+
+  private readState(): RemoteState {
+    if (!existsSync(this.statePath)) return emptyRemoteState();
+    try {
+      const parsed = remoteStateSchema.safeParse(JSON.parse(readFileSync(this.statePath, 'utf8')));
+      // A damaged state file costs one full re-read of the records, nothing else.
+      return parsed.success ? parsed.data : emptyRemoteState();
+    } catch {
+      return emptyRemoteState();
+    }
+  }
+
+  private writeState(state: RemoteState): void {
+    writeJsonAtomic(this.statePath, state);
+  }
+
+  /** One fetch of the queue refs and the target; the refs it brought are kept for the next push. */
+  async fetch(): Promise<void> {
+    const { cwd, remote, target } = this.queue;
+    const names = remoteRefs(remote);
+    try {
+      await fetchRefs(cwd, remote, [`+refs/land/*:${names.local}*`, `+refs/heads/${target}:${this.targetRef(target)}`]);
+    } catch (error) {
+      if (error instanceof RemoteUnreachable && /couldn't find remote ref/.test(error.reason)) {
+        throw new LandError('config', `the remote ${remote} has no branch ${target}`, { hint: `push ${target} to ${remote} first` });
+      }
+      throw remoteError(error);
+    }
+    this.refs = parseQueueRefs(remote, await listRefs(this.queue.cwd, names.local));
+  }
+
+  /** Fetches, then brings the cache up to the remote's records. */
+  override async refresh(): Promise<void> {
+    await this.fetch();
+    await super.withQueueLock(() => this.materialize());
+  }
+
+  /**
+   * Writes every record whose ref moved since the cache last saw it, and appends the journal
+   * lines its new commits carry (two git processes, only when something moved).
+   */
+  private async materialize(): Promise<void> {
+    const state = this.readState();
+    const changed = [...this.refs.jobs].filter(([id, oid]) => state.jobs[id] !== oid);
+    if (changed.length) {
+      const messages = await chainMessages(
+        this.queue.cwd,
+        changed.map(([id, oid]) => ({ tip: oid, since: state.jobs[id] ?? null })),
+      );
+      const blobs = await readBlobs(
+        this.queue.cwd,
+        changed.map(([, oid]) => `${oid}:record.json`),
+      );
+      // A new cache: an empty index at journal offset 0, so readers catch it up from the lines below.
+      if (!this.hasJournal() && !this.readIndex()) super.writeIndex({ version: 1, journalEnd: 0, journalTail: '', lastId: null, active: {}, recent: [] });
+      for (const message of messages) for (const entry of entriesOfMessage(message)) super.appendJournal(entry);
+      for (const [id, oid] of changed) {
+        const parsed = jobRecordSchema.safeParse(JSON.parse(blobs.get(`${oid}:record.json`) ?? 'null'));
+        if (parsed.success && parsed.data.id === id) super.writeJob(parsed.data);
+        else process.stderr.write(`land: warning: the record of ${id} on ${this.queue.remote} (${oid.slice(0, 12)}) is corrupt; it is left out\n`);
+      }
+    }
+    const next: RemoteState = {
+      version: 1,
+      jobs: Object.fromEntries(this.refs.jobs),
+      heads: Object.fromEntries(this.refs.heads),
+      seq: this.refs.seq,
+    };
+    if (JSON.stringify(next) !== JSON.stringify(state)) this.writeState(next);
+  }
+
+  // ---- the transaction --------------------------------------------------------------------
+
+  override withQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
+    return this.transact(fn, { retry: true });
+  }
+
+  /** Runs `fn` under the queue lock and pushes what it changed (see the file's comment). */
+  transact<T>(fn: () => Promise<T> | T, opts: TransactOptions): Promise<T> {
+    return super.withQueueLock(async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        if (attempt > 1) {
+          await this.fetch();
+          await this.materialize();
+        }
+        const txn = this.begin();
+        let result: T;
+        try {
+          result = await fn();
+        } catch (error) {
+          this.rollback(txn);
+          throw error;
+        } finally {
+          this.txn = null;
+        }
+        const pushed = await this.push(txn, opts);
+        if (pushed === 'pushed') return result;
+        await this.fetch();
+        await this.materialize();
+        this.lease.checkAfterRefusal();
+        if (!opts.retry || attempt >= MAX_ATTEMPTS) throw new QueueRaced(pushed.refs);
+        await sleep(10 + Math.random() * 40 * Math.min(attempt, 8));
+      }
+    });
+  }
+
+  private begin(): Transaction {
+    const txn: Transaction = {
+      before: new Map(),
+      after: new Map(),
+      entries: [],
+      journalStart: null,
+      index: { saved: false, value: null },
+      branches: new Map(),
+      local: [],
+    };
+    this.txn = txn;
+    return txn;
+  }
+
+  /** Pushes the transaction's changes; 'pushed' also when there was nothing to push. */
+  private async push(txn: Transaction, opts: TransactOptions): Promise<'pushed' | { refs: { ref: string; why: string }[] }> {
+    const state = this.readState();
+    const plan = await this.updatesOf(txn, state, opts);
+    if (plan.updates.length) {
+      let pushed: Awaited<ReturnType<typeof pushAtomic>>;
+      try {
+        pushed = await pushAtomic(this.queue.cwd, this.queue.remote, plan.updates);
+      } catch (error) {
+        this.rollback(txn);
+        throw remoteError(error);
+      }
+      if (pushed.kind === 'refused') {
+        this.rollback(txn);
+        return { refs: pushed.refs };
+      }
+      plan.commit(state);
+      this.writeState(state);
+    }
+    for (const write of txn.local) write();
+    return 'pushed';
+  }
+
+  private async updatesOf(txn: Transaction, state: RemoteState, opts: TransactOptions) {
+    const names = remoteRefs(this.queue.remote);
+    const jobs = [...txn.after.values()];
+    const created = jobs.filter((job) => state.jobs[job.id] === undefined).map((job) => job.id);
+    const renewing = this.lease.held() !== null && (jobs.length > 0 || Boolean(opts.extra?.length) || Boolean(opts.renew));
+    const commits: NewCommit[] = jobs.map((job) => ({
+      parent: state.jobs[job.id] ?? null,
+      files: [{ name: 'record.json', content: `${JSON.stringify(job, null, 2)}\n` }],
+      message: recordMessage(
+        job,
+        txn.entries.filter((entry) => entry.job === job.id),
+      ),
+    }));
+    const last = created.sort().at(-1);
+    if (last) commits.push({ parent: state.seq, files: [{ name: 'last', content: `${last}\n` }], message: `land: seq ${last}\n` });
+    const lease = renewing ? this.lease.renewalCommit() : null;
+    if (lease) commits.push(lease);
+    const ids = await writeCommits(this.queue.cwd, commits);
+    const updates: RefUpdate[] = jobs.map((job, i) => ({ ref: names.job(job.id), to: ids[i] as string, expect: state.jobs[job.id] ?? null }));
+    for (const job of jobs) {
+      const head = state.heads[job.id] ?? null;
+      if (job.tip !== head) updates.push({ ref: names.head(job.id), to: job.tip, expect: head });
+    }
+    if (last) updates.push({ ref: names.seq, to: ids[jobs.length] as string, expect: state.seq });
+    const leaseId = lease ? (ids[ids.length - 1] as string) : null;
+    if (lease && leaseId) updates.push({ ref: names.lease, to: leaseId, expect: lease.parent });
+    updates.push(...(opts.extra ?? []));
+    const commit = (next: RemoteState) => {
+      jobs.forEach((job, i) => {
+        next.jobs[job.id] = ids[i] as string;
+        next.heads[job.id] = job.tip;
+      });
+      if (last) next.seq = ids[jobs.length] as string;
+      if (leaseId) this.lease.renewed(leaseId);
+    };
+    return { updates, commit };
+  }
+
+  /** Puts the cache back as it was before the transaction: journal, records, index. */
+  private rollback(txn: Transaction): void {
+    if (txn.journalStart !== null) this.takeBackJournal(txn.journalStart);
+    for (const [id, job] of txn.before) {
+      if (job) super.writeJob(job);
+      else rmSync(this.paths.job(id), { force: true });
+    }
+    if (txn.index.saved) {
+      if (txn.index.value) super.writeIndex(txn.index.value);
+      else this.removeIndex();
+    }
+    for (const [branch, ids] of txn.branches) super.writeBranchJobs(branch, ids ?? []);
+  }
+
+  // ---- writes seen by the transaction ---------------------------------------------------------
+
+  override writeJob(job: JobRecord): void {
+    const txn = this.txn;
+    if (txn && !txn.before.has(job.id)) txn.before.set(job.id, this.readJobQuietly(job.id));
+    super.writeJob(job);
+    txn?.after.set(job.id, job);
+  }
+
+  override appendJournal(entry: JournalEntry): number {
+    const offset = super.appendJournal(entry);
+    if (this.txn) {
+      this.txn.journalStart ??= offset;
+      this.txn.entries.push(entry);
+    }
+    return offset;
+  }
+
+  override writeIndex(index: ActiveIndex): boolean {
+    if (this.txn && !this.txn.index.saved) this.txn.index = { saved: true, value: this.readIndex() };
+    return super.writeIndex(index);
+  }
+
+  override writeBranchJobs(branch: string, ids: readonly string[]): boolean {
+    if (this.txn && !this.txn.branches.has(branch)) this.txn.branches.set(branch, this.branchJobIds(branch));
+    return super.writeBranchJobs(branch, ids);
+  }
+
+  override addBranchJobs(branch: string, ids: readonly string[]): boolean {
+    if (this.txn && !this.txn.branches.has(branch)) this.txn.branches.set(branch, this.branchJobIds(branch));
+    return super.addBranchJobs(branch, ids);
+  }
+
+  override appendMetric(row: Record<string, unknown>): void {
+    if (this.txn) this.txn.local.push(() => super.appendMetric(row));
+    else super.appendMetric(row);
+  }
+
+  override writeWindow(state: WindowState): void {
+    if (this.txn) this.txn.local.push(() => super.writeWindow(state));
+    else super.writeWindow(state);
+  }
+
+  private readJobQuietly(id: string): JobRecord | null {
+    try {
+      return this.readJob(id);
+    } catch {
+      return null;
+    }
+  }
+
+  // ---- the lease, waiting ---------------------------------------------------------------------
+
+  override async acquireDrainLock(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<DrainLease> {
+    const local = await super.acquireDrainLock(opts);
+    try {
+      await this.lease.take(opts);
+    } catch (error) {
+      await local.release();
+      throw error;
+    }
+    return {
+      holder: local.holder,
+      compromised: () => this.lease.lost() ?? local.compromised(),
+      holds: () => this.lease.lost() === null && local.holds(),
+      release: async () => {
+        await this.lease.release();
+        await local.release();
+      },
+    };
+  }
+
+  /** The records change only when the remote's do: polled every `pollSeconds`. */
+  override async waitForChange(opts: WaitForChangeOptions): Promise<WaitOutcome> {
+    const started = Date.now();
+    for (;;) {
+      if (opts.signal?.aborted) return { kind: 'aborted' };
+      if (opts.timeoutMs != null && Date.now() - started >= opts.timeoutMs) return { kind: 'timeout' };
+      if (this.jobsVersion() !== opts.since) return { kind: 'changed', by: 'poll' };
+      await sleepUnless(this.queue.pollSeconds * 1000, opts.signal);
+      if (opts.signal?.aborted) return { kind: 'aborted' };
+      await this.refresh().catch((error: unknown) => {
+        process.stderr.write(`land: warning: ${(remoteError(error) as Error).message}; trying again\n`);
+      });
+    }
+  }
+
+  /** After a landing went through: the clone's view of the target moves with it (no fetch). */
+  async noteTargetMoved(target: string, commit: string): Promise<void> {
+    await setLocalRef(this.queue.cwd, this.targetRef(target), commit);
+  }
+}
