@@ -21,6 +21,10 @@ export const FAILPOINTS = [
   'mid-journal-append',
   /** After a change's records are written, before the index of active jobs is (lib/queue/transition.ts). */
   'before-index',
+  /** A queue kept in a remote: a landing's push is ready (commits written), not yet sent. */
+  'before-landing-push',
+  /** A queue kept in a remote: the remote took the landing's push; the cache does not know it yet. */
+  'after-landing-push',
 ] as const;
 export type KillFailpoint = (typeof FAILPOINTS)[number];
 /** Not a kill: the n-th state-folder write throws ENOSPC. */

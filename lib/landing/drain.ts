@@ -7,7 +7,7 @@ import type { LoadedPolicy } from '../config/index.js';
 import { LandError } from '../errors.js';
 import { treeOf } from '../git/index.js';
 import {
-  applyChanges,
+  applyChangesLocked,
   fastPathCheckedChange,
   jobsChangedSince,
   jobTarget,
@@ -194,7 +194,8 @@ async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy,
   if (decision.restored) summary.restored = decision.restored; // trusted paths it changes (land show)
   const previous = head.fastPath;
   if (!previous || previous.alone !== summary.alone || refusalOf(previous) !== refusalOf(summary) || previous.base !== base) {
-    await applyChanges(store, [fastPathCheckedChange(head, summary)]);
+    // Bookkeeping of this drainer: a queue kept in a remote does not push it on its own.
+    await store.withUnsharedQueueLock(() => applyChangesLocked(store, [fastPathCheckedChange(head, summary)]));
   }
   return { job: head.id, base, decision };
 }

@@ -418,6 +418,14 @@ export class FileStore {
     });
   }
 
+  /**
+   * The queue lock for a change only this drainer needs (its bookkeeping, such as a fast-path
+   * check): the same lock here; a queue kept in a remote does not push such a change.
+   */
+  withUnsharedQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
+    return this.withQueueLock(fn);
+  }
+
   acquireDrainLock(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<DrainLease> {
     return acquireDrainLock(this.paths, opts);
   }

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LandError } from '../errors.js';
+import { failpoint } from '../failpoint.js';
 import {
   fetchRefs,
   listRefs,
@@ -200,6 +201,11 @@ export class RemoteStore extends FileStore {
     return this.transact(fn, { retry: true });
   }
 
+  /** A change of this drainer's own bookkeeping: made in the cache only, pushed with the job's next shared change. */
+  override withUnsharedQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
+    return super.withQueueLock(fn);
+  }
+
   /** Runs `fn` under the queue lock and pushes what it changed (see the file's comment). */
   transact<T>(fn: () => Promise<T> | T, opts: TransactOptions): Promise<T> {
     return super.withQueueLock(async () => {
@@ -249,6 +255,8 @@ export class RemoteStore extends FileStore {
     const plan = await this.updatesOf(txn, state, opts);
     if (plan.updates.length) {
       let pushed: Awaited<ReturnType<typeof pushAtomic>>;
+      const landing = Boolean(opts.extra?.length);
+      if (landing) failpoint('before-landing-push');
       try {
         pushed = await pushAtomic(this.queue.cwd, this.queue.remote, plan.updates);
       } catch (error) {
@@ -259,6 +267,7 @@ export class RemoteStore extends FileStore {
         this.rollback(txn);
         return { refs: pushed.refs };
       }
+      if (landing) failpoint('after-landing-push');
       plan.commit(state);
       this.writeState(state);
     }

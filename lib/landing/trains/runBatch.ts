@@ -242,6 +242,13 @@ async function landRemotely(ctx: DrainContext, facts: TrainFacts, judgement: Jud
     await store.transact(() => applyChangesLocked(store, landed.changes), { retry: false, extra: [target] });
   } catch (error) {
     if (!(error instanceof QueueRaced)) throw error;
+    // The refusal fetched the queue: a member canceled (or preempted) from another clone is a withdrawal.
+    const fresh = reread(store, facts.members);
+    if (withdrawals(fresh).dropped > 0) {
+      const withdrawn = settleTrain(facts, judgement, { step: 'withdrawn', fresh });
+      await applySettlement(ctx, withdrawn, trainId, max);
+      return withdrawn.next;
+    }
     const actual = await targetTip(ctx.cwd, store, facts.target);
     const lost = settleTrain(facts, judgement, { step: 'landing', outcome: { kind: 'lost', actual } });
     // A member canceled from another clone is no longer in_progress here: it is left as it is.

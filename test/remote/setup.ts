@@ -1,0 +1,82 @@
+// A team around one remote: a bare repository (the git server) seeded with a main branch whose
+// policy keeps the queue in that remote, and separate clones of it standing for separate hosts
+// (developer laptops, CI runners). Reached through file:// here; test/helpers/remote.ts adds ssh://.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { makeRepo, sh, tempDir } from '../helpers/repo.js';
+
+export interface Clone {
+  dir: string;
+  git(...args: string[]): string;
+  /** A branch from origin/main (or `from`) with one commit writing `files`, left unchecked-out; returns its tip. */
+  branch(branch: string, files: Record<string, string>, from?: string): string;
+  tip(ref: string): string;
+}
+
+export interface Team {
+  /** The bare repository standing for the git server. */
+  bare: string;
+  url: string;
+  clone(name?: string): Clone;
+  /** `git` run in the server repository. */
+  server(...args: string[]): string;
+}
+
+export const PASS_GATE = [{ name: 'test', run: ['sh', '-c', 'test ! -e broken'] }];
+
+export function queuePolicy(queue: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { target: 'main', gates: PASS_GATE, queue: { remote: 'origin', leaseSeconds: 4, pollSeconds: 0.3, ...queue }, ...extra };
+}
+
+function wrap(dir: string): Clone {
+  const git = (...args: string[]) => sh(dir, args);
+  return {
+    dir,
+    git,
+    tip: (ref) => git('rev-parse', ref),
+    branch: (branch, files, from = 'origin/main') => {
+      git('checkout', '-q', '-b', branch, from);
+      for (const [path, content] of Object.entries(files)) {
+        const full = join(dir, path);
+        mkdirSync(dirname(full), { recursive: true });
+        writeFileSync(full, content);
+      }
+      git('add', '-A');
+      git('commit', '-q', '-m', `change on ${branch}`);
+      const tip = git('rev-parse', 'HEAD');
+      git('checkout', '-q', '--detach', 'origin/main');
+      return tip;
+    },
+  };
+}
+
+/** A bare remote seeded with `policy` on main, and a way to make clones of it. */
+export function makeTeam(opts: { policy?: Record<string, unknown>; url?: (bare: string) => string; sshCommand?: string } = {}): Team {
+  const seed = makeRepo({ policy: opts.policy ?? queuePolicy() });
+  const bare = join(tempDir('land-remote-'), 'server.git');
+  sh(dirname(bare), ['init', '-q', '--bare', '-b', 'main', bare]);
+  sh(bare, ['config', 'gc.auto', '0']);
+  const url = opts.url ? opts.url(bare) : `file://${bare}`;
+  seed.git('push', '-q', bare, 'main:main');
+  let n = 0;
+  return {
+    bare,
+    url,
+    server: (...args) => sh(bare, args),
+    clone: (name) => {
+      n += 1;
+      const dir = join(tempDir(`land-clone-${name ?? n}-`), 'work');
+      const cloneArgs = opts.sshCommand ? ['-c', `core.sshCommand=${opts.sshCommand}`] : [];
+      sh(dirname(dir), ['clone', '-q', ...cloneArgs, url, dir]);
+      const clone = wrap(dir);
+      clone.git('config', 'user.name', `dev ${name ?? n}`);
+      clone.git('config', 'user.email', `dev${n}@land.invalid`);
+      clone.git('config', 'commit.gpgSign', 'false');
+      clone.git('config', 'gc.auto', '0');
+      clone.git('config', 'core.hooksPath', '/dev/null');
+      if (opts.sshCommand) clone.git('config', 'core.sshCommand', opts.sshCommand);
+      clone.git('checkout', '-q', '--detach', 'origin/main');
+      return clone;
+    },
+  };
+}
