@@ -2,7 +2,7 @@
 // git agrees (its train is in the target); `queued` sends it back to be gated again; `failed` and
 // `canceled` end it. Journaled as `resolved`, with who decided.
 import { LandError } from '../errors.js';
-import { branchTip, reachableFrom } from '../git/index.js';
+import { revParse, reachableFrom } from '../git/index.js';
 import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 
@@ -34,8 +34,8 @@ function patchFor(to: ResolveState, by: string, current: JobRecord): Partial<Job
   }
 }
 
-async function assertLandedInGit(cwd: string, target: string, job: JobRecord): Promise<void> {
-  const tip = await branchTip(cwd, target);
+async function assertLandedInGit(cwd: string, targetRef: string, target: string, job: JobRecord): Promise<void> {
+  const tip = await revParse(cwd, `${targetRef}^{commit}`);
   const inTarget = tip !== null && job.train !== null && (await reachableFrom(cwd, tip, [job.train])).has(job.train);
   if (inTarget) return;
   const why = job.train ? `its train ${job.train.slice(0, 12)} is not in ${target}` : 'its record names no train commit';
@@ -45,7 +45,7 @@ async function assertLandedInGit(cwd: string, target: string, job: JobRecord): P
 export async function resolveUncertain(opts: { cwd: string; store: FileStore; target: string; id: string; to: ResolveState; by: string }): Promise<JobRecord> {
   const seen = readJobOrThrow(opts.store, opts.id);
   if (seen.state !== 'uncertain') throw new LandError('state', `job ${seen.id} is ${seen.state}, not uncertain; there is nothing to resolve`);
-  if (opts.to === 'landed') await assertLandedInGit(opts.cwd, opts.target, seen);
+  if (opts.to === 'landed') await assertLandedInGit(opts.cwd, opts.store.targetRef(opts.target), opts.target, seen);
   return opts.store.withQueueLock(() => {
     if (opts.to === 'queued') {
       const live = opts.store

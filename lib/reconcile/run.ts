@@ -3,7 +3,7 @@
 // commit the page names; then the repairs under one hold of the queue lock, each journaled. It
 // never runs a gate and never moves the target.
 import { LandError } from '../errors.js';
-import { branchTip, reachableFrom } from '../git/index.js';
+import { revParse, reachableFrom } from '../git/index.js';
 import { loadPolicy } from '../config/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
 import { applyChanges, type JobChange } from '../queue/index.js';
@@ -24,8 +24,8 @@ export interface ReconcileOptions {
   check: boolean;
 }
 
-async function targetTipOrThrow(cwd: string, target: string): Promise<string> {
-  const tip = await branchTip(cwd, target);
+async function targetTipOrThrow(cwd: string, store: FileStore, target: string): Promise<string> {
+  const tip = await revParse(cwd, `${store.targetRef(target)}^{commit}`);
   if (tip === null) throw new LandError('config', `target branch "${target}" does not exist`, { hint: 'name another with --target' });
   return tip;
 }
@@ -130,7 +130,7 @@ async function workFor(opts: ReconcileOptions, f: Finding, seen: JobRecord, all:
 export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult> {
   const { jobs } = opts.store.listJobs();
   const page = selectPage(jobs, opts.target, opts.after, opts.limit);
-  const tip = await targetTipOrThrow(opts.cwd, opts.target);
+  const tip = await targetTipOrThrow(opts.cwd, opts.store, opts.target);
   const ev = await gatherEvidence(opts, page.jobs, tip);
   const plan = await confirmMissingRows(opts.store, planPage(page.jobs, ev));
   const base = { scanned: page.jobs.length, disagreements: plan.findings.length, nextAfter: page.nextAfter, check: opts.check };
