@@ -69,7 +69,8 @@ const EXIT_CODE_SUMMARY = `Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy
 4 not found, 5 refused by the job's state, 6 busy (another drainer), 7 git failed,
 8 corrupt state file, 9 job did not land (submit --wait),
 10 target red: the target itself fails its gates, 11 no space left on device,
-12 disagreement (land reconcile --check), 130 interrupted.
+12 disagreement (land reconcile --check), 13 the queue's remote could not be reached,
+130 interrupted.
 land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`;
 
 /**

@@ -1,7 +1,7 @@
 // The policy in force is the .ctm.json committed at the target branch's tip, never the working
 // tree and never a member branch: a queued branch cannot change which commands gate it.
 import { LandError } from '../errors.js';
-import { branchRef, configGet, isValidBranchName, readCommitFile } from '../git/index.js';
+import { branchRef, configGet, isValidBranchName, readCommitFile, type CommitFile } from '../git/index.js';
 import { POLICY_FILE, type Policy } from './schema.js';
 import { policyOrThrow } from './validate.js';
 
@@ -29,6 +29,24 @@ async function targetName(cwd: string, explicit?: string): Promise<string> {
 
 const TARGETS = new Map<string, Promise<string>>();
 
+/**
+ * A read of the policy made moments ago by this process (the queue's mode is read from the same
+ * file, lib/config/queueMode.ts): the next loadPolicy of that ref takes it instead of starting git
+ * again, once; later calls (a drainer's next train) read afresh.
+ */
+const PRIMED = new Map<string, CommitFile | null>();
+
+export function primePolicyRead(cwd: string, ref: string, read: CommitFile | null): void {
+  PRIMED.set(`${cwd}\0${ref}`, read);
+}
+
+function takePrimed(cwd: string, ref: string): CommitFile | null | undefined {
+  const key = `${cwd}\0${ref}`;
+  const read = PRIMED.get(key);
+  PRIMED.delete(key);
+  return read;
+}
+
 export interface LoadedPolicy {
   policy: Policy;
   target: string;
@@ -45,7 +63,9 @@ export interface LoadedPolicy {
 export async function loadPolicy(cwd: string, explicitTarget?: string, refOf: (target: string) => string = branchRef): Promise<LoadedPolicy> {
   const target = await resolveTargetName(cwd, explicitTarget);
   // One git process reads the tip, its tree and the policy file at that tip (a drain asks per train).
-  const read = await readCommitFile(cwd, refOf(target), POLICY_FILE);
+  const ref = refOf(target);
+  const primed = takePrimed(cwd, ref);
+  const read = primed !== undefined ? primed : await readCommitFile(cwd, ref, POLICY_FILE);
   if (read === null) {
     throw new LandError('config', `target branch "${target}" does not exist`, {
       hint: 'create it, or name another with `git config land.target <branch>`',

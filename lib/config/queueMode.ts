@@ -3,6 +3,7 @@
 // target branch, else (a clone that has no such local branch) at origin's remote-tracking ref.
 import { LandError } from '../errors.js';
 import { branchRef, configGet, readCommitFile } from '../git/index.js';
+import { primePolicyRead } from './load.js';
 import { POLICY_FILE, queueSchema } from './schema.js';
 
 export interface QueueMode {
@@ -15,6 +16,7 @@ export interface QueueMode {
 /** The `queue` section of the policy at `ref`, validated alone (the rest is the command's business); null when none is readable. */
 async function queueSection(cwd: string, ref: string): Promise<{ remote?: string; leaseSeconds: number; pollSeconds: number } | null> {
   const read = await readCommitFile(cwd, ref, POLICY_FILE);
+  primePolicyRead(cwd, ref, read);
   const text = read?.file?.text;
   if (!text) return null;
   let raw: unknown;
