@@ -156,6 +156,23 @@ function parallelSection(r: Report): Section {
   };
 }
 
+function remoteSection(r: Report): Section {
+  const q = r.remote;
+  return {
+    title: `remote: N = ${q.branches} one-line branches, batch.max 1 (one train per job), gate \`true\`; a clone's own queue vs a queue kept in a file:// remote`,
+    headers: ['queue', 'wall', 'trains', 'per train', 'fetches', 'pushes'],
+    rows: [
+      ["the clone's own", ms(q.localMs), String(q.trains), ms(q.localMs / Math.max(1, q.trains)), '0', '0'],
+      ['file:// remote', ms(q.remoteMs), String(q.trains), ms(q.remoteMs / Math.max(1, q.trains)), String(q.fetches), String(q.pushes)],
+    ],
+    right: [1, 2, 3, 4, 5],
+    notes: [
+      `added per train: ${ms(q.addedPerTrainMs)}; per train, without the drain's first fetch and the lease's take and release: ${fix(q.fetchesPerTrain)} fetch(es), ${fix(q.pushesPerTrain)} push(es) (goal: at most one of each)`,
+      `landed on the server: ${q.landedOnServer} merge(s)`,
+    ],
+  };
+}
+
 function culpritSection(r: Report): Section[] {
   if (!r.culprits) return [];
   return [
@@ -204,7 +221,17 @@ export function sectionsOf(r: Report): Section[] {
     right: [1],
     notes: [],
   };
-  return [startupSection(r), overheadSection(r), sweepSection(r), scaleSection(r), parallelSection(r), ...culpritSection(r), rss, goalSection(r)];
+  return [
+    startupSection(r),
+    overheadSection(r),
+    sweepSection(r),
+    scaleSection(r),
+    parallelSection(r),
+    remoteSection(r),
+    ...culpritSection(r),
+    rss,
+    goalSection(r),
+  ];
 }
 
 function textTable(s: Section): string[] {
@@ -249,6 +276,9 @@ const DEFINITIONS = `
   \`land submit\`, and the per-train overhead of a drain, against the same on a small queue.
 - **parallel**: N branches, k = round(p x N) culprits at positions from a fixed seed, gates that sleep; wall seconds of
   \`land run\` with \`batch.parallel\` 1 and 2; ratio = wall(2) / wall(1).
+- **remote**: the same N one-line branches (gate \`true\`, \`batch.max\` 1) drained from a clone's own queue and from a queue
+  kept in a \`file://\` remote ([docs/remote.md](docs/remote.md)); both drains run through a PATH shim that logs each git
+  command, which counts the fetches and pushes. Per train = (count - the drain's first fetch, its lease take and release) / trains.
 - The old culprit rows (N = 8 and 16, one or two culprits at fixed positions) run only with \`--culprits\`: the sweep supersedes them.
 - Timings come from one machine, often shared: compare figures from the same run, not across runs.
 `;

@@ -21,6 +21,8 @@ export interface BenchSettings {
   sweep: { n: number; batchMax: number; rates: number[]; seeds: number; serialSeeds: number; gateMs: number; policies: ('serial' | 'default')[] };
   scale: { jobs: number; queued: number; runs: number };
   parallel: { n: number; p: number; seed: number; gateSeconds: number };
+  /** The remote-queue row: one-job trains drained from a clone's own queue and from a file:// remote. */
+  remote: { n: number };
   culprits: boolean;
 }
 
@@ -61,6 +63,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
       sweep: { n: 16, batchMax: 8, rates, seeds: 1, serialSeeds: 1, gateMs: 50, policies },
       scale: { jobs: 1000, queued: 100, runs: 3 },
       parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
+      remote: { n: 6 },
       culprits: args.culprits,
     };
   }
@@ -71,6 +74,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     sweep: { n: 64, batchMax: 8, rates, seeds: 5, serialSeeds: 2, gateMs: 50, policies },
     scale: { jobs: 10_000, queued: 100, runs: 5 },
     parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },
+    remote: { n: 16 },
     culprits: args.culprits,
   };
 }

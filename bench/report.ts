@@ -2,6 +2,7 @@
 // sections rendered as text tables (the terminal) or as Markdown (`--markdown BENCHMARKS.md`).
 import type { ParallelRow } from './parallel.js';
 import type { BenchSettings } from './plan.js';
+import type { RemoteRow } from './remote.js';
 import type { ScaleRow } from './scale.js';
 import type { CulpritRow, Startup, TrainFigure } from './scenarios.js';
 import type { SweepRow } from './sweep.js';
@@ -50,6 +51,7 @@ export interface Report {
   startup: Startup;
   overhead: Overhead;
   parallel: ParallelRow;
+  remote: RemoteRow;
   /** (b) in full: both drains and the git loop. */
   train: TrainFigure;
   /** The old culprit rows (c), only with --culprits. */
@@ -153,6 +155,12 @@ export function goalsOf(report: Omit<Report, 'goals'>): Goal[] {
       goal: '<= 0.7',
       met: p === null ? null : p <= 0.7,
     },
+    {
+      figure: `per train, a queue in a file:// remote vs a clone's own (N = ${report.remote.branches}, one job per train)`,
+      measured: `${fix(report.remote.fetchesPerTrain)} fetch + ${fix(report.remote.pushesPerTrain)} push, +${ms(report.remote.addedPerTrainMs)}`,
+      goal: 'at most one fetch and one push added',
+      met: report.remote.fetchesPerTrain <= 1.05 && report.remote.pushesPerTrain <= 1.05,
+    },
     verdictGoal(report),
     {
       figure: report.settings.quick ? 'total time of this run (--quick; the goal is for the full run)' : 'total time of the full run',
@@ -178,6 +186,7 @@ export const REQUIRED_SHAPE = {
   startup: ['nodeBaselineMs', 'versionMs', 'statusMs'],
   overhead: ['landMs', 'rawGitMs', 'ratio', 'perTrainOverheadMs'],
   parallel: ['n', 'p', 'wallSeconds1', 'wallSeconds2', 'ratio'],
+  remote: ['branches', 'localMs', 'remoteMs', 'addedPerTrainMs', 'fetchesPerTrain', 'pushesPerTrain'],
 } as const;
 
 /** What is missing from a parsed `--json` object (empty: it has the issue's shape). */

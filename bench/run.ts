@@ -5,6 +5,7 @@
 //   pSweep: gate runs per job across culprit rates, serial and default policies (bench/sweep.ts)
 //   scale: status, submit and per-train overhead with 10,000 jobs present (bench/scale.ts)
 //   parallel: wall time with batch.parallel 1 and 2 (bench/parallel.ts)
+//   remote: per-train cost of a queue kept in a file:// remote against a clone's own (bench/remote.ts)
 //   c. (--culprits only) gate runs per landed job with culprits at fixed positions, N = 8 and 16
 //   d. peak RSS of the `land run` processes of (b), through GNU time when it is there
 // It measures and prints; it asserts nothing. Flags: see USAGE (bench/plan.ts). Progress goes to stderr.
@@ -17,6 +18,7 @@ import { gnuTimeWorks } from './land.js';
 import { measureParallel } from './parallel.js';
 import { type BenchArgs, type BenchSettings, parseArgs, settingsFor, USAGE } from './plan.js';
 import { goalsOf, jsonReport, type Machine, overheadOf, type Report } from './report.js';
+import { measureRemoteQueue } from './remote.js';
 import { measureScale } from './scale.js';
 import { measureCulprits, measureStartup, measureTrainFigure, prepareCulpritTemplate, prepareSmallQueue } from './scenarios.js';
 import { measureSweep } from './sweep.js';
@@ -52,6 +54,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const pSweep = await part('pSweep', () => measureSweep(root, { ...settings.sweep, progress }));
   const scale = await part('scale', () => measureScale(root, { ...settings.scale, progress }));
   const parallel = await part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
+  const remote = await part('remote', () => measureRemoteQueue(root, { ...settings.remote, progress }));
   const culprits = settings.culprits
     ? await part('culprits', () =>
         measureCulprits(
@@ -64,7 +67,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const rssNote = rss
     ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
     : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' };
-  return { startup, train, overhead: overheadOf(train), pSweep, scale, parallel, culprits, rss: rssNote };
+  return { startup, train, overhead: overheadOf(train), pSweep, scale, parallel, remote, culprits, rss: rssNote };
 }
 
 function command(args: BenchArgs, argv: readonly string[]): string {

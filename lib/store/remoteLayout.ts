@@ -98,9 +98,11 @@ export const remoteStateSchema = z.object({
   jobs: z.record(z.string(), z.string()),
   heads: z.record(z.string(), z.string()),
   seq: z.string().nullable(),
+  /** Journal lines of changes this drainer made in the cache only (a job riding its train), by job: the job's next push carries them. */
+  pending: z.record(z.string(), z.array(journalEntrySchema)).default({}),
 });
 export type RemoteState = z.infer<typeof remoteStateSchema>;
 
 export function emptyRemoteState(): RemoteState {
-  return { version: 1, jobs: {}, heads: {}, seq: null };
+  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {} };
 }

@@ -70,8 +70,8 @@ export class LeaseKeeper {
   async take(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<void> {
     const seen = { oid: undefined as string | null | undefined, since: 0 };
     let announced = false;
-    for (;;) {
-      await this.hooks.fetch();
+    for (let pass = 0; ; pass += 1) {
+      if (pass > 0) await this.hooks.fetch(); // the first look uses the fetch the store has just made
       const oid = this.hooks.leaseRef();
       const lease = oid ? await this.read(oid) : null;
       if (oid !== seen.oid) Object.assign(seen, { oid, since: performance.now() });

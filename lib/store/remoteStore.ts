@@ -186,11 +186,14 @@ export class RemoteStore extends FileStore {
         else process.stderr.write(`land: warning: the record of ${id} on ${this.queue.remote} (${oid.slice(0, 12)}) is corrupt; it is left out\n`);
       }
     }
+    // A job whose record moved on the remote: the remote's record wins over what this drainer kept back.
+    const pending = Object.fromEntries(Object.entries(state.pending).filter(([id]) => !changed.some(([moved]) => moved === id)));
     const next: RemoteState = {
       version: 1,
       jobs: Object.fromEntries(this.refs.jobs),
       heads: Object.fromEntries(this.refs.heads),
       seq: this.refs.seq,
+      pending,
     };
     if (JSON.stringify(next) !== JSON.stringify(state)) this.writeState(next);
   }
@@ -253,6 +256,10 @@ export class RemoteStore extends FileStore {
   private async push(txn: Transaction, opts: TransactOptions): Promise<'pushed' | { refs: { ref: string; why: string }[] }> {
     const state = this.readState();
     const plan = await this.updatesOf(txn, state, opts);
+    if (!plan.updates.length && plan.kept) {
+      plan.commit(state);
+      this.writeState(state);
+    }
     if (plan.updates.length) {
       let pushed: Awaited<ReturnType<typeof pushAtomic>>;
       const landing = Boolean(opts.extra?.length);
@@ -277,16 +284,18 @@ export class RemoteStore extends FileStore {
 
   private async updatesOf(txn: Transaction, state: RemoteState, opts: TransactOptions) {
     const names = remoteRefs(this.queue.remote);
-    const jobs = [...txn.after.values()];
+    // A job riding this drainer's train changes in the cache only: nobody else may move it, and
+    // its landing (or its return to the queue) pushes the record with these journal lines.
+    const holding = this.lease.held() !== null;
+    const kept = holding ? [...txn.after.values()].filter((job) => job.state === 'in_progress') : [];
+    const jobs = [...txn.after.values()].filter((job) => !kept.includes(job));
+    const entriesOf = (id: string) => [...(state.pending[id] ?? []), ...txn.entries.filter((entry) => entry.job === id)];
     const created = jobs.filter((job) => state.jobs[job.id] === undefined).map((job) => job.id);
     const renewing = this.lease.held() !== null && (jobs.length > 0 || Boolean(opts.extra?.length) || Boolean(opts.renew));
     const commits: NewCommit[] = jobs.map((job) => ({
       parent: state.jobs[job.id] ?? null,
       files: [{ name: 'record.json', content: `${JSON.stringify(job, null, 2)}\n` }],
-      message: recordMessage(
-        job,
-        txn.entries.filter((entry) => entry.job === job.id),
-      ),
+      message: recordMessage(job, entriesOf(job.id)),
     }));
     const last = created.sort().at(-1);
     if (last) commits.push({ parent: state.seq, files: [{ name: 'last', content: `${last}\n` }], message: `land: seq ${last}\n` });
@@ -306,11 +315,13 @@ export class RemoteStore extends FileStore {
       jobs.forEach((job, i) => {
         next.jobs[job.id] = ids[i] as string;
         next.heads[job.id] = job.tip;
+        delete next.pending[job.id];
       });
+      for (const job of kept) next.pending[job.id] = entriesOf(job.id);
       if (last) next.seq = ids[jobs.length] as string;
       if (leaseId) this.lease.renewed(leaseId);
     };
-    return { updates, commit };
+    return { updates, commit, kept: kept.length > 0 };
   }
 
   /** Puts the cache back as it was before the transaction: journal, records, index. */

@@ -242,11 +242,13 @@ async function landRemotely(ctx: DrainContext, facts: TrainFacts, judgement: Jud
     await store.transact(() => applyChangesLocked(store, landed.changes), { retry: false, extra: [target] });
   } catch (error) {
     if (!(error instanceof QueueRaced)) throw error;
-    // The refusal fetched the queue: a member canceled (or preempted) from another clone is a withdrawal.
+    // The refusal fetched the queue. A member changed from another clone meanwhile (canceled, a
+    // stop request, a new tip) withdraws it: the run is void and the others go back at once.
     const fresh = reread(store, facts.members);
-    if (withdrawals(fresh).dropped > 0) {
-      const withdrawn = settleTrain(facts, judgement, { step: 'withdrawn', fresh });
-      await applySettlement(ctx, withdrawn, trainId, max);
+    const changed = (job: JobRecord) => job.state !== 'in_progress' || job.stopRequest !== null || job.tip !== facts.members.find((m) => m.id === job.id)?.tip;
+    if (fresh.length < facts.members.length || fresh.some(changed)) {
+      const withdrawn = settleTrain(facts, judgement, { step: 'withdrawn', fresh: fresh.filter((job) => job.state === 'in_progress') });
+      await applySettlement(ctx, { ...withdrawn, changes: withdrawn.changes.map((change) => ({ ...change, lenient: true })) }, trainId, max);
       return withdrawn.next;
     }
     const actual = await targetTip(ctx.cwd, store, facts.target);
