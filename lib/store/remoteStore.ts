@@ -212,6 +212,9 @@ export class RemoteStore extends FileStore {
   /** Runs `fn` under the queue lock and pushes what it changed (see the file's comment). */
   transact<T>(fn: () => Promise<T> | T, opts: TransactOptions): Promise<T> {
     return super.withQueueLock(async () => {
+      // A drainer whose lease was taken over changes nothing more, not even to put its jobs back.
+      const lost = this.lease.lost();
+      if (lost) throw lost;
       for (let attempt = 1; ; attempt += 1) {
         if (attempt > 1) {
           await this.fetch();
