@@ -20,9 +20,9 @@ export interface WindowView {
 export type PolicyMax = { kind: 'known'; max: number } | { kind: 'unknown'; reason: string };
 
 /** batch.max of the policy in force, or why the policy cannot be read. */
-export async function policyBatchMax(cwd: string, target?: string): Promise<PolicyMax> {
+export async function policyBatchMax(cwd: string, target: string | undefined, refOf: (target: string) => string): Promise<PolicyMax> {
   try {
-    return { kind: 'known', max: (await loadPolicy(cwd, target)).policy.batch.max };
+    return { kind: 'known', max: (await loadPolicy(cwd, target, refOf)).policy.batch.max };
   } catch (error) {
     // An unreadable policy must not hide the queue; a bad --target is still the user's error.
     if (!isLandError(error) || error.code === 'usage') throw error;
@@ -38,7 +38,7 @@ export function knownMax(policy: PolicyMax): number | null {
 }
 
 export async function readWindowView(store: FileStore, cwd: string, target?: string): Promise<WindowView> {
-  const policy = await policyBatchMax(cwd, target);
+  const policy = await policyBatchMax(cwd, target, (name) => store.targetRef(name));
   const state = store.readWindow();
   const persisted = state?.size ?? null;
   const history = state?.history ?? [];

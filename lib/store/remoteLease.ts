@@ -56,7 +56,7 @@ export class LeaseKeeper {
     return this.current?.lost ?? null;
   }
 
-  private async read(oid: string): Promise<Lease | null> {
+  async read(oid: string): Promise<Lease | null> {
     const text = (await readBlobs(this.queue.cwd, [`${oid}:lease.json`])).get(`${oid}:lease.json`);
     try {
       const parsed = leaseSchema.safeParse(JSON.parse(text ?? 'null'));

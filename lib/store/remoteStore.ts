@@ -31,6 +31,7 @@ import {
   recordMessage,
   remoteRefs,
   remoteStateSchema,
+  type Lease,
   type QueueRefs,
   type QueueRemote,
   type RemoteState,
@@ -426,6 +427,12 @@ export class RemoteStore extends FileStore {
         process.stderr.write(`land: warning: ${(remoteError(error) as Error).message}; trying again\n`);
       });
     }
+  }
+
+  /** The lease as last fetched: who drains this queue (null: nobody ever did). */
+  async drainerLease(): Promise<{ lease: Lease | null; commit: string } | null> {
+    const oid = this.refs.lease;
+    return oid ? { lease: await this.lease.read(oid), commit: oid } : null;
   }
 
   /** After a landing went through: the clone's view of the target moves with it (no fetch). */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
-import type { FileStore, JobRecord } from '../../store/index.js';
+import { RemoteStore, type FileStore, type JobRecord } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowView, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
@@ -25,6 +25,34 @@ function note(job: JobRecord): string {
 function uncertainLine(job: JobRecord): string {
   const why = job.error?.message ?? job.reason ?? 'its record and git disagree';
   return `uncertain ${job.id} ${showName(job.branch)} ${short(job.tip)}: ${why}; not drained until decided: see land reconcile (land reconcile --resolve ${job.id} landed|queued|failed|canceled)`;
+}
+
+interface QueueView {
+  /** The git remote that holds the queue; null: this clone's own. */
+  remote: string | null;
+  /** Who drains it (the lease as fetched): null when nobody ever did. */
+  drainer: { holder: string; host: string; pid: number; epoch: number; released: boolean; commit: string } | null;
+}
+
+async function queueView(store: FileStore): Promise<QueueView> {
+  if (!(store instanceof RemoteStore)) return { remote: null, drainer: null };
+  const found = await store.drainerLease();
+  const lease = found?.lease;
+  return {
+    remote: store.queue.remote,
+    drainer:
+      found && lease ? { holder: lease.holder, host: lease.host, pid: lease.pid, epoch: lease.epoch, released: lease.released, commit: found.commit } : null,
+  };
+}
+
+function queueLine(queue: QueueView): string {
+  const d = queue.drainer;
+  const who = !d
+    ? 'no drainer yet'
+    : d.released
+      ? `last drained by ${d.host} (lease released)`
+      : `drained by ${d.holder.slice(0, 8)} on ${d.host} (pid ${d.pid}, lease epoch ${d.epoch})`;
+  return `queue kept in ${queue.remote} (refs/land/*); ${who}`;
 }
 
 /** The line under the table that says what the estimates rest on. */
@@ -54,7 +82,7 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description('the queue in landing order: position, state, branch, tip, age, estimated time to land')
     .option('--all', 'include landed, failed and canceled jobs')
-    .option('--json', 'print { window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
+    .option('--json', 'print { queue, window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const store = await ctx.store();
@@ -74,8 +102,10 @@ export function registerStatus(program: Command): void {
         // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
         const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
+        const queue = await queueView(store);
         if (ctx.out.json) {
           ctx.out.emit({
+            queue,
             window,
             jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })),
             corrupt,
@@ -87,6 +117,7 @@ export function registerStatus(program: Command): void {
         ctx.out.say(
           `${printable(windowSummary(window))}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
         );
+        if (queue.remote) ctx.out.say(printable(queueLine(queue)));
         for (const job of uncertain) ctx.out.say(uncertainLine(job));
         if (!rows.length) {
           ctx.out.say(await emptyQueueText(store, ctx.cwd));

@@ -27,13 +27,13 @@ export function registerWindow(program: Command): void {
         if (opts.set !== undefined) {
           const n = /^[0-9]+$/.test(opts.set) ? Number(opts.set) : Number.NaN;
           if (!Number.isInteger(n) || n < 1) throw new LandError('usage', `--set: expected a whole number >= 1, got ${JSON.stringify(opts.set)}`);
-          const max = knownMax(await policyBatchMax(ctx.cwd, ctx.options.target));
+          const max = knownMax(await policyBatchMax(ctx.cwd, ctx.options.target, (name) => store.targetRef(name)));
           const by = await userIdentity(ctx.cwd);
           const { state, clamped } = await store.withQueueLock(() => setWindow(store, n, max, by));
           const why = clamped ? ` (asked ${n}; clamped to batch.max ${max})` : max === null ? ' (not clamped: batch.max is unknown)' : '';
           change = { said: `window set to ${state.size}${why}`, fields: { asked: n, clamped } };
         } else if (opts.reset) {
-          const max = knownMax(await policyBatchMax(ctx.cwd, ctx.options.target));
+          const max = knownMax(await policyBatchMax(ctx.cwd, ctx.options.target, (name) => store.targetRef(name)));
           const by = await userIdentity(ctx.cwd);
           const state = await store.withQueueLock(() => resetWindow(store, max, by));
           change = { said: `window reset to ${state.size}${max === null ? ' (batch.max is unknown)' : ' (batch.max)'}`, fields: {} };
