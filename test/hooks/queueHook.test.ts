@@ -121,6 +121,13 @@ describe('land hooks pre-receive --queue', () => {
     expect(result.status, result.stderr).toBe(0);
     expect([s.at('feature'), s.at('refs/land/jobs/x'), s.at(LEASE)]).toEqual([next, job, taken]);
   });
+
+  it('takes no token file: --queue with --token-file is a usage error', async () => {
+    const both = await land(s.repo.dir, ['hooks', 'pre-receive', '--queue', '--token-file', 'token']);
+    expect(both.code).toBe(2);
+    expect(both.stdout).toBe('');
+    expect(both.stderr).toContain('use one of --queue and --token-file');
+  });
 });
 
 describe('land hooks pre-receive --queue, a released lease', () => {
