@@ -94,7 +94,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     docs: 'docs/protect.md',
   },
   'hooks pre-receive': {
-    examples: [['land hooks pre-receive > /srv/git/app.git/hooks/pre-receive', 'the same rule on a server (make it executable)']],
+    examples: [
+      ['land hooks pre-receive > /srv/git/app.git/hooks/pre-receive', 'the same rule on a server (make it executable)'],
+      ['land hooks pre-receive --queue > /srv/git/app.git/hooks/pre-receive', "a remote queue's server: only the lease holder's landing moves the target"],
+    ],
     docs: 'docs/protect.md',
   },
   batch: {

@@ -1,6 +1,7 @@
 // The texts of the hooks `land hooks` writes. Pure: every value is embedded at install time,
 // single-quoted for a POSIX shell, so a target name or a path can never become shell syntax.
 // The scripts use POSIX sh only (no bash-isms).
+import { remoteRefs } from '../store/remoteLayout.js';
 
 /** The line that identifies a hook land wrote (install overwrites and uninstall removes only these). */
 export const HOOK_MARKER = '# land-managed-hook';
@@ -203,6 +204,86 @@ if [ "$refuse" = yes ]; then
   printf '%s\\n' "$message" >&2
   exit 1
 fi
+exit 0
+`;
+}
+
+export function queueRefusalMessage(target: string): string {
+  return `land: refs/heads/${target} moves only in a landing push by the lease holder`;
+}
+
+/**
+ * The lease checks of the remote-queue pre-receive hook (POSIX sh). lease.json is one line of
+ * compact JSON written by land; its fields are read with sed (no jq): `holder` is hex,
+ * `released` true or false. A blob that names no holder counts as unreadable.
+ */
+function leaseCheckFunctions(): string {
+  return `is_oid() {
+  case "$1" in
+    *[!0-9a-f]*|'') return 1 ;;
+    *[!0]*) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+# lease_holder <commit>: prints the holder of lease.json at that commit; fails when unreadable.
+lease_holder() {
+  blob=$(git cat-file blob "$1:lease.json" 2>/dev/null) || return 1
+  holder=$(printf '%s\\n' "$blob" | sed -n 's/.*"holder"[[:space:]]*:[[:space:]]*"\\([0-9A-Fa-f][0-9A-Fa-f]*\\)".*/\\1/p' | sed -n '$p')
+  [ -n "$holder" ] || return 1
+  printf '%s' "$holder"
+}
+# lease_released <commit>: 0 when lease.json at that commit says "released": true.
+lease_released() {
+  git cat-file blob "$1:lease.json" 2>/dev/null | grep -q '"released"[[:space:]]*:[[:space:]]*true'
+}
+refuse() {
+  printf '%s (%s)\\n' "$message" "$1" >&2
+  exit 1
+}`;
+}
+
+/**
+ * pre-receive for the server repository of a queue kept in a remote (docs/protect.md, "A remote
+ * queue"): a push that updates refs/heads/<target> is accepted only when the same push moves
+ * refs/land/lease from an existing commit O to a commit N whose first parent is O, lease.json at O
+ * and at N naming the same holder, neither released. That is the shape of a drainer's landing
+ * (target, lease renewal and records in one atomic push). Other pushes are not restricted.
+ */
+export function queuePreReceiveScript(opts: { target: string }): string {
+  return `#!/bin/sh
+${HOOK_MARKER}
+# Written by \`land hooks pre-receive --queue\`, for the server repository of a remote queue.
+# The target moves only in a landing push: the same push renews refs/land/lease (a child of its
+# old value, the same holder, not released). Pushes that leave the target alone pass.
+target_ref=${shQuote(`refs/heads/${opts.target}`)}
+lease_ref=${shQuote(remoteRefs('').lease)}
+message=${shQuote(queueRefusalMessage(opts.target))}
+
+${leaseCheckFunctions()}
+
+target_new= lease_old= lease_new=
+while read -r old new ref; do
+  if [ "$ref" = "$target_ref" ]; then
+    target_new=$new
+  elif [ "$ref" = "$lease_ref" ]; then
+    lease_old=$old
+    lease_new=$new
+  fi
+done
+[ -n "$target_new" ] || exit 0
+
+is_oid "$target_new" || refuse "a landing never deletes the target"
+[ -n "$lease_new" ] || refuse "the push does not move $lease_ref"
+is_oid "$lease_old" || refuse "$lease_ref does not exist yet: a drainer takes the lease in a push of its own"
+is_oid "$lease_new" || refuse "the push deletes $lease_ref"
+[ "$(git cat-file -t "$lease_new" 2>/dev/null)" = commit ] || refuse "the new $lease_ref is not a commit"
+parent=$(git rev-parse -q --verify "$lease_new^1" 2>/dev/null) || parent=
+[ "$parent" = "$lease_old" ] || refuse "the new lease commit's first parent is not the old value of $lease_ref"
+old_holder=$(lease_holder "$lease_old") || refuse "no holder in lease.json at $lease_old"
+new_holder=$(lease_holder "$lease_new") || refuse "no holder in lease.json at $lease_new"
+[ "$old_holder" = "$new_holder" ] || refuse "the lease changes holder in this push, $old_holder to $new_holder"
+lease_released "$lease_old" && refuse "the lease was released"
+lease_released "$lease_new" && refuse "the push releases the lease"
 exit 0
 `;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { installHooks, uninstallHooks } from '../../hooks/install.js';
-import { preReceiveScript } from '../../hooks/scripts.js';
+import { LandError } from '../../errors.js';
+import { preReceiveScript, queuePreReceiveScript } from '../../hooks/scripts.js';
 import { landEntry } from '../../landEntry.js';
 import { action } from '../action.js';
 
@@ -55,12 +56,19 @@ export function registerHooks(program: Command): void {
   hooks
     .command('pre-receive')
     .description(
-      "print a pre-receive hook with the same rule, for a server repository on the drainer's machine (over ssh or https use the host's protected-branch rule)",
+      "print a pre-receive hook for a server repository: with the same rule, for a drainer on the server's machine; with --queue, for the server of a remote queue (the target moves only in a lease holder's landing push)",
     )
     .option('--token-file <path>', "the drainer's token file (sha256 of its landing token, pid, start time; default: this repository's)")
+    .option('--queue', 'the rule for a queue kept in this remote: a push that moves the target must renew refs/land/lease, same holder, not released')
     .action(
-      action<{ tokenFile?: string }>(async (ctx, opts) => {
+      action<{ tokenFile?: string; queue?: boolean }>(async (ctx, opts) => {
+        if (opts.queue && opts.tokenFile !== undefined)
+          throw new LandError('usage', '--queue checks the lease, not a token file: use one of --queue and --token-file');
         const target = await ctx.targetName();
+        if (opts.queue) {
+          process.stdout.write(queuePreReceiveScript({ target }));
+          return;
+        }
         const tokenFile = opts.tokenFile ?? (await ctx.store()).tokenFile();
         process.stdout.write(preReceiveScript({ target, tokenFile }));
       }),
