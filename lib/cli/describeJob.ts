@@ -101,3 +101,13 @@ export function describeFlaky(flaky: FlakyRecord | undefined): string | null {
   const where = failed.cached ? `the cached FAIL of train ${failed.train}` : `run ${failed.run} of train ${failed.train}`;
   return `gate ${flaky.gate} failed (${failed.status ?? 'FAIL'}) in ${where}, then passed in run ${passed.run} of train ${passed.train} on tree ${flaky.tree.slice(0, 12)}`;
 }
+
+/**
+ * A failed job's `gateLogTail` as an indented block under its heading: the last lines of the
+ * failing gate's log as the record keeps them (`land show`, and `land why` where the log is not).
+ */
+export function describeLogTail(tail: readonly string[] | undefined, indent = ''): string[] {
+  if (!tail) return [];
+  if (!tail.length) return [`${indent}last lines of the gate log: none (the gate printed nothing)`];
+  return [`${indent}last lines of the gate log (kept on the job record):`, ...tail.map((line) => `${indent}  | ${line}`)];
+}

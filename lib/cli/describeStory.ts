@@ -3,6 +3,7 @@
 // escaped as a whole (printable): a title, a message or a gate's output line stays on its line.
 import type { GateOutcome, MemberRef, Story, StoryEvent } from '../story/types.js';
 import { trustedSentence } from '../landing/gates/trusted.js';
+import { describeLogTail } from './describeJob.js';
 import { showName, short } from './output.js';
 import { printable } from './safeText.js';
 
@@ -131,12 +132,23 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
     case 'note':
       return [`${head}${event.text}`];
     case 'now':
-      return [`now: ${nowText(event, story)}`];
+      return [`now: ${nowText(event, story)}`, ...(tailNotShown(story) ? describeLogTail(event.gateLogTail, '  ') : [])];
     default: {
       const never: never = event;
       return [JSON.stringify(never)];
     }
   }
+}
+
+/**
+ * Whether the failing gate's last lines have not been shown yet: its verdict (the story's last)
+ * read no output from a log (the log is not on this machine, or this clone has no row of the
+ * train: a queue kept in a remote). Then the record's `gateLogTail` is shown under `now:`.
+ */
+function tailNotShown(story: Story): boolean {
+  const verdicts = story.events.filter((event) => event.kind === 'verdict');
+  const last = verdicts[verdicts.length - 1];
+  return !last || last.verdict === 'PASS' || last.output === null;
 }
 
 function nowText(event: StoryEvent & { kind: 'now' }, story: Story): string {

@@ -82,6 +82,8 @@ export interface FailInfo {
   code: string;
   message: string;
   gateLog?: string | null;
+  /** The last lines of the failing gate's stored log (gates/logTail.ts); absent when no gate's failure decided. */
+  gateLogTail?: readonly string[];
   verdict?: 'PASS' | 'FAIL' | null;
   tree?: string | null;
   base?: string | null;
@@ -102,6 +104,8 @@ export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChan
       reason: info.reason,
       error: { code: info.code, message: info.message },
       gateLog: info.gateLog ?? current.gateLog,
+      // Only this failure's own lines: none when no gate's failure decided it (a conflict, a lost CAS).
+      gateLogTail: info.gateLogTail ? [...info.gateLogTail] : undefined,
       verdict: info.verdict ?? current.verdict,
       tree: info.tree ?? current.tree,
       base: info.base ?? current.base,
@@ -187,6 +191,8 @@ export function reopenChange(job: JobRecord, event: ReopenEvent, by: string, ext
         // trains get their flaky allowance afresh.
         regate: true,
         trainRuns: undefined,
+        // The failure's gate log lines go with its error (the journal keeps them).
+        gateLogTail: undefined,
         ...extra,
       };
     },

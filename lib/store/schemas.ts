@@ -90,6 +90,12 @@ export const jobRecordSchema = z
     train: sha.nullable(),
     landedVia: z.string().nullable(),
     gateLog: z.string().nullable(),
+    /**
+     * A failed job whose failure a gate decided: the last lines (at most 20, each at most 300
+     * characters) of that gate's output in the stored, redacted log. Absent otherwise, and once
+     * `land retry` reopens the job. Gate logs stay on the drainer: this is what other clones see.
+     */
+    gateLogTail: z.array(z.string()).optional(),
     /** How the verdict of the job's last judged train was reached. */
     gate: gateTelemetrySchema.nullable(),
     /** The last fast-path decision; absent until the job was first the head of the queue. */

@@ -393,7 +393,7 @@ function nowEvent(input: StoryInput, trains: readonly string[]): StoryEvent {
     case 'landed':
       return { ...base, train: trains[trains.length - 1] ?? null, commit: job.train, via: job.landedVia };
     case 'failed':
-      return { ...base, train: trains[trains.length - 1] ?? null, log: job.gateLog };
+      return { ...base, train: trains[trains.length - 1] ?? null, log: job.gateLog, ...(job.gateLogTail ? { gateLogTail: [...job.gateLogTail] } : {}) };
     case 'canceled': {
       const canceled = [...input.journal].reverse().find((entry) => entry.event === 'canceled');
       return { ...base, by: canceled ? str(canceled.detail.by) : null };

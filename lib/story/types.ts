@@ -94,6 +94,12 @@ export type StoryEvent =
       reason: string | null;
       message: string | null;
       by: string | null;
+      /**
+       * Failed: the last lines of the failing gate's log as the job record keeps them (`gateLogTail`),
+       * present when the record has them: the one account of the failure's output on a clone that
+       * does not hold the log (gate logs stay on the drainer).
+       */
+      gateLogTail?: string[];
     });
 
 export type StoryEventKind = StoryEvent['kind'];

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
-import { describeFastPath, describeFlaky, describeGate, describeLedger, describeTrusted } from '../describeJob.js';
+import { describeFastPath, describeFlaky, describeGate, describeLedger, describeLogTail, describeTrusted } from '../describeJob.js';
 import { showName } from '../output.js';
 import { printable } from '../safeText.js';
 
@@ -49,6 +49,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   for (const line of describeLedger(job.ledger)) add('ledger', line);
   for (const [key, value] of Object.entries(job.timestamps)) add(key, value);
   if (Object.keys(job.requeues).length) add('requeues', job.requeues);
+  if (job.state === 'failed') out.push(...describeLogTail(job.gateLogTail).map((line) => printable(line)));
   return out;
 }
 

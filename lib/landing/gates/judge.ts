@@ -25,6 +25,7 @@ import { fastPathDecision, type FastPathDecision } from '../proofs/fastPath.js';
 import type { TrainEnv } from './gateEnv.js';
 import { runGates, type Verdicted } from './gateRunner.js';
 import { LogSink } from './logSink.js';
+import { gateLogTail } from './logTail.js';
 import { recordProof } from '../proofs/proof.js';
 import { runRefresh, type RefreshOutcome } from './refresh.js';
 import { recordGatePasses, selectGates } from './selection.js';
@@ -41,6 +42,11 @@ interface JudgementFacts {
   ledger: LedgerObservations | null;
   /** The train after refresh entries (a new commit on top), when they changed it. */
   refreshed: { commit: string; tree: string; entries: string[] } | null;
+  /**
+   * A FAIL or INFRA: the last lines of the deciding gate's output in the stored log (./logTail.ts),
+   * for the failed members' records; absent when there is no log on this machine.
+   */
+  gateLogTail?: string[];
 }
 
 /** A train's verdict with the failure that goes with it (none for PASS), and how it was reached. */
@@ -178,14 +184,28 @@ export async function judgeTrain(
   const trustedByJob = gated.restored.length ? await trustedByMember(ctx.cwd, loaded.policy, built.base, stepsOf(built)) : {};
   const hash = gatesHash(loaded.policy.gates);
   const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash, log, logPath, gated, trustedByJob, rerun };
+  let judgement: Judgement;
   try {
     if (gated.restored.length) log.line(`== trusted paths restored from the target for the gates: ${gated.restored.join(' ')} (gated tree ${gated.tree})`);
     // A re-run asks the gates themselves: the cached FAIL it re-judges is not the answer.
     const cheap = rerun === null ? await judgeWithoutGate(judging, fastPath) : null;
-    return withTrusted(judging, cheap ?? (await judgeInWorktree(judging)));
+    judgement = withTrusted(judging, cheap ?? (await judgeInWorktree(judging)));
   } finally {
     await log.close();
   }
+  return withLogTail(ctx.store, ids.trainId, judgement);
+}
+
+/**
+ * A FAIL or INFRA carries the last lines of its deciding gate's output, read from the stored log
+ * once it is closed: this train's, or for a verdict from the cache the judging train's.
+ */
+function withLogTail(store: FileStore, trainId: string, judgement: Judgement): Judgement {
+  if (judgement.verdict !== 'FAIL' && judgement.verdict !== 'INFRA') return judgement;
+  const { telemetry } = judgement;
+  const logId = telemetry.mode === 'cached' ? telemetry.cachedFrom : trainId;
+  const tail = logId ? gateLogTail(store, logId, judgement.failure.gate) : null;
+  return tail ? { ...judgement, gateLogTail: tail } : judgement;
 }
 
 /** The member chain of a train, for trustedByMember. */

@@ -216,7 +216,14 @@ function settleInfra(facts: TrainFacts, judgement: Judgement, failure: InfraFail
   return {
     changes: [
       ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: sameAttempt(facts, again), countAs: 'infra', trainRuns }),
-      ...failChanges(over, { reason: 'infra', code: failure.reason, message: `${message}; ${gaveUp}`, gateLog: judgement.log, trainRuns }),
+      ...failChanges(over, {
+        reason: 'infra',
+        code: failure.reason,
+        message: `${message}; ${gaveUp}`,
+        gateLog: judgement.log,
+        gateLogTail: judgement.gateLogTail,
+        trainRuns,
+      }),
     ],
     metric: metricRow(facts, judgement, { verdict: 'INFRA', reason: failure.reason, windowBefore: facts.window, windowAfter: facts.window, landed: false }),
     events,
@@ -256,6 +263,7 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
           code: failure.reason,
           message,
           gateLog: judgement.log,
+          gateLogTail: judgement.gateLogTail,
           verdict: 'FAIL',
           tree: train.tree,
           base: train.base,
