@@ -119,25 +119,29 @@ for (const t of transportCases()) {
       expect(serverRef(setup, 'refs/land/x')).toBe(before);
       expect(serverRef(setup, 'refs/land/also-late')).toBeNull();
     });
-
-    it('land submit in one clone, status in another, a drain in a fresh clone: landed on the server', async () => {
-      const setup = await makeRemoteSetup({ transport: t.transport });
-      const dev = cloneOf(setup, 'dev');
-      dev.branch('feature', { 'a.txt': 'a\n' });
-      const submitted = await land(dev.dir, ['submit', 'feature', '--json']);
-      expect(submitted.code, submitted.stderr).toBe(0);
-      const id = submitted.json().job.id as string;
-      expect(setup.server('for-each-ref', '--format=%(refname)', 'refs/land/')).toContain(`refs/land/jobs/${id}`);
-      const other = cloneOf(setup, 'other');
-      const status = await land(other.dir, ['status', '--json']);
-      expect(status.code, status.stderr).toBe(0);
-      expect(status.json().jobs.map((j: { id: string }) => j.id)).toEqual([id]);
-      const ci = cloneOf(setup, 'ci');
-      const run = await land(ci.dir, ['run']);
-      expect(run.code, run.stderr).toBe(0);
-      expect(setup.server('show', 'main:a.txt')).toBe('a');
-      const show = await land(other.dir, ['show', id, '--json']);
-      expect(show.json().state).toBe('landed');
-    });
   });
 }
+
+// The land CLI over ssh:// (test/remote/basic.test.ts is the same story over file://).
+const ssh = transportCases().find((t) => t.transport === 'ssh');
+describe.skipIf(!ssh?.available)(`land ${ssh?.title ?? 'over ssh://'}`, () => {
+  it('land submit in one clone, status in another, a drain in a fresh clone: landed on the server', async () => {
+    const setup = await makeRemoteSetup({ transport: 'ssh' });
+    const dev = cloneOf(setup, 'dev');
+    dev.branch('feature', { 'a.txt': 'a\n' });
+    const submitted = await land(dev.dir, ['submit', 'feature', '--json']);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const id = submitted.json().job.id as string;
+    expect(setup.server('for-each-ref', '--format=%(refname)', 'refs/land/')).toContain(`refs/land/jobs/${id}`);
+    const other = cloneOf(setup, 'other');
+    const status = await land(other.dir, ['status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.json().jobs.map((j: { id: string }) => j.id)).toEqual([id]);
+    const ci = cloneOf(setup, 'ci');
+    const run = await land(ci.dir, ['run']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(setup.server('show', 'main:a.txt')).toBe('a');
+    const show = await land(other.dir, ['show', id, '--json']);
+    expect(show.json().state).toBe('landed');
+  });
+});
