@@ -66,7 +66,7 @@ function freePort(): Promise<number> {
 
 export async function startSshd(dir: string): Promise<TestSshd> {
   if (!sshdInstalled()) {
-    throw new Error(`${SSHD} is not installed; the real-sshd lane tests need it (apt-get install openssh-server, as .ci/run does)`);
+    throw new Error(`${SSHD} is not installed; the real-sshd tests (lanes, ssh:// remotes) need it (apt-get install openssh-server, as .ci/run does)`);
   }
   const user = userInfo().username;
   // sshd refuses to start as root without its privilege separation directory.

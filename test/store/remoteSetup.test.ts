@@ -143,5 +143,6 @@ describe.skipIf(!ssh?.available)(`land ${ssh?.title ?? 'over ssh://'}`, () => {
     expect(setup.server('show', 'main:a.txt')).toBe('a');
     const show = await land(other.dir, ['show', id, '--json']);
     expect(show.json().state).toBe('landed');
-  });
+    // About a dozen ssh sessions (submit 2, status 1, the run 7, show 1): room for a loaded machine.
+  }, 180_000);
 });
