@@ -1,5 +1,6 @@
-// A throwaway sshd on 127.0.0.1 for the lane tests: its own host key, one client key, and an ssh
-// config file naming it (handed to land through LAND_SSH_CONFIG). Stopped by its pid afterwards.
+// A throwaway sshd on 127.0.0.1 for the lane tests and the remote-queue tests: its own host key, one
+// client key, and an ssh config file naming it (handed to land through LAND_SSH_CONFIG). Git reaches
+// it through ssh://<user>@127.0.0.1:<port>/<path> with gitSshCommand(). Stopped by its pid afterwards.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -20,7 +21,36 @@ export interface TestSshd {
   /** The name to use as a lane; defined in `config`. */
   host: string;
   config: string;
+  /** Where it listens (127.0.0.1), and the login it accepts with `clientKey`. */
+  port: number;
+  user: string;
+  clientKey: string;
+  /** The master connection's socket (`%C`: one per host, port and user). */
+  controlPath: string;
   stop(): void;
+}
+
+/**
+ * The ssh command git runs to reach `sshd` at ssh://<user>@127.0.0.1:<port>/... (core.sshCommand or
+ * GIT_SSH_COMMAND): the client key only, no user ssh config, no host-key or password prompt. Each
+ * git command is its own session through the master connection startSshd keeps (its ControlPath's
+ * %C is the same for 127.0.0.1, the port and the user), which saves a key exchange per fetch or
+ * push on a slow machine; without the master, ssh connects on its own.
+ */
+export function gitSshCommand(sshd: Pick<TestSshd, 'port' | 'clientKey' | 'controlPath'>): string {
+  return [
+    'ssh',
+    '-F /dev/null',
+    `-i ${sshd.clientKey}`,
+    `-p ${sshd.port}`,
+    '-o IdentitiesOnly=yes',
+    '-o StrictHostKeyChecking=no',
+    '-o UserKnownHostsFile=/dev/null',
+    '-o BatchMode=yes',
+    '-o LogLevel=ERROR',
+    '-o ControlMaster=no',
+    `-o ControlPath=${sshd.controlPath}`,
+  ].join(' ');
 }
 
 function freePort(): Promise<number> {
@@ -36,7 +66,7 @@ function freePort(): Promise<number> {
 
 export async function startSshd(dir: string): Promise<TestSshd> {
   if (!sshdInstalled()) {
-    throw new Error(`${SSHD} is not installed; the real-sshd lane tests need it (apt-get install openssh-server, as .ci/run does)`);
+    throw new Error(`${SSHD} is not installed; the real-sshd tests (lanes, ssh:// remotes) need it (apt-get install openssh-server, as .ci/run does)`);
   }
   const user = userInfo().username;
   // sshd refuses to start as root without its privilege separation directory.
@@ -60,6 +90,9 @@ export async function startSshd(dir: string): Promise<TestSshd> {
       'StrictModes no',
       'PermitRootLogin yes',
       'UsePAM no',
+      // Many clones pushing at once (the remote-queue tests): no refused or dropped connections.
+      'MaxStartups 200',
+      'MaxSessions 200',
       '',
     ].join('\n'),
   );
@@ -79,7 +112,7 @@ export async function startSshd(dir: string): Promise<TestSshd> {
       // Every ssh (the wrapper's probe, run and copy-back) reuses the master connection this file
       // starts, which keeps the tests quick on a slow machine.
       '  ControlMaster auto',
-      `  ControlPath ${join(dir, 'cm-%C')}`,
+      `  ControlPath ${join(dir, 'cm-%C')}`, // gitSshCommand names the same path
       '',
     ].join('\n'),
   );
@@ -119,5 +152,5 @@ export async function startSshd(dir: string): Promise<TestSshd> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return { host: 'testlane', config, stop };
+  return { host: 'testlane', config, port, user, clientKey: join(dir, 'client_key'), controlPath: join(dir, 'cm-%C'), stop };
 }
