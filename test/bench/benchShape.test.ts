@@ -95,6 +95,18 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
     startup: { runs: 5, nodeBaselineMs: 60, versionMs: 85, statusMs: 130, statusJobs: 8 },
     overhead: overheadOf(train),
     parallel: parallelRow(),
+    remote: {
+      branches: 16,
+      trains: 16,
+      localMs: 3200,
+      remoteMs: 8000,
+      addedPerTrainMs: 300,
+      fetches: 18,
+      pushes: 18,
+      fetchesPerTrain: 1,
+      pushesPerTrain: 1,
+      landedOnServer: 16,
+    },
     train,
     culprits: null,
     rss: { tool: null, note: 'no GNU time' },
@@ -137,6 +149,13 @@ describe('the --json report', () => {
 });
 
 describe('the goals', () => {
+  it('reads the remote row: at most one fetch and one push added per train', () => {
+    expect(goal(fakeReport(), 'per train, a queue in a file:// remote')?.met).toBe(true);
+    const more = fakeReport({ remote: { ...fakeReport().remote, pushesPerTrain: 2 } });
+    expect(goal(more, 'per train, a queue in a file:// remote')?.met).toBe(false);
+    expect(formatReport(fakeReport())).toContain('file:// remote');
+  });
+
   it('reads each goal from the figures: met at the limit, not met past it, not measured without a figure', () => {
     const report = fakeReport();
     expect(goal(report, 'gate runs per job, default policy, N = 64, p = 0.1')?.met).toBe(true);
@@ -183,7 +202,7 @@ describe('the tables', () => {
     expect(text).toMatch(/0\.1 +6 +serial +5 +1\.000 .*\(for comparison\)/);
     expect(text).toContain('per-train overhead = (window 1 - window 32) / (32 trains - 1) = 25 ms (goal <= 30 ms)');
     expect(text).toMatch(/ 2 +12\.00 s +16 +15 +12 +29 +3 +0/);
-    expect(text).toContain('9 of 12 met');
+    expect(text).toContain('10 of 13 met');
   });
 
   it('writes BENCHMARKS.md with the command, the machine, the goals first and the definitions', () => {
