@@ -105,6 +105,15 @@ const SHORT = { leaseSeconds: 2 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The epochs of refs/land/lease's chain on the server, oldest first: each push on it had a lease on
+ * the value before, so a drainer taken over never added a commit after its successor's.
+ */
+function leaseEpochs(team: Team): number[] {
+  const subjects = team.server('log', '--first-parent', '--reverse', '--format=%s', 'refs/land/lease').split('\n');
+  return subjects.map((subject) => Number(/ epoch (\d+) /.exec(subject)?.[1]));
+}
+
 /** Each job's record on the server says landed, and its merge is in the server's main exactly once; nothing else landed since `base`. */
 function landedOnce(team: Team, base: string, ids: readonly string[]): void {
   const jobs = ids.map((id) => serverJob(team, id));
@@ -144,7 +153,7 @@ describe('the drain lease of a remote queue', () => {
     expect(lease).toMatchObject({ pid: runs[winner]?.child.pid, epoch: 1, released: false });
     expect(waiter.output().stderr).toContain(`waiting for the drain lock held by pid ${lease.pid} on `);
 
-    const third = await land(team.clone('three').dir, ['run', '--no-wait']);
+    const third = await land(dev.dir, ['run', '--no-wait']); // a third host
     expect(third.code, third.stderr).toBe(6);
     const [first] = third.stderr.split('\n');
     expect(first).toMatch(
@@ -179,6 +188,8 @@ describe('the drain lease of a remote queue', () => {
     expect(gateRuns()[1]?.members.sort()).toEqual([...ids].sort());
     landedOnce(team, base, ids);
     expect(serverLease(team)).toMatchObject({ epoch: 2, pid: b.child.pid, released: true });
+    const epochs = leaseEpochs(team);
+    expect(epochs).toEqual([...epochs].sort((x, y) => x - y));
     await reconciled(hostB);
   });
 
@@ -264,6 +275,9 @@ describe('the drain lease of a remote queue', () => {
     expect(gateRuns().map((run) => run.drainer)).toEqual(['a', 'b']);
     landedOnce(team, base, ids);
     expect(serverLease(team)).toMatchObject({ epoch: 2, released: true });
+    const epochs = leaseEpochs(team); // a's renewals (epoch 1), then b's (epoch 2) only: a pushed nothing once resumed
+    expect(epochs).toEqual([...epochs].sort((x, y) => x - y));
+    expect(epochs.filter((epoch) => epoch === 2).length).toBeGreaterThan(1);
   });
 
   it('a holder alive through a gate longer than its lease keeps it (heartbeat): a drainer started meanwhile still waits', async () => {
