@@ -204,6 +204,11 @@ describe('the drain lease of a remote queue', () => {
     expect(a.stderr).toContain('failpoint before-landing-push reached');
     expect(team.server('rev-parse', 'main')).toBe(base);
     for (const id of ids) expect(serverJob(team, id).state).toBe('queued'); // a riding job's changes stay in its drainer's cache
+    // The dead drainer's cache claims nothing the remote did not take: the landing it wrote there
+    // before the push is taken back (its train is in_progress again, as the cache had it).
+    const seen = await land(hostA.dir, ['status', '--json']);
+    expect(seen.code, seen.stderr).toBe(0);
+    expect(seen.json().jobs.map((job: Job) => [job.id, job.state])).toEqual(ids.map((id) => [id, 'in_progress']));
 
     const b = await land(hostB.dir, ['run', '--json'], { env: { LAND_TEST_DRAINER: 'b' } });
     expect(b.code, b.stderr).toBe(0);
