@@ -47,7 +47,7 @@ function checkJournal(job: JobRecord, journal: readonly JournalEntry[], gitConfi
 /** A landing by a judged train has its metrics row; recovery's, reconcile's and a contained tip's do not. */
 function checkMetricsRow(job: JobRecord, ev: Evidence, journal: readonly JournalEntry[]): Finding[] {
   const landing = landingLine(journal);
-  if (!landing || ROWLESS_LANDINGS.has(landing.event) || !job.train) return [];
+  if (!landing || ROWLESS_LANDINGS.has(landing.event) || !job.train || ev.rowsPerDrainer) return [];
   if ((ev.rows.get(job.id) ?? []).some((row) => row.landed && row.commit === job.train)) return [];
   if (alreadyNoted(journal, 'metrics_row_missing', job.train)) return [];
   const message = `landed in train ${short(job.train)} (in ${ev.target}) but no metrics row names it as landed`;

@@ -42,7 +42,7 @@ export async function gatherEvidence(opts: ReconcileOptions, jobs: readonly JobR
       rows.values(),
     ),
   );
-  return { drainerAlive: opts.store.drainerAlive(), inTarget, target: opts.target, journal, rows };
+  return { drainerAlive: opts.store.drainerAlive(), inTarget, target: opts.target, journal, rows, rowsPerDrainer: opts.store.queueRemote !== null };
 }
 
 /** The batch stage's ledger line, looked up again where the drain looked (or where the policy says). */

@@ -59,6 +59,11 @@ export interface Evidence {
   journal: ReadonlyMap<string, readonly JournalEntry[]>;
   /** The metrics rows naming each job of the page. */
   rows: ReadonlyMap<string, readonly TrainRowLite[]>;
+  /**
+   * A queue kept in a remote: each drainer keeps its own metrics rows, so a landing without a row
+   * here (another clone's drainer landed it) is no disagreement.
+   */
+  rowsPerDrainer?: boolean;
 }
 
 /** An uncertain job: still waiting for a person, or decided now that evidence appeared. */

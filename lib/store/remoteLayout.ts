@@ -2,7 +2,8 @@
 // refs/land/: seq, jobs/<id>, heads/<id>, lease. In a clone, the fetched copies live under
 // refs/land-queue/<remote>/ and the cache of records in .git/land/remote/<remote>/.
 import { z } from 'zod';
-import { journalEntrySchema, type JobRecord, type JournalEntry } from './schemas.js';
+import { activeIndexSchema } from './activeIndex.js';
+import { jobRecordSchema, journalEntrySchema, type JobRecord, type JournalEntry } from './schemas.js';
 
 export const REMOTE_PREFIX = 'refs/land/';
 
@@ -106,3 +107,22 @@ export type RemoteState = z.infer<typeof remoteStateSchema>;
 export function emptyRemoteState(): RemoteState {
   return { version: 1, jobs: {}, heads: {}, seq: null, pending: {} };
 }
+
+/**
+ * The cache folder's `inflight.json`: how to take back a transaction whose push is under way. A
+ * process killed before it learnt the push's fate leaves it; the next holder of the queue lock
+ * takes the cache back (unless remote.json already names `pushed`, the commits the push carried),
+ * and the remote's refs then say what happened: a push the remote took is fetched like any other.
+ */
+export const inflightSchema = z.object({
+  version: z.literal(1),
+  /** Where the transaction's first journal line starts (null: it wrote none). */
+  journalStart: z.number().int().nonnegative().nullable(),
+  /** Each record the transaction wrote, as it was before (null: it did not exist). */
+  before: z.record(z.string(), jobRecordSchema.nullable()),
+  index: z.object({ saved: z.boolean(), value: activeIndexSchema.nullable() }),
+  branches: z.record(z.string(), z.array(z.string()).nullable()),
+  /** The job refs the push moves, and to which commits. */
+  pushed: z.record(z.string(), z.string()),
+});
+export type Inflight = z.infer<typeof inflightSchema>;

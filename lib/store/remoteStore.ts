@@ -5,7 +5,7 @@
 // with a lease on every ref it moves; a refused push takes the local changes back, fetches, and
 // runs the holder again (or, for a landing, reports the lost race). A drainer's pushes also move
 // its lease ref, so a drainer whose lease was taken over can change nothing.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LandError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
@@ -27,10 +27,12 @@ import type { DrainLease } from './lock.js';
 import {
   emptyRemoteState,
   entriesOfMessage,
+  inflightSchema,
   parseQueueRefs,
   recordMessage,
   remoteRefs,
   remoteStateSchema,
+  type Inflight,
   type Lease,
   type QueueRefs,
   type QueueRemote,
@@ -141,6 +143,58 @@ export class RemoteStore extends FileStore {
     writeJsonAtomic(this.statePath, state);
   }
 
+  private get inflightPath(): string {
+    return join(this.root, 'inflight.json');
+  }
+
+  /** Before a push: how to take the cache back should this process die before it learns the push's fate. */
+  private saveInflight(txn: Transaction, pushed: Record<string, string>): void {
+    const inflight: Inflight = {
+      version: 1,
+      journalStart: txn.journalStart,
+      before: Object.fromEntries(txn.before),
+      index: txn.index,
+      branches: Object.fromEntries(txn.branches),
+      pushed,
+    };
+    writeJsonAtomic(this.inflightPath, inflight);
+  }
+
+  private clearInflight(): void {
+    rmSync(this.inflightPath, { force: true });
+  }
+
+  /**
+   * Under the queue lock: a transaction whose process died during its push (its inflight.json is
+   * still there) is taken back from the cache, unless remote.json shows its push was recorded. The
+   * remote's refs then say what happened: a push the remote took is fetched as any other change.
+   */
+  private takeBackInflight(): void {
+    if (!existsSync(this.inflightPath)) return;
+    let parsed: ReturnType<typeof inflightSchema.safeParse> | null = null;
+    try {
+      parsed = inflightSchema.safeParse(JSON.parse(readFileSync(this.inflightPath, 'utf8')));
+    } catch {
+      parsed = null; // half a file is not possible (atomic write); an unreadable one is dropped
+    }
+    const saved = parsed?.success ? parsed.data : null;
+    const jobs = this.readState().jobs;
+    const recorded = saved !== null && Object.entries(saved.pushed).some(([id, oid]) => jobs[id] === oid);
+    if (saved && !recorded) {
+      const journalSize = this.hasJournal() ? statSync(this.paths.journal).size : 0;
+      this.rollback({
+        before: new Map(Object.entries(saved.before)),
+        after: new Map(),
+        entries: [],
+        journalStart: saved.journalStart !== null && saved.journalStart <= journalSize ? saved.journalStart : null,
+        index: saved.index,
+        branches: new Map(Object.entries(saved.branches)),
+        local: [],
+      });
+    }
+    this.clearInflight();
+  }
+
   /** One fetch of the queue refs and the target; the refs it brought are kept for the next push. */
   async fetch(): Promise<void> {
     const { cwd, remote, target } = this.queue;
@@ -167,6 +221,7 @@ export class RemoteStore extends FileStore {
    * lines its new commits carry (two git processes, only when something moved).
    */
   private async materialize(): Promise<void> {
+    this.takeBackInflight();
     const state = this.readState();
     const changed = [...this.refs.jobs].filter(([id, oid]) => state.jobs[id] !== oid);
     if (changed.length) {
@@ -207,7 +262,10 @@ export class RemoteStore extends FileStore {
 
   /** A change of this drainer's own bookkeeping: made in the cache only, pushed with the job's next shared change. */
   override withUnsharedQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
-    return super.withQueueLock(fn);
+    return super.withQueueLock(() => {
+      this.takeBackInflight();
+      return fn();
+    });
   }
 
   /** Runs `fn` under the queue lock and pushes what it changed (see the file's comment). */
@@ -216,6 +274,7 @@ export class RemoteStore extends FileStore {
       // A drainer whose lease was taken over changes nothing more, not even to put its jobs back.
       const lost = this.lease.lost();
       if (lost) throw lost;
+      this.takeBackInflight();
       for (let attempt = 1; ; attempt += 1) {
         if (attempt > 1) {
           await this.fetch();
@@ -267,20 +326,24 @@ export class RemoteStore extends FileStore {
     if (plan.updates.length) {
       let pushed: Awaited<ReturnType<typeof pushAtomic>>;
       const landing = Boolean(opts.extra?.length);
+      this.saveInflight(txn, plan.pushed);
       if (landing) failpoint('before-landing-push');
       try {
         pushed = await pushAtomic(this.queue.cwd, this.queue.remote, plan.updates);
       } catch (error) {
         this.rollback(txn);
+        this.clearInflight();
         throw remoteError(error);
       }
       if (pushed.kind === 'refused') {
         this.rollback(txn);
+        this.clearInflight();
         return { refs: pushed.refs };
       }
       if (landing) failpoint('after-landing-push');
       plan.commit(state);
       this.writeState(state);
+      this.clearInflight();
     }
     for (const write of txn.local) write();
     return 'pushed';
@@ -325,7 +388,8 @@ export class RemoteStore extends FileStore {
       if (last) next.seq = ids[jobs.length] as string;
       if (leaseId) this.lease.renewed(leaseId);
     };
-    return { updates, commit, kept: kept.length > 0 };
+    const pushed = Object.fromEntries(jobs.map((job, i) => [job.id, ids[i] as string]));
+    return { updates, commit, kept: kept.length > 0, pushed };
   }
 
   /** Puts the cache back as it was before the transaction: journal, records, index. */

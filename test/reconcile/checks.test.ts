@@ -81,6 +81,12 @@ describe('reconcile checks', () => {
     expect(planPage([j], judged).findings.map((f) => f.check)).toEqual(['metrics_row_missing']);
   });
 
+  it('a queue kept in a remote: a landing without a metrics row in this clone is no disagreement (rows are per drainer)', () => {
+    const j = job('j-1', { state: 'landed', train: IN });
+    const journal = new Map([['j-1', landedJournal('j-1', IN)]]);
+    expect(planPage([j], evidence({ journal, rowsPerDrainer: true })).findings).toEqual([]);
+  });
+
   it('moves into and out of uncertain only through reconcile events', () => {
     expect(canTransition('landed', 'uncertain', 'uncertain')).toBe(true);
     expect(canTransition('landed', 'uncertain', 'landed')).toBe(false);
