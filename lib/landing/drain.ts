@@ -323,7 +323,10 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     wait: opts.wait,
     shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,
     onWaiting: (holder) =>
-      emit({ type: 'warning', message: `waiting for the drain lock held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}` }),
+      emit({
+        type: 'warning',
+        message: `waiting for ${store.queueRemote ? `the queue lease on ${store.queueRemote.remote}` : 'the drain lock'} held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}`,
+      }),
   });
   const startedAt = new Date().toISOString();
   const journalStart = store.journalMark().size; // the summary reads only the jobs named after it

@@ -22,6 +22,9 @@ export interface LeaseHooks {
   fetch(): Promise<void>;
   leaseRef(): string | null;
   renew(): Promise<unknown>;
+  /** When this host first saw lease commit `oid` (wall clock, ms), as kept in its cache; null when it never did. */
+  firstSeen(oid: string): number | null;
+  noteSeen(oid: string, at: number): void;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -76,7 +79,12 @@ export class LeaseKeeper {
       const lease = oid ? await this.read(oid) : null;
       if (oid !== seen.oid) Object.assign(seen, { oid, since: performance.now() });
       const ttl = lease?.ttlSeconds ?? this.queue.leaseSeconds;
-      const free = oid === null || lease?.released === true || performance.now() - seen.since >= ttl * 1000;
+      // This host saw the same commit before (an earlier run, `--no-wait` from cron): its own clock
+      // since then counts too, so a dead holder's lease is taken without waiting out a whole TTL.
+      const before = oid ? this.hooks.firstSeen(oid) : null;
+      if (oid && before === null) this.hooks.noteSeen(oid, Date.now());
+      const unmoved = Math.max(performance.now() - seen.since, before === null ? 0 : Date.now() - before);
+      const free = oid === null || lease?.released === true || unmoved >= ttl * 1000;
       if (free && (await this.claim(oid, lease))) return;
       if (free) continue; // another drainer took it first: look again
       if (!opts.wait) {

@@ -113,6 +113,8 @@ export class RemoteStore extends FileStore {
       fetch: () => this.fetch(),
       leaseRef: () => this.refs.lease,
       renew: () => this.transact(() => undefined, { renew: true, retry: false }),
+      firstSeen: (oid) => this.leaseSeen(oid),
+      noteSeen: (oid, at) => writeJsonAtomic(join(this.root, 'lease-seen.json'), { commit: oid, at }),
     });
   }
 
@@ -141,6 +143,16 @@ export class RemoteStore extends FileStore {
 
   private writeState(state: RemoteState): void {
     writeJsonAtomic(this.statePath, state);
+  }
+
+  /** When this clone first saw the lease at commit `oid` (lease-seen.json), by its own clock. */
+  private leaseSeen(oid: string): number | null {
+    try {
+      const seen = JSON.parse(readFileSync(join(this.root, 'lease-seen.json'), 'utf8')) as { commit?: unknown; at?: unknown };
+      return seen.commit === oid && typeof seen.at === 'number' && seen.at <= Date.now() ? seen.at : null;
+    } catch {
+      return null;
+    }
   }
 
   private get inflightPath(): string {

@@ -151,7 +151,7 @@ describe('the drain lease of a remote queue', () => {
     await waitUntil('the other drainer to say it waits', () => /waiting/.test(waiter.output().stderr));
     const lease = serverLease(team);
     expect(lease).toMatchObject({ pid: runs[winner]?.child.pid, epoch: 1, released: false });
-    expect(waiter.output().stderr).toContain(`waiting for the drain lock held by pid ${lease.pid} on `);
+    expect(waiter.output().stderr).toContain(`waiting for the queue lease on origin held by pid ${lease.pid} on `);
 
     const third = await land(dev.dir, ['run', '--no-wait']); // a third host
     expect(third.code, third.stderr).toBe(6);
@@ -177,7 +177,7 @@ describe('the drain lease of a remote queue', () => {
     const a = drainer(hostA, 'a', { hold });
     await waitUntil("a's gate to start", () => gateRuns().length === 1);
     const b = drainer(hostB, 'b', { args: ['--json'] });
-    await waitUntil('b to wait for the lease', () => /waiting for the drain lock/.test(b.output().stdout));
+    await waitUntil('b to wait for the lease', () => /waiting for the queue lease on origin/.test(b.output().stdout));
     process.kill(a.child.pid as number, 'SIGKILL');
     expect((await a.done).signal).toBe('SIGKILL');
 
@@ -191,6 +191,27 @@ describe('the drain lease of a remote queue', () => {
     const epochs = leaseEpochs(team);
     expect(epochs).toEqual([...epochs].sort((x, y) => x - y));
     await reconciled(hostB);
+  });
+
+  it('land run --no-wait from cron after a holder died: exit 6 at first sight of its lease, takes it over once this clone has seen it unmoved for the lease', async () => {
+    const { team, hold, gateRuns } = leaseTeam(SHORT);
+    const dev = team.clone('dev');
+    const base = team.server('rev-parse', 'main');
+    const ids = await submit(dev, ['c1']);
+    const [hostA, hostC] = [team.clone('a'), team.clone('c')];
+    const a = drainer(hostA, 'a', { hold });
+    await waitUntil("a's gate to start", () => gateRuns().length === 1);
+    process.kill(a.child.pid as number, 'SIGKILL');
+    await a.done;
+    const first = await land(hostC.dir, ['run', '--no-wait']);
+    expect(first.code, first.stderr).toBe(6);
+    expect(first.stderr.split('\n')[0]).toMatch(/drained by drainer [0-9a-f]{8} \(pid \d+ on .*, lease epoch 1\)/);
+    await new Promise((resolve) => setTimeout(resolve, 2_300)); // the lease (2 s) passes, by this clone's clock
+    const second = await land(hostC.dir, ['run', '--no-wait', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(summaryOf(second.stdout)).toMatchObject({ landed: ids });
+    landedOnce(team, base, ids);
+    expect(serverLease(team)).toMatchObject({ epoch: 2, released: true });
   });
 
   it("kill -9 before the landing push: nothing moved on the server; the next drainer lands the jobs, and the dead one's clone agrees", async () => {
@@ -212,7 +233,7 @@ describe('the drain lease of a remote queue', () => {
 
     const b = await land(hostB.dir, ['run', '--json'], { env: { LAND_TEST_DRAINER: 'b' } });
     expect(b.code, b.stderr).toBe(0);
-    expect(b.stdout).toMatch(/waiting for the drain lock/); // the dead holder's lease, until it expired
+    expect(b.stdout).toMatch(/waiting for the queue lease on origin/); // the dead holder's lease, until it expired
     expect(summaryOf(b.stdout)).toMatchObject({ landed: [...ids].sort() });
     expect(gateRuns().map((run) => run.drainer)).toEqual(['a', 'b']);
     landedOnce(team, base, ids);
