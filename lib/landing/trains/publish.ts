@@ -12,6 +12,8 @@ export type PublishOutcome = { kind: 'pushed'; remote: string } | { kind: 'rejec
 export async function publishLanding(opts: { cwd: string; store: FileStore; policy: Policy; target: string; commit: string }): Promise<PublishOutcome> {
   if (!opts.policy.publish.auto) return { kind: 'off' };
   const remote = opts.policy.publish.remote ?? opts.policy.remote;
+  // A queue kept in that very remote has landed there already: the landing was the push.
+  if (opts.store.queueRemote?.remote === remote) return { kind: 'off' };
   let outcome: PublishOutcome;
   try {
     const remoteTip = await remoteBranchTip(opts.cwd, remote, opts.target);
