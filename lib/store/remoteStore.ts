@@ -83,6 +83,20 @@ export function remoteError(error: unknown): unknown {
   return error;
 }
 
+function describeRefused(refs: readonly { ref: string; why: string }[]): string {
+  return refs.map((r) => `${r.ref} ${r.why}`).join('; ');
+}
+
+/** A record read from a job ref's commit; null when it is not one. */
+function parseRecord(text: string | null | undefined, id: string): JobRecord | null {
+  try {
+    const parsed = jobRecordSchema.safeParse(JSON.parse(text ?? 'null'));
+    return parsed.success && parsed.data.id === id ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -249,8 +263,8 @@ export class RemoteStore extends FileStore {
       if (!this.hasJournal() && !this.readIndex()) super.writeIndex({ version: 1, journalEnd: 0, journalTail: '', lastId: null, active: {}, recent: [] });
       for (const message of messages) for (const entry of entriesOfMessage(message)) super.appendJournal(entry);
       for (const [id, oid] of changed) {
-        const parsed = jobRecordSchema.safeParse(JSON.parse(blobs.get(`${oid}:record.json`) ?? 'null'));
-        if (parsed.success && parsed.data.id === id) super.writeJob(parsed.data);
+        const record = parseRecord(blobs.get(`${oid}:record.json`), id);
+        if (record) super.writeJob(record);
         else process.stderr.write(`land: warning: the record of ${id} on ${this.queue.remote} (${oid.slice(0, 12)}) is corrupt; it is left out\n`);
       }
     }
@@ -307,9 +321,33 @@ export class RemoteStore extends FileStore {
         await this.fetch();
         await this.materialize();
         this.lease.checkAfterRefusal();
-        if (!opts.retry || attempt >= MAX_ATTEMPTS) throw new QueueRaced(pushed.refs);
+        this.assertRaceOnly(pushed.refs);
+        if (!opts.retry) throw new QueueRaced(pushed.refs);
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new LandError(
+            'busy',
+            `the queue on ${this.queue.remote} kept changing: ${attempt} pushes in a row were refused (${describeRefused(pushed.refs)})`,
+            {
+              hint: 'nothing was changed; run the command again',
+            },
+          );
+        }
         await sleep(10 + Math.random() * 40 * Math.min(attempt, 8));
       }
+    });
+  }
+
+  /**
+   * A refusal that is not a lost race (a hook declined, no permission, a ref the server hides) is
+   * no use trying again: it is the server's answer, reported as such (exit 13).
+   */
+  private assertRaceOnly(refs: readonly { ref: string; why: string }[]): void {
+    const RACE =
+      /stale info|fetch first|non-fast-forward|atomic push failed|atomic transaction failed|failed to update ref|cannot lock ref|incorrect old value|reference already exists|failed to lock/;
+    const refused = refs.filter((r) => !RACE.test(r.why));
+    if (!refused.length) return;
+    throw new LandError('remote', `the remote ${this.queue.remote} refused the push: ${describeRefused(refused)}`, {
+      hint: 'the server declined it (a hook, a protected ref or missing rights): see docs/team.md for what the queue needs',
     });
   }
 

@@ -1,3 +1,5 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
@@ -26,5 +28,21 @@ describe('a queue kept in a remote', () => {
     expect(team.server('show', 'main:a.txt')).toBe('a');
     const show = await land(other.dir, ['show', id, '--json']);
     expect(show.json().state).toBe('landed');
+  });
+});
+
+describe('a server that declines the queue', () => {
+  it('a submit refused by a server hook (not a lost race) is exit 13 at once, and nothing is queued anywhere', async () => {
+    const team = makeTeam();
+    const dev = team.clone('dev');
+    writeFileSync(join(team.bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "no queue here" >&2\nexit 1\n');
+    chmodSync(join(team.bare, 'hooks', 'pre-receive'), 0o755);
+    dev.branch('feature', { 'a.txt': 'a\n' });
+    const submitted = await land(dev.dir, ['submit', 'feature']);
+    expect(submitted.code, submitted.stderr).toBe(13);
+    expect(submitted.stderr).toMatch(/^land: the remote origin refused the push: refs\/land\/\S+ \[remote rejected\] \(pre-receive hook declined\)/);
+    expect(team.server('for-each-ref', 'refs/land/')).toBe('');
+    const status = await land(dev.dir, ['status', '--json']);
+    expect(status.json().jobs).toEqual([]);
   });
 });
