@@ -94,7 +94,9 @@ describe('a team around one remote queue', () => {
       expect(refs.has(`refs/land/jobs/${job.id}`), job.id).toBe(true);
       expect(refs.get(`refs/land/heads/${job.id}`)).toBe(job.tip);
     }
-    expect(team.server('show', 'refs/land/seq:last')).toBe(ids.at(-1));
+    // The server took the creations one at a time, in id order: the seq chain names each id once.
+    const seq = team.server('log', '--first-parent', '--reverse', '--format=%s', 'refs/land/seq').split('\n');
+    expect(seq).toEqual(ids.map((id) => `land: seq ${id}`));
 
     // A CI runner: a fresh clone drains the whole queue.
     const before = team.server('rev-parse', 'main');
