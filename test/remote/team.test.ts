@@ -124,7 +124,7 @@ describe('a team around one remote queue', () => {
     const seen = await statusJobs(devs[0] as Clone);
     expect(seen.map((job) => [job.id, job.state]).sort()).toEqual(ids.map((id) => [id, 'landed']));
     ok(await land(ci.dir, ['reconcile', '--check', '--json']));
-  }, 200_000);
+  }, 300_000);
 
   it('is idempotent across clones; a new tip pushed from another clone replaces the queued job', async () => {
     const team = makeTeam();
