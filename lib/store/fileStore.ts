@@ -408,14 +408,23 @@ export class FileStore {
    */
   withQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
     ensureDir(this.paths.locksDir);
-    return withFileLock(this.paths.queueLock, () => {
-      if (Date.now() - this.jobsSweptAt >= JOBS_SWEEP_MS) {
-        removeStaleTempFiles(this.paths.jobsDir);
-        this.jobsSweptAt = Date.now();
-      }
-      removeStaleTempFiles(this.paths.locksDir);
-      return fn();
-    });
+    return withFileLock(
+      this.paths.queueLock,
+      () => {
+        if (Date.now() - this.jobsSweptAt >= JOBS_SWEEP_MS) {
+          removeStaleTempFiles(this.paths.jobsDir);
+          this.jobsSweptAt = Date.now();
+        }
+        removeStaleTempFiles(this.paths.locksDir);
+        return fn();
+      },
+      this.queueLockRetries(),
+    );
+  }
+
+  /** How long a change waits for the queue lock, in waits of at most 100 ms (about a minute here). */
+  protected queueLockRetries(): number {
+    return 600;
   }
 
   /**

@@ -20,12 +20,14 @@ const QUEUE_LOCK = {
   retries: { retries: 600, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
 };
 
-export async function withFileLock<T>(lockPath: string, fn: () => Promise<T> | T): Promise<T> {
+/** `retries`: how many waits (of at most 100 ms each) for another holder before giving up (busy). */
+export async function withFileLock<T>(lockPath: string, fn: () => Promise<T> | T, retries = QUEUE_LOCK.retries.retries): Promise<T> {
   let compromised: Error | null = null;
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(lockPath, {
       ...QUEUE_LOCK,
+      retries: { ...QUEUE_LOCK.retries, retries },
       onCompromised: (error) => {
         compromised = error; // reported after fn; never thrown inside a timer
       },

@@ -286,6 +286,16 @@ export class RemoteStore extends FileStore {
     return this.transact(fn, { retry: true });
   }
 
+  /**
+   * A hold of the cache's lock lasts a fetch and a push (a second or more, not milliseconds), so
+   * changes started together in one clone (a script submitting 20 branches at once) wait in line
+   * for longer than a local queue's minute: up to about ten minutes. A dead holder's lock still
+   * goes stale after 10 s.
+   */
+  protected override queueLockRetries(): number {
+    return 6000;
+  }
+
   /** A change of this drainer's own bookkeeping: made in the cache only, pushed with the job's next shared change. */
   override withUnsharedQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
     return super.withQueueLock(() => {
