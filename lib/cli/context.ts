@@ -57,6 +57,7 @@ export class CommandContext {
   }
 
   private async openQueue(): Promise<FileStore> {
+    await commonDir(this.cwd); // outside a repository: that error, before any other git is asked
     const target = await this.targetName().catch((error: unknown) => {
       if (this.options.queueRemote) throw error;
       return null; // a command that needs the target reports it; the clone's own queue needs none
