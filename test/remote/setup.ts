@@ -66,15 +66,18 @@ export function makeTeam(opts: { policy?: Record<string, unknown>; url?: (bare: 
     clone: (name) => {
       n += 1;
       const dir = join(tempDir(`land-clone-${name ?? n}-`), 'work');
-      const cloneArgs = opts.sshCommand ? ['-c', `core.sshCommand=${opts.sshCommand}`] : [];
-      sh(dirname(dir), ['clone', '-q', ...cloneArgs, url, dir]);
+      // `clone -c` writes each setting into the new clone's config: one git process for all of them.
+      const settings = {
+        'user.name': `dev ${name ?? n}`,
+        'user.email': `dev${n}@land.invalid`,
+        'commit.gpgSign': 'false',
+        'gc.auto': '0',
+        'core.hooksPath': '/dev/null',
+        ...(opts.sshCommand ? { 'core.sshCommand': opts.sshCommand } : {}),
+      };
+      const cloneArgs = Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+      sh(dirname(dir), ['clone', '-q', '--no-checkout', ...cloneArgs, url, dir]);
       const clone = wrap(dir);
-      clone.git('config', 'user.name', `dev ${name ?? n}`);
-      clone.git('config', 'user.email', `dev${n}@land.invalid`);
-      clone.git('config', 'commit.gpgSign', 'false');
-      clone.git('config', 'gc.auto', '0');
-      clone.git('config', 'core.hooksPath', '/dev/null');
-      if (opts.sshCommand) clone.git('config', 'core.sshCommand', opts.sshCommand);
       clone.git('checkout', '-q', '--detach', 'origin/main');
       return clone;
     },
