@@ -59,7 +59,17 @@ export class LeaseKeeper {
     return this.current?.lost ?? null;
   }
 
+  private readonly known = new Map<string, Lease | null>();
+
+  /** lease.json at commit `oid` (a commit never changes: read once per process). */
   async read(oid: string): Promise<Lease | null> {
+    if (this.known.has(oid)) return this.known.get(oid) ?? null;
+    const lease = await this.readOnce(oid);
+    this.known.set(oid, lease);
+    return lease;
+  }
+
+  private async readOnce(oid: string): Promise<Lease | null> {
     const text = (await readBlobs(this.queue.cwd, [`${oid}:lease.json`])).get(`${oid}:lease.json`);
     try {
       const parsed = leaseSchema.safeParse(JSON.parse(text ?? 'null'));

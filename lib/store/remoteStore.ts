@@ -21,7 +21,12 @@ import {
   type NewCommit,
   type RefUpdate,
 } from '../git/index.js';
-import { writeJsonAtomic } from './atomic.js';
+import { writeCacheFile } from './atomic.js';
+
+// The cache's own files (remote.json, inflight.json, lease-seen.json) are written without fsync:
+// the remote holds the truth, a process killed mid-way leaves the page cache intact, and after a
+// power loss a stale remote.json only costs a re-read of the records that moved.
+const writeCacheJson = (path: string, value: unknown) => writeCacheFile(path, `${JSON.stringify(value)}\n`);
 import { FileStore } from './fileStore.js';
 import type { DrainLease } from './lock.js';
 import {
@@ -128,7 +133,7 @@ export class RemoteStore extends FileStore {
       leaseRef: () => this.refs.lease,
       renew: () => this.transact(() => undefined, { renew: true, retry: false }),
       firstSeen: (oid) => this.leaseSeen(oid),
-      noteSeen: (oid, at) => writeJsonAtomic(join(this.root, 'lease-seen.json'), { commit: oid, at }),
+      noteSeen: (oid, at) => writeCacheJson(join(this.root, 'lease-seen.json'), { commit: oid, at }),
     });
   }
 
@@ -156,7 +161,7 @@ export class RemoteStore extends FileStore {
   }
 
   private writeState(state: RemoteState): void {
-    writeJsonAtomic(this.statePath, state);
+    writeCacheJson(this.statePath, state);
   }
 
   /** When this clone first saw the lease at commit `oid` (lease-seen.json), by its own clock. */
@@ -183,7 +188,7 @@ export class RemoteStore extends FileStore {
       branches: Object.fromEntries(txn.branches),
       pushed,
     };
-    writeJsonAtomic(this.inflightPath, inflight);
+    writeCacheJson(this.inflightPath, inflight);
   }
 
   private clearInflight(): void {

@@ -25,7 +25,7 @@ export interface Team {
 export const PASS_GATE = [{ name: 'test', run: ['sh', '-c', 'test ! -e broken'] }];
 
 export function queuePolicy(queue: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { target: 'main', gates: PASS_GATE, queue: { remote: 'origin', leaseSeconds: 4, pollSeconds: 0.3, ...queue }, ...extra };
+  return { target: 'main', gates: PASS_GATE, queue: { remote: 'origin', leaseSeconds: 4, pollSeconds: 1, ...queue }, ...extra };
 }
 
 function wrap(dir: string): Clone {

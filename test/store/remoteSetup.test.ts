@@ -122,7 +122,7 @@ for (const t of transportCases()) {
   });
 }
 
-// The land CLI over ssh:// (test/remote/basic.test.ts is the same story over file://).
+// The land CLI over ssh:// (test/remote/teamSubmit.test.ts and team.test.ts tell the same story over file://).
 const ssh = transportCases().find((t) => t.transport === 'ssh');
 describe.skipIf(!ssh?.available)(`land ${ssh?.title ?? 'over ssh://'}`, () => {
   it('land submit in one clone, status in another, a drain in a fresh clone: landed on the server', async () => {
