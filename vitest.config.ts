@@ -6,9 +6,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two cores: git-heavy end-to-end files contend for the CPU, so cap the parallelism. Three
+    // Two cores: git-heavy end-to-end files contend for the CPU, so cap the parallelism. Four
     // workers, not two: every end-to-end test also waits (gates that sleep, polls, kills timed
-    // after events), and a third file fills those waits (measured: 533 s with two workers).
-    maxWorkers: 3,
+    // after events, leases that expire), and more files fill those waits (measured: 533 s with
+    // two workers, 485 s with three before the remote-queue tests; with them, 674 s with three).
+    maxWorkers: 4,
   },
 });
