@@ -9,7 +9,8 @@ export default defineConfig({
     // Two cores: git-heavy end-to-end files contend for the CPU, so cap the parallelism. Four
     // workers, not two: every end-to-end test also waits (gates that sleep, polls, kills timed
     // after events, leases that expire), and more files fill those waits (measured: 533 s with
-    // two workers, 485 s with three before the remote-queue tests; with them, 674 s with three).
+    // two workers, 485 s with three before the remote-queue tests; with them, 674 s with three and
+    // 630 s with four).
     maxWorkers: 4,
   },
 });
