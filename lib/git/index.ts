@@ -1,7 +1,7 @@
 export { runGit, git, GitError } from './run.js';
 export type { GitResult, GitOptions } from './run.js';
 export { commonDir, topLevel, currentBranch, configGet, userIdentity } from './repo.js';
-export { revParse, revParseOrThrow, treeOf, branchRef, branchTip } from './revParse.js';
+export { revParse, revParseOrThrow, treeOf, branchRef, branchTip, refTip } from './revParse.js';
 export { isAncestor } from './isAncestor.js';
 export { readCommitFile } from './catFile.js';
 export type { CommitFile } from './catFile.js';

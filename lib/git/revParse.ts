@@ -37,7 +37,12 @@ export function branchRef(branch: string): string {
   return `refs/heads/${branch}`;
 }
 
+/** The commit a ref points at, or null when there is no such ref. */
+export function refTip(cwd: string, ref: string): Promise<string | null> {
+  return revParse(cwd, `${ref}^{commit}`);
+}
+
 /** The tip of a local branch, or null when the branch does not exist. */
-export async function branchTip(cwd: string, branch: string): Promise<string | null> {
-  return revParse(cwd, `${branchRef(branch)}^{commit}`);
+export function branchTip(cwd: string, branch: string): Promise<string | null> {
+  return refTip(cwd, branchRef(branch));
 }

@@ -1,7 +1,7 @@
 // The policy and tip of the target as this drainer sees it: the branch itself for a clone's own
 // queue, the remote-tracking ref (fetched with the queue refs) for a queue kept in a remote.
 import { loadPolicy, type LoadedPolicy } from '../config/index.js';
-import { revParse } from '../git/index.js';
+import { refTip } from '../git/index.js';
 import type { FileStore } from '../store/index.js';
 
 export function loadTargetPolicy(cwd: string, store: FileStore, target: string | undefined): Promise<LoadedPolicy> {
@@ -10,5 +10,5 @@ export function loadTargetPolicy(cwd: string, store: FileStore, target: string |
 
 /** The target's tip as this store's clone sees it; null when there is no such branch. */
 export function targetTip(cwd: string, store: FileStore, target: string): Promise<string | null> {
-  return revParse(cwd, `${store.targetRef(target)}^{commit}`);
+  return refTip(cwd, store.targetRef(target));
 }

@@ -2,7 +2,7 @@
 // of that tip that failed or was canceled is queued again, as `land retry` does); a new tip of a
 // queued branch replaces the queued job's tip; refusals name what is wrong.
 import { LandError } from '../errors.js';
-import { branchTip, configGet, isAncestor, isValidBranchName, revParse } from '../git/index.js';
+import { branchTip, configGet, isAncestor, isValidBranchName, refTip } from '../git/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { allocateJobIdLocked, jobsOfBranchLocked, runningJobsLocked, syncIndexLocked } from './activeSet.js';
@@ -105,7 +105,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
   }
   const tip = await branchTip(req.cwd, req.branch);
   if (tip === null) throw new LandError('not_found', `branch ${JSON.stringify(req.branch)} does not exist`);
-  const targetTip = await revParse(req.cwd, `${store.targetRef(req.target)}^{commit}`);
+  const targetTip = await refTip(req.cwd, store.targetRef(req.target));
   if (targetTip === null) throw new LandError('config', `target branch "${req.target}" does not exist`);
   if (await isAncestor(req.cwd, tip, targetTip)) {
     throw new LandError('state', `branch ${JSON.stringify(req.branch)} at ${tip.slice(0, 12)} is already contained in ${req.target}`, {

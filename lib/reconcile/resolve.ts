@@ -2,7 +2,7 @@
 // git agrees (its train is in the target); `queued` sends it back to be gated again; `failed` and
 // `canceled` end it. Journaled as `resolved`, with who decided.
 import { LandError } from '../errors.js';
-import { revParse, reachableFrom } from '../git/index.js';
+import { refTip, reachableFrom } from '../git/index.js';
 import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 
@@ -35,7 +35,7 @@ function patchFor(to: ResolveState, by: string, current: JobRecord): Partial<Job
 }
 
 async function assertLandedInGit(cwd: string, targetRef: string, target: string, job: JobRecord): Promise<void> {
-  const tip = await revParse(cwd, `${targetRef}^{commit}`);
+  const tip = await refTip(cwd, targetRef);
   const inTarget = tip !== null && job.train !== null && (await reachableFrom(cwd, tip, [job.train])).has(job.train);
   if (inTarget) return;
   const why = job.train ? `its train ${job.train.slice(0, 12)} is not in ${target}` : 'its record names no train commit';

@@ -3,7 +3,7 @@
 // commit the page names; then the repairs under one hold of the queue lock, each journaled. It
 // never runs a gate and never moves the target.
 import { LandError } from '../errors.js';
-import { revParse, reachableFrom } from '../git/index.js';
+import { refTip, reachableFrom } from '../git/index.js';
 import { loadPolicy } from '../config/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
 import { applyChanges, type JobChange } from '../queue/index.js';
@@ -25,7 +25,7 @@ export interface ReconcileOptions {
 }
 
 async function targetTipOrThrow(cwd: string, store: FileStore, target: string): Promise<string> {
-  const tip = await revParse(cwd, `${store.targetRef(target)}^{commit}`);
+  const tip = await refTip(cwd, store.targetRef(target));
   if (tip === null) throw new LandError('config', `target branch "${target}" does not exist`, { hint: 'name another with --target' });
   return tip;
 }

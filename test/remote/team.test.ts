@@ -8,7 +8,7 @@ import { cleanupTempDirs } from '../helpers/repo.js';
 import { waitForFile } from '../helpers/wait.js';
 import { makeTeam } from './setup.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serverRefs, statusJobs, ok, blockingTeam } from './teamKit.js';
+import { serverRefs, statusJobs, ok, blockingTeam, jsonLines } from './teamKit.js';
 
 afterAll(cleanupTempDirs);
 
@@ -64,10 +64,7 @@ describe('a team around one remote queue', () => {
 
     const result = await drainer.done;
     expect(result.code, result.stderr).toBe(0);
-    const events = result.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
+    const events = jsonLines(result.stdout);
     const trains = events.filter((e) => e.type === 'train_built');
     expect(trains.length).toBe(2);
     expect(trains[1].base).toBe(outside);
@@ -105,10 +102,7 @@ describe('a team around one remote queue', () => {
 
     const result = await drainer.done;
     expect(result.code, result.stderr).toBe(0);
-    const events = result.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
+    const events = jsonLines(result.stdout);
     const trains = events.filter((e) => e.type === 'train_built');
     expect(trains.map((e) => e.members)).toEqual([[keep, drop], [keep]]);
     const seen = await statusJobs(third);

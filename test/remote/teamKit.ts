@@ -49,3 +49,11 @@ export function blockingTeam() {
   };
   return { team: makeTeam({ policy: queuePolicy({}, { gates: [gate], batch: { max: 8 } }) }), files };
 }
+
+/** The JSON lines a `land ... --json` printed (a drain's events, then its summary). */
+export function jsonLines(stdout: string): any[] {
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}

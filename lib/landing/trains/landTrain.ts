@@ -3,7 +3,7 @@
 // refuses it (target_dirty) when it is not, so nobody's uncommitted work is overwritten.
 import { LandError } from '../../errors.js';
 import { failpoint } from '../../failpoint.js';
-import { branchRef, GitError, revParse, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
+import { branchRef, GitError, refTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
 export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
 
@@ -29,7 +29,7 @@ export async function withLandingToken<T>(issuer: TokenIssuer, move: (env: Recor
 
 /** Where the target is now: at `base`, or moved (by anyone) since the train was built on it. */
 export async function targetStillAt(cwd: string, ref: string, base: string): Promise<LandOutcome | null> {
-  const now = await revParse(cwd, `${ref}^{commit}`);
+  const now = await refTip(cwd, ref);
   return now === base ? null : { kind: 'lost', actual: now };
 }
 
