@@ -22,3 +22,24 @@ describe('a server that declines the queue', () => {
     expect(status.json().jobs).toEqual([]);
   });
 });
+
+describe('naming the queue', () => {
+  it('a queue remote that is not a remote of this clone, a bad queue section, and a remote without the target are config errors (exit 3)', async () => {
+    const team = makeTeam();
+    const dev = team.clone('dev');
+    const unknown = await land(dev.dir, ['status', '--queue-remote', 'nowhere']);
+    expect(unknown.code, unknown.stderr).toBe(3);
+    expect(unknown.stderr.split('\n')[0]).toBe('land: the queue\'s remote "nowhere" is not a remote of this clone');
+
+    dev.git('checkout', '-q', 'main');
+    writeFileSync(join(dev.dir, '.ctm.json'), `${JSON.stringify({ target: 'main', queue: { remote: 'origin', leaseSeconds: 1 } })}\n`);
+    dev.git('commit', '-q', '-am', 'a lease too short');
+    const bad = await land(dev.dir, ['status']);
+    expect(bad.code, bad.stderr).toBe(3);
+    expect(bad.stderr.split('\n')[0]).toMatch(/^land: \.ctm\.json at refs\/heads\/main: queue\.leaseSeconds: /);
+
+    const other = await land(dev.dir, ['status', '--target', 'trunk', '--queue-remote', 'origin']);
+    expect(other.code, other.stderr).toBe(3);
+    expect(other.stderr.split('\n')[0]).toBe('land: the remote origin has no branch trunk');
+  });
+});
