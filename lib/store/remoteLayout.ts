@@ -30,7 +30,6 @@ export function remoteRefs(remote: string) {
     job: (id: string) => `${REMOTE_PREFIX}jobs/${id}`,
     head: (id: string) => `${REMOTE_PREFIX}heads/${id}`,
     local,
-    localOf: (ref: string) => `${local}${ref.slice(REMOTE_PREFIX.length)}`,
     remoteOf: (localRef: string) => `${REMOTE_PREFIX}${localRef.slice(local.length)}`,
   };
 }
