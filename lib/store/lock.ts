@@ -20,8 +20,32 @@ const QUEUE_LOCK = {
   retries: { retries: 600, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
 };
 
-/** `retries`: how many waits (of at most 100 ms each) for another holder before giving up (busy). */
-export async function withFileLock<T>(lockPath: string, fn: () => Promise<T> | T, retries = QUEUE_LOCK.retries.retries): Promise<T> {
+/** The holds of each lock by this process, in line: the tail of the line per lock path. */
+const inProcessLine = new Map<string, Promise<unknown>>();
+
+/**
+ * `retries`: how many waits (of at most 100 ms each) for another holder before giving up (busy).
+ * Holds from this process take their turns in the order they asked (a queue in memory); only
+ * holders in other processes are waited for by polling the lock folder. Polling alone is unfair:
+ * a newcomer polls every few ms while an old waiter has backed off to 100 ms, so a drainer's
+ * lease heartbeat, asking again and again while its push is slow, kept the drain itself out for
+ * minutes on a loaded machine. Not re-entrant: a hold must not ask for the same lock again.
+ */
+export function withFileLock<T>(lockPath: string, fn: () => Promise<T> | T, retries = QUEUE_LOCK.retries.retries): Promise<T> {
+  const before = inProcessLine.get(lockPath) ?? Promise.resolve();
+  const hold = before.then(() => holdFileLock(lockPath, fn, retries));
+  const tail = hold.then(
+    () => undefined,
+    () => undefined,
+  );
+  inProcessLine.set(lockPath, tail);
+  void tail.then(() => {
+    if (inProcessLine.get(lockPath) === tail) inProcessLine.delete(lockPath);
+  });
+  return hold;
+}
+
+async function holdFileLock<T>(lockPath: string, fn: () => Promise<T> | T, retries: number): Promise<T> {
   let compromised: Error | null = null;
   let release: () => Promise<void>;
   try {

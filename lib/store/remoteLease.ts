@@ -21,7 +21,8 @@ interface Held {
 export interface LeaseHooks {
   fetch(): Promise<void>;
   leaseRef(): string | null;
-  renew(): Promise<unknown>;
+  /** Pushes a renewal under the queue lock when `stillDue()` says so there (a push meanwhile renews it too). */
+  renew(stillDue: () => boolean): Promise<unknown>;
   /** When this host first saw lease commit `oid` (wall clock, ms), as kept in its cache; null when it never did. */
   firstSeen(oid: string): number | null;
   noteSeen(oid: string, at: number): void;
@@ -131,20 +132,29 @@ export class LeaseKeeper {
 
   private startHeartbeat(): void {
     const every = (this.queue.leaseSeconds * 1000) / 3;
+    const due = (held: Held) => !held.lost && this.current === held && performance.now() - held.renewedAt >= every * 0.9;
+    // One renewal at a time: when a push takes longer than a third of the lease (a loaded machine,
+    // a slow link), ticks that come meanwhile are skipped rather than lined up behind it.
+    let renewing = false;
     this.timer = setInterval(() => {
       const held = this.current;
-      if (!held || held.lost) return;
-      if (performance.now() - held.renewedAt < every * 0.9) return; // a push renewed it meanwhile
-      this.hooks.renew().catch((error: unknown) => {
-        if (held.lost) return;
-        // Unreachable for longer than the lease lasts: another drainer may hold it by now.
-        if (performance.now() - held.renewedAt >= this.queue.leaseSeconds * 1000) {
-          held.lost = new LandError(
-            'busy',
-            `could not renew the queue lease on ${this.queue.remote} for ${this.queue.leaseSeconds} s: ${(error as Error).message}`,
-          );
-        }
-      });
+      if (!held || renewing || !due(held)) return; // a push renewed it meanwhile
+      renewing = true;
+      this.hooks
+        .renew(() => due(held))
+        .catch((error: unknown) => {
+          if (held.lost) return;
+          // Unreachable for longer than the lease lasts: another drainer may hold it by now.
+          if (performance.now() - held.renewedAt >= this.queue.leaseSeconds * 1000) {
+            held.lost = new LandError(
+              'busy',
+              `could not renew the queue lease on ${this.queue.remote} for ${this.queue.leaseSeconds} s: ${(error as Error).message}`,
+            );
+          }
+        })
+        .finally(() => {
+          renewing = false;
+        });
     }, every);
     this.timer.unref();
   }

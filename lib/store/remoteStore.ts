@@ -67,8 +67,11 @@ export interface TransactOptions {
   extra?: readonly RefUpdate[];
   /** A refused push is fetched and the holder run again (true); false: the race is reported (QueueRaced). */
   retry?: boolean;
-  /** Push the lease even when nothing else changed (the heartbeat). */
-  renew?: boolean;
+  /**
+   * Push the lease even when nothing else changed (the heartbeat); a function is asked under the
+   * lock, so a heartbeat that waited behind a push that renewed the lease pushes nothing.
+   */
+  renew?: boolean | (() => boolean);
 }
 
 /** A push that lost its race (a landing whose target or members moved): nothing moved anywhere. */
@@ -102,6 +105,10 @@ function parseRecord(text: string | null | undefined, id: string): JobRecord | n
   }
 }
 
+function renewAsked(renew: TransactOptions['renew']): boolean {
+  return typeof renew === 'function' ? renew() : Boolean(renew);
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -131,7 +138,7 @@ export class RemoteStore extends FileStore {
     this.lease = new LeaseKeeper(queue, {
       fetch: () => this.fetch(),
       leaseRef: () => this.refs.lease,
-      renew: () => this.transact(() => undefined, { renew: true, retry: false }),
+      renew: (stillDue) => this.transact(() => undefined, { renew: stillDue, retry: false }),
       firstSeen: (oid) => this.leaseSeen(oid),
       noteSeen: (oid, at) => writeCacheJson(join(this.root, 'lease-seen.json'), { commit: oid, at }),
     });
@@ -423,7 +430,7 @@ export class RemoteStore extends FileStore {
     const jobs = [...txn.after.values()].filter((job) => !kept.includes(job));
     const entriesOf = (id: string) => [...(state.pending[id] ?? []), ...txn.entries.filter((entry) => entry.job === id)];
     const created = jobs.filter((job) => state.jobs[job.id] === undefined).map((job) => job.id);
-    const renewing = this.lease.held() !== null && (jobs.length > 0 || Boolean(opts.extra?.length) || Boolean(opts.renew));
+    const renewing = this.lease.held() !== null && (jobs.length > 0 || Boolean(opts.extra?.length) || renewAsked(opts.renew));
     const commits: NewCommit[] = jobs.map((job) => ({
       parent: state.jobs[job.id] ?? null,
       files: [{ name: 'record.json', content: `${JSON.stringify(job, null, 2)}\n` }],
