@@ -1,0 +1,122 @@
+// What `land stats`, `land report` and `land tune` read: the queue's recorded history, gathered in
+// one place from the store (job records, metrics rows, the window, the journal's abandoned trains)
+// and turned into plain data. Everything after this module is a pure function of a History.
+//
+// Where each part comes from, and whose it is in a queue kept in a remote (docs/remote.md):
+// - jobs: every job record (shared: in a remote queue, everybody's jobs);
+// - trains: metrics.jsonl, one row per judged train (the drainer's own: kept per drainer);
+// - window: window.json's history (the last 50 changes, with set/reset by people);
+// - abandoned: journal lines of members put back by an abandoned speculative train.
+import { parseTrainRows, type TrainRow } from '../story/trainRow.js';
+import type { FileStore, JobRecord, WindowHistoryEntry } from '../store/index.js';
+
+/** The journal's reason for a member put back by an abandoned speculative train (pipeline/abandon.ts ABANDONED). */
+const ABANDONED_REASON = 'speculation_abandoned';
+
+export interface AbandonedTrain {
+  train: string;
+  /** When its first member was put back (epoch ms). */
+  at: number;
+  members: string[];
+}
+
+export interface History {
+  /** When the history was read (epoch ms): "now" for every figure computed from it. */
+  readAt: number;
+  /** The start of the period asked for (`--since`, epoch ms); null: everything recorded. */
+  since: number | null;
+  /**
+   * Job records: with `since`, the jobs submitted or ended at or after it (a job still queued or
+   * riding counts whenever it was submitted).
+   */
+  jobs: JobRecord[];
+  /** Records that could not be read (file names): counted, never thrown. */
+  corruptJobs: number;
+  /** Metrics rows (one per judged train), oldest first, with their time in epoch ms; with `since`, those at or after it. */
+  trains: HistoryTrain[];
+  /** Metrics lines that did not parse or lack a train's shape. */
+  unreadableTrains: number;
+  /** window.json's history (its last 50 changes), oldest first; with `since`, those at or after it. */
+  window: WindowHistoryEntry[];
+  /** The window's size now (window.json), or null when no train ever moved it. */
+  windowNow: number | null;
+  /** Speculative trains abandoned because a train ahead did not land. */
+  abandoned: AbandonedTrain[];
+}
+
+export interface HistoryTrain extends TrainRow {
+  /** `at` as epoch ms (NaN rows are dropped). */
+  time: number;
+}
+
+/** Epoch ms of an ISO time, or null when absent or unreadable. */
+export function timeOf(iso: unknown): number | null {
+  if (typeof iso !== 'string') return null;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** When the job left the queue for good (landed, failed or canceled), or null while it has not. */
+export function endedAt(job: JobRecord): number | null {
+  const t = job.timestamps;
+  if (job.state === 'landed') return timeOf(t.landed);
+  if (job.state === 'failed') return timeOf(t.failed);
+  if (job.state === 'canceled') return timeOf(t.canceled);
+  return null;
+}
+
+function jobInPeriod(job: JobRecord, since: number | null): boolean {
+  if (since === null) return true;
+  const ended = endedAt(job);
+  if (ended === null) return true;
+  const queued = timeOf(job.timestamps.queued);
+  return ended >= since || (queued !== null && queued >= since);
+}
+
+/** Reads the history from `store` (after the store's own refresh, which a remote queue needs). */
+export function readHistory(store: FileStore, opts: { since?: number | null; now?: number } = {}): History {
+  const since = opts.since ?? null;
+  const listing = store.listJobs();
+  const metrics = store.readMetrics();
+  const parsed = parseTrainRows(metrics.rows);
+  const trains: HistoryTrain[] = [];
+  for (const row of parsed.rows) {
+    const time = timeOf(row.at);
+    if (time === null) continue;
+    if (since === null || time >= since) trains.push({ ...row, time });
+  }
+  trains.sort((a, b) => a.time - b.time);
+  const windowState = store.readWindow();
+  const window = (windowState?.history ?? []).filter((entry) => {
+    const time = timeOf(entry.at);
+    return time !== null && (since === null || time >= since);
+  });
+  return {
+    readAt: opts.now ?? Date.now(),
+    since,
+    jobs: listing.jobs.filter((job) => jobInPeriod(job, since)),
+    corruptJobs: listing.corrupt.length,
+    trains,
+    unreadableTrains: parsed.unreadable + metrics.badLines.length,
+    window,
+    windowNow: windowState?.size ?? null,
+    abandoned: abandonedTrains(store, since),
+  };
+}
+
+function abandonedTrains(store: FileStore, since: number | null): AbandonedTrain[] {
+  const byTrain = new Map<string, AbandonedTrain>();
+  for (const entry of store.scanJournal((line) => line.includes(ABANDONED_REASON))) {
+    const detail = entry.detail as { reason?: unknown; train?: unknown; after?: unknown };
+    // `after` (the train ahead that did not land) marks an abandonment; a member put back because
+    // the train ahead already holds it has the same reason and no `after`.
+    if (detail.reason !== ABANDONED_REASON || typeof detail.after !== 'string' || !entry.job) continue;
+    const train = typeof detail.train === 'string' ? detail.train : null;
+    const at = timeOf(entry.at);
+    if (!train || at === null || (since !== null && at < since)) continue;
+    const known = byTrain.get(train);
+    if (known) known.members.push(entry.job);
+    else byTrain.set(train, { train, at, members: [entry.job] });
+  }
+  return [...byTrain.values()].sort((a, b) => a.at - b.at);
+}
