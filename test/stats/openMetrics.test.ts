@@ -34,6 +34,7 @@ interface ParsedFamily {
 function parse(text: string): ParsedFamily[] {
   const run = spawnSync(PYTHON, ['-c', PARSE], { input: text, encoding: 'utf8' });
   if (run.error) throw new Error(`${PYTHON}: ${run.error.message}${REQUIRED ? ' (LAND_REQUIRE_OPENMETRICS_PARSER=1)' : ''}`);
+  if (/ModuleNotFoundError/.test(run.stderr)) throw new Error(`${PYTHON} has no prometheus_client: apt-get install python3-prometheus-client`);
   if (run.status !== 0) throw new Error(`the OpenMetrics parser refused the text: ${run.stderr.trim().split('\n').at(-1)}`);
   return JSON.parse(run.stdout) as ParsedFamily[];
 }
