@@ -134,7 +134,7 @@ function statsSection(r: Report): Section {
     headers: ['figure', 'wall', 'goal'],
     rows: [[`land stats --json (median of ${s.runs} after one warm-up)`, ms(s.statsMs), '< 1000 ms']],
     right: [1],
-    notes: [],
+    notes: [`CPU time (user + system, GNU time) of the same command: ${s.statsCpuMs === null ? 'not measured (no GNU time)' : ms(s.statsCpuMs)}`],
   };
 }
 

@@ -3,10 +3,14 @@
 // (time, window before and after, each gate's results, some failed, bisected, cached and flaky
 // trains) and a window.json with a full history. The figure: the median wall time of the command
 // (the goal: under a second with 10,000 jobs).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildScaleRepo } from './scale.js';
-import { BenchError } from './git.js';
-import { land, median } from './land.js';
+import { BenchError, childEnv } from './git.js';
+import { LAND_BIN, land, median } from './land.js';
+
+const GNU_TIME = '/usr/bin/time';
 
 export interface StatsRow {
   jobs: number;
@@ -14,6 +18,11 @@ export interface StatsRow {
   trains: number;
   /** Median wall ms of `land stats --json` (after one warm-up). */
   statsMs: number;
+  /**
+   * Median CPU ms (user + system) of the same runs, through GNU time; null without it. On a shared,
+   * loaded machine the wall time is the CPU time stretched by the wait for a core: this one is not.
+   */
+  statsCpuMs: number | null;
   runs: number;
   buildSeconds: number;
 }
@@ -113,5 +122,21 @@ export function measureStats(root: string, opts: { jobs: number; runs: number; p
   }
   opts.progress(`stats: built in ${built.seconds.toFixed(1)}s; timing land stats --json`);
   const statsMs = median(Array.from({ length: opts.runs }, () => land(built.dir, ['stats', '--json']).ms));
-  return { jobs: opts.jobs, trains, statsMs: Math.round(statsMs * 10) / 10, runs: opts.runs, buildSeconds: Math.round(built.seconds * 10) / 10 };
+  const cpu = Array.from({ length: opts.runs }, () => cpuMs(built.dir, ['stats', '--json'], join(root, 'stats-cpu.txt')));
+  const statsCpuMs = cpu.every((v): v is number => v !== null) ? Math.round(median(cpu) * 10) / 10 : null;
+  return { jobs: opts.jobs, trains, statsMs: Math.round(statsMs * 10) / 10, statsCpuMs, runs: opts.runs, buildSeconds: Math.round(built.seconds * 10) / 10 };
+}
+
+/** CPU ms (user + system) of `land args` through GNU time (-f '%U %S'); null where it is not there. */
+function cpuMs(cwd: string, args: readonly string[], file: string): number | null {
+  if (!existsSync(GNU_TIME)) return null;
+  const run = spawnSync(GNU_TIME, ['-f', '%U %S', '-o', file, process.execPath, LAND_BIN, ...args], {
+    cwd,
+    env: childEnv({ CI: '1', NO_COLOR: '1' }),
+    stdio: 'ignore',
+  });
+  if (run.status !== 0 || !existsSync(file)) return null;
+  const [user, system] = readFileSync(file, 'utf8').trim().split('\n').pop()?.split(' ').map(Number) ?? [];
+  rmSync(file, { force: true });
+  return user !== undefined && system !== undefined && Number.isFinite(user + system) ? (user + system) * 1000 : null;
 }

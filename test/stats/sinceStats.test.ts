@@ -2,6 +2,7 @@
 // written through the store's own methods; no git), then computeStats counts what is in it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { computeStats } from '../../lib/stats/figures.js';
+import { writeFileSync } from 'node:fs';
 import { readHistory } from '../../lib/stats/history.js';
 import { FileStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
@@ -41,16 +42,20 @@ describe('computeStats(readHistory(store, { since }))', () => {
         { at: at(4000), event: 'reset', before: 4, after: 8, train: null, by: 'bob@example.com' },
       ],
     });
+    // Read with the shape check (lib/store/jobShape.ts): a record without a state is corrupt; one
+    // with a bad object id (the full schema's concern) still counts.
+    writeFileSync(store.paths.job('j-5'), JSON.stringify({ ...job(5, 30, { state: 'landed', at: 40 }), state: undefined }));
+    writeFileSync(store.paths.job('j-6'), JSON.stringify({ ...job(6, 30, { state: 'canceled', at: 40 }), tip: 'nope' }));
     const now = T0 + 6000 * 1000;
     const all = computeStats(readHistory(store, { now }));
-    expect(all.jobs).toMatchObject({ total: 4, landed: 2, failed: 1, queued: 1 });
+    expect(all.jobs).toMatchObject({ total: 5, landed: 2, failed: 1, queued: 1, canceled: 1, corrupt: 1 });
     expect(all.trains.total).toBe(2);
     expect(all.window).toMatchObject({ sets: 1, resets: 1 });
 
     const since = T0 + 3000 * 1000;
     const period = computeStats(readHistory(store, { since, now }));
     expect(period.period).toEqual({ since: at(3000), until: at(6000) });
-    expect(period.jobs).toMatchObject({ total: 2, landed: 1, failed: 0, queued: 1 });
+    expect(period.jobs).toMatchObject({ total: 2, landed: 1, failed: 0, queued: 1, corrupt: 1 });
     expect(period.trains.total).toBe(1);
     expect(period.gates).toEqual([{ name: 'test', runs: 1, trains: 1, flakes: 0, flakeRate: 0, seconds: { count: 1, sum: 9, median: 9, p90: 9 } }]);
     expect(period.time.timeToLand).toEqual({ count: 1, sum: 100, median: 100, p90: 100 });
