@@ -27,7 +27,11 @@ export function jobShapeProblem(raw: unknown): string | null {
   if (raw.version !== 1) return 'version: expected 1';
   if (!isString(raw.id)) return 'id: expected a string';
   if (!isString(raw.state) || !STATES.has(raw.state)) return `state: expected one of ${JOB_STATES.join(', ')}`;
+  for (const key of ['branch', 'title', 'submitter']) if (!isString(raw[key])) return `${key}: expected a string`;
   if (!stringOrNull(raw.reason)) return 'reason: expected a string or null';
+  if (raw.error !== null && !(isObject(raw.error) && isString(raw.error.code) && isString(raw.error.message))) {
+    return 'error: expected { code, message } or null';
+  }
   const t = raw.timestamps;
   if (!isObject(t) || !isString(t.queued)) return 'timestamps: expected an object with queued';
   for (const key of ['started', 'landed', 'failed', 'canceled', 'reopened']) {

@@ -19,6 +19,9 @@ describe('jobShapeProblem', () => {
     expect(jobShapeProblem({ ...good, id: 7 })).toBe('id: expected a string');
     expect(jobShapeProblem({ ...good, state: 'done' })).toMatch(/^state: expected one of queued, in_progress/);
     expect(jobShapeProblem({ ...good, reason: 3 })).toBe('reason: expected a string or null');
+    expect(jobShapeProblem({ ...good, branch: null })).toBe('branch: expected a string');
+    expect(jobShapeProblem({ ...good, error: 'boom' })).toBe('error: expected { code, message } or null');
+    expect(jobShapeProblem({ ...good, error: { code: 'gate', message: 'exit 1' } })).toBeNull();
     expect(jobShapeProblem({ ...good, timestamps: { landed: 'x' } })).toBe('timestamps: expected an object with queued');
     expect(jobShapeProblem({ ...good, timestamps: { queued: 'x', landed: 5 } })).toBe('timestamps.landed: expected a string');
     expect(jobShapeProblem({ ...good, fastPath: { source: 'proof' } })).toBe('fastPath: expected { alone, ... }');
