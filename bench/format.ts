@@ -127,6 +127,17 @@ function scaleSection(r: Report): Section {
   };
 }
 
+function statsSection(r: Report): Section {
+  const s = r.stats;
+  return {
+    title: `stats: land stats --json over ${s.jobs} finished jobs and ${s.trains} metrics rows (built in ${fix(s.buildSeconds, 1)} s, not through the CLI)`,
+    headers: ['figure', 'wall', 'goal'],
+    rows: [[`land stats --json (median of ${s.runs} after one warm-up)`, ms(s.statsMs), '< 1000 ms']],
+    right: [1],
+    notes: [`CPU time (user + system, GNU time) of the same command: ${s.statsCpuMs === null ? 'not measured (no GNU time)' : ms(s.statsCpuMs)}`],
+  };
+}
+
 function parallelSection(r: Report): Section {
   const p = r.parallel;
   const notes = [
@@ -226,6 +237,7 @@ export function sectionsOf(r: Report): Section[] {
     overheadSection(r),
     sweepSection(r),
     scaleSection(r),
+    statsSection(r),
     parallelSection(r),
     remoteSection(r),
     ...culpritSection(r),
@@ -274,6 +286,9 @@ const DEFINITIONS = `
   information bound. "wrong" counts verdicts that disagree with the culprits (must be 0).
 - **scale**: a state folder with that many job records, built directly; medians of \`land status --json\`, of one more
   \`land submit\`, and the per-train overhead of a drain, against the same on a small queue.
+- **stats**: \`land stats --json\` over a state folder of that many finished jobs (built directly, as for scale) whose
+  metrics rows carry what a drain writes (times, windows, gate results; some failed, cached and flaky trains); median
+  wall time after one warm-up.
 - **parallel**: N branches, k = round(p x N) culprits at positions from a fixed seed, gates that sleep; wall seconds of
   \`land run\` with \`batch.parallel\` 1 and 2; ratio = wall(2) / wall(1).
 - **remote**: the same N one-line branches (gate \`true\`, \`batch.max\` 1) drained from a clone's own queue and from a queue

@@ -10,7 +10,13 @@ export interface BenchArgs {
   culprits: boolean;
   /** Write the report as Markdown to this file (BENCHMARKS.md). */
   markdown: string | null;
+  /** Run only this part (PARTS) and print its figures (and its goals) alone. */
+  only: Part | null;
 }
+
+/** The parts of a run, in the order they run; `--only <part>` runs one. */
+export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'remote', 'culprits'] as const;
+export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {
   quick: boolean;
@@ -20,23 +26,26 @@ export interface BenchSettings {
   /** serialSeeds: the serial policy drains only the first queues (its gate runs per job are 1 plus main's own check by construction). */
   sweep: { n: number; batchMax: number; rates: number[]; seeds: number; serialSeeds: number; gateMs: number; policies: ('serial' | 'default')[] };
   scale: { jobs: number; queued: number; runs: number };
+  /** `land stats --json` over this many finished jobs (median of `runs`). */
+  stats: { jobs: number; runs: number };
   parallel: { n: number; p: number; seed: number; gateSeconds: number };
   /** The remote-queue row: one-job trains drained from a clone's own queue and from a file:// remote. */
   remote: { n: number };
   culprits: boolean;
 }
 
-export const USAGE = `usage: npm run bench -- [--quick] [--json] [--markdown FILE] [--culprits] [--keep]
+export const USAGE = `usage: npm run bench -- [--quick] [--json] [--markdown FILE] [--culprits] [--only PART] [--keep]
   --quick          smaller counts (a smoke run of a few minutes), the same report shape
   --json           print one JSON object on stdout instead of the tables
   --markdown FILE  also write the report as Markdown to FILE (BENCHMARKS.md)
   --culprits       also the old culprit rows (N = 8 and 16, culprits first, middle, last, two)
+  --only PART      run only PART (${PARTS.join(', ')}) and print its figures and goals alone
   --keep           keep the temporary repositories
   --help           print this
 `;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
-  const args: BenchArgs = { json: false, keep: false, quick: false, culprits: false, markdown: null };
+  const args: BenchArgs = { json: false, keep: false, quick: false, culprits: false, markdown: null, only: null };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     if (arg === '--json') args.json = true;
@@ -47,8 +56,13 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
       const file = arg === '--markdown' ? argv[++i] : arg.slice('--markdown='.length);
       if (!file || file.startsWith('--')) throw new BenchError(`--markdown needs a file name\n${USAGE}`);
       args.markdown = file;
+    } else if (arg === '--only' || arg.startsWith('--only=')) {
+      const part = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
+      if (!part || !(PARTS as readonly string[]).includes(part)) throw new BenchError(`--only needs a part: ${PARTS.join(', ')}\n${USAGE}`);
+      args.only = part as Part;
     } else throw new BenchError(`unknown argument ${arg}\n${USAGE}`);
   }
+  if (args.only && args.markdown) throw new BenchError(`--markdown writes the whole report: not with --only\n${USAGE}`);
   return args;
 }
 
@@ -62,6 +76,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
       trainBranches: 16,
       sweep: { n: 16, batchMax: 8, rates, seeds: 1, serialSeeds: 1, gateMs: 50, policies },
       scale: { jobs: 1000, queued: 100, runs: 3 },
+      stats: { jobs: 1000, runs: 3 },
       parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
       remote: { n: 6 },
       culprits: args.culprits,
@@ -73,6 +88,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     trainBranches: 32,
     sweep: { n: 64, batchMax: 8, rates, seeds: 5, serialSeeds: 2, gateMs: 50, policies },
     scale: { jobs: 10_000, queued: 100, runs: 5 },
+    stats: { jobs: 10_000, runs: 5 },
     parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },
     remote: { n: 16 },
     culprits: args.culprits,

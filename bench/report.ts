@@ -4,6 +4,7 @@ import type { ParallelRow } from './parallel.js';
 import type { BenchSettings } from './plan.js';
 import type { RemoteRow } from './remote.js';
 import type { ScaleRow } from './scale.js';
+import type { StatsRow } from './stats.js';
 import type { CulpritRow, Startup, TrainFigure } from './scenarios.js';
 import type { SweepRow } from './sweep.js';
 
@@ -48,6 +49,7 @@ export interface Report {
   machine: Machine;
   pSweep: SweepRow[];
   scale: ScaleRow;
+  stats: StatsRow;
   startup: Startup;
   overhead: Overhead;
   parallel: ParallelRow;
@@ -116,6 +118,11 @@ function verdictGoal(report: Pick<Report, 'pSweep' | 'parallel'>): Goal {
   return { figure: 'wrong verdicts (sweep and parallel runs)', measured: String(wrong), goal: '0', met: wrong === 0 };
 }
 
+/** The goal of `land stats` over a long history: under a second. */
+export function statsGoal(row: StatsRow): Goal {
+  return { figure: `land stats --json, ${row.jobs} finished jobs`, measured: ms(row.statsMs), goal: '< 1000 ms', met: row.statsMs < 1000 };
+}
+
 /** Every goal of the issue, read from a report's figures (pure: the same report gives the same goals). */
 export function goalsOf(report: Omit<Report, 'goals'>): Goal[] {
   const { startup: s, scale, overhead, parallel } = report;
@@ -161,6 +168,7 @@ export function goalsOf(report: Omit<Report, 'goals'>): Goal[] {
       goal: 'at most one fetch and one push added',
       met: report.remote.fetchesPerTrain <= 1.05 && report.remote.pushesPerTrain <= 1.05,
     },
+    statsGoal(report.stats),
     verdictGoal(report),
     {
       figure: report.settings.quick ? 'total time of this run (--quick; the goal is for the full run)' : 'total time of the full run',

@@ -4,11 +4,13 @@
 //      against the same merges done by git alone (merge-tree/commit-tree/update-ref)
 //   pSweep: gate runs per job across culprit rates, serial and default policies (bench/sweep.ts)
 //   scale: status, submit and per-train overhead with 10,000 jobs present (bench/scale.ts)
+//   stats: `land stats --json` over 10,000 finished jobs and their metrics rows (bench/stats.ts)
 //   parallel: wall time with batch.parallel 1 and 2 (bench/parallel.ts)
 //   remote: per-train cost of a queue kept in a file:// remote against a clone's own (bench/remote.ts)
 //   c. (--culprits only) gate runs per landed job with culprits at fixed positions, N = 8 and 16
 //   d. peak RSS of the `land run` processes of (b), through GNU time when it is there
-// It measures and prints; it asserts nothing. Flags: see USAGE (bench/plan.ts). Progress goes to stderr.
+// It measures and prints; it asserts nothing. Flags: see USAGE (bench/plan.ts); `--only <part>` runs
+// one part and prints its figures (and the goals read from them) alone. Progress goes to stderr.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +18,11 @@ import { formatMarkdown, formatReport } from './format.js';
 import { BenchError, git } from './git.js';
 import { gnuTimeWorks } from './land.js';
 import { measureParallel } from './parallel.js';
-import { type BenchArgs, type BenchSettings, parseArgs, settingsFor, USAGE } from './plan.js';
-import { goalsOf, jsonReport, type Machine, overheadOf, type Report } from './report.js';
+import { type BenchArgs, type BenchSettings, type Part, parseArgs, settingsFor, USAGE } from './plan.js';
+import { goalsOf, jsonReport, type Goal, type Machine, metText, overheadOf, type Report, statsGoal } from './report.js';
 import { measureRemoteQueue } from './remote.js';
 import { measureScale } from './scale.js';
+import { measureStats } from './stats.js';
 import { measureCulprits, measureStartup, measureTrainFigure, prepareCulpritTemplate, prepareSmallQueue } from './scenarios.js';
 import { measureSweep } from './sweep.js';
 
@@ -53,6 +56,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const train = await part('overhead', () => measureTrainFigure(root, { n: settings.trainBranches, rssFile: rss ? rssFile : null, progress }));
   const pSweep = await part('pSweep', () => measureSweep(root, { ...settings.sweep, progress }));
   const scale = await part('scale', () => measureScale(root, { ...settings.scale, progress }));
+  const stats = await part('stats', () => measureStats(root, { ...settings.stats, progress }));
   const parallel = await part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
   const remote = await part('remote', () => measureRemoteQueue(root, { ...settings.remote, progress }));
   const culprits = settings.culprits
@@ -67,7 +71,46 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const rssNote = rss
     ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
     : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' };
-  return { startup, train, overhead: overheadOf(train), pSweep, scale, parallel, remote, culprits, rss: rssNote };
+  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, remote, culprits, rss: rssNote };
+}
+
+/** One part alone (`--only`): its figures, and the goals read from them (the stats part's; the others' need the whole report). */
+async function measureOne(root: string, settings: BenchSettings, only: Part, progress: (line: string) => void): Promise<{ value: unknown; goals: Goal[] }> {
+  switch (only) {
+    case 'startup':
+      return { value: measureStartup(root, prepareSmallQueue(root), settings.startupRuns), goals: [] };
+    case 'overhead': {
+      const train = measureTrainFigure(root, { n: settings.trainBranches, rssFile: null, progress });
+      return { value: { train, overhead: overheadOf(train) }, goals: [] };
+    }
+    case 'pSweep':
+      return { value: await measureSweep(root, { ...settings.sweep, progress }), goals: [] };
+    case 'scale':
+      return { value: measureScale(root, { ...settings.scale, progress }), goals: [] };
+    case 'stats': {
+      const stats = measureStats(root, { ...settings.stats, progress });
+      return { value: stats, goals: [statsGoal(stats)] };
+    }
+    case 'parallel':
+      return { value: await measureParallel(root, { ...settings.parallel, progress }), goals: [] };
+    case 'remote':
+      return { value: await measureRemoteQueue(root, { ...settings.remote, progress }), goals: [] };
+    case 'culprits':
+      return {
+        value: measureCulprits(
+          root,
+          [8, 16].map((n) => prepareCulpritTemplate(root, n)),
+          progress,
+        ),
+        goals: [],
+      };
+  }
+}
+
+function onlyText(only: Part, value: unknown, goals: readonly Goal[]): string {
+  const lines = [`land bench --only ${only}:`, JSON.stringify(value, null, 2)];
+  for (const g of goals) lines.push(`goal: ${g.figure}: ${g.measured} (${g.goal}): ${metText(g.met)}`);
+  return `${lines.join('\n')}\n`;
 }
 
 function command(args: BenchArgs, argv: readonly string[]): string {
@@ -94,6 +137,14 @@ async function main(): Promise<number> {
   progress(`working in ${root}${settings.quick ? ' (--quick)' : ''}`);
   try {
     const host = machine(root);
+    if (args.only) {
+      const { value, goals } = await measureOne(root, settings, args.only, progress);
+      const totalSeconds = Math.round((performance.now() - started) / 100) / 10;
+      const out = { command: command(args, argv), date: new Date().toISOString(), machine: host, [args.only]: value, goals, totalSeconds };
+      process.stdout.write(args.json ? `${JSON.stringify(out, null, 2)}\n` : onlyText(args.only, value, goals));
+      progress(`total ${totalSeconds} s`);
+      return 0;
+    }
     const partSeconds: Record<string, number> = {};
     const parts = await measureAll(root, settings, progress, partSeconds);
     const totalSeconds = Math.round((performance.now() - started) / 100) / 10;

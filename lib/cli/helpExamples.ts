@@ -74,6 +74,14 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/commands.md#land-window',
   },
+  stats: {
+    examples: [
+      ['land stats', 'landed and failed jobs, gate runs per landed job, time to land, flaky gates, the window'],
+      ['land stats --since 7d --json', 'the last seven days as JSON'],
+      ['land stats --openmetrics > /var/lib/node_exporter/land.prom', 'the same figures for a metrics collector'],
+    ],
+    docs: 'docs/stats.md',
+  },
   prove: {
     examples: [['land prove', 'gate HEAD merged onto the target; on PASS it can land without a gate']],
     docs: 'docs/proofs.md#land-prove',

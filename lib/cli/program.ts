@@ -40,6 +40,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },
   { names: ['repro'], load: async () => (await import('./commands/repro.js')).registerRepro },
   { names: ['reconcile'], load: async () => (await import('./commands/reconcile.js')).registerReconcile },
+  { names: ['stats'], load: async () => (await import('./commands/stats.js')).registerStats },
   {
     names: ['completion'],
     load: async () => (await import('./commands/completion.js')).registerCompletion,

@@ -76,7 +76,8 @@ function jobInPeriod(job: JobRecord, since: number | null): boolean {
 /** Reads the history from `store` (after the store's own refresh, which a remote queue needs). */
 export function readHistory(store: FileStore, opts: { since?: number | null; now?: number } = {}): History {
   const since = opts.since ?? null;
-  const listing = store.listJobs();
+  // Only the shape the figures read is checked (lib/store/jobShape.ts): with 10,000 records the full schema costs more than the reading.
+  const listing = store.listJobs({ check: 'shape' });
   const metrics = store.readMetrics();
   const parsed = parseTrainRows(metrics.rows);
   const trains: HistoryTrain[] = [];

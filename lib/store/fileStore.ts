@@ -14,6 +14,7 @@ import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './j
 import { readFrom, scanLines, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { formatTokenRecord, newToken, parseTokenRecord, processStart, recordProcessAlive, tokenHash, type TokenRecord } from './landingToken.js';
+import { asCountedJob } from './jobShape.js';
 import { StatePaths, assertSafeId } from './paths.js';
 import { jobsFolderVersion, waitForJobsChange, type WaitForChangeOptions, type WaitOutcome } from './watch.js';
 import {
@@ -72,6 +73,18 @@ function parseWith<T>(schema: z.ZodType<T>, text: string): Parsed<T> {
   }
   const result = schema.safeParse(raw);
   return result.success ? { ok: true, value: result.data } : { ok: false, problem: describeZod(result.error) };
+}
+
+/** A record checked only for the shape counting readers need (lib/store/jobShape.ts). */
+function parseShape(text: string): Parsed<JobRecord> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `not valid JSON (${(error as Error).message})` };
+  }
+  const counted = asCountedJob(raw);
+  return counted.ok ? { ok: true, value: counted.job } : counted;
 }
 
 /** One JSON line through a safeParse-like check; null when it is not JSON or not of the shape. */
@@ -161,9 +174,10 @@ export class FileStore {
   /**
    * Every job record; corrupt ones are returned by file name, never thrown. Reads every record ever
    * written: for `land status --all`, `land reconcile` and the rebuild of the index of active jobs;
-   * everything else reads the index (lib/queue/activeSet.ts).
+   * everything else reads the index (lib/queue/activeSet.ts). `check: 'shape'`: only the shape
+   * the counting readers need (lib/store/jobShape.ts; `land stats` over 10,000 records), not the schema.
    */
-  listJobs(): JobListing {
+  listJobs(opts: { check?: 'schema' | 'shape' } = {}): JobListing {
     let names: string[];
     try {
       names = readdirSync(this.paths.jobsDir);
@@ -177,7 +191,7 @@ export class FileStore {
       if (!name.endsWith('.json') || name.includes(TEMP_MARK)) continue;
       const text = readText(`${this.paths.jobsDir}/${name}`);
       if (text === null) continue;
-      const parsed = parseWith(jobRecordSchema, text);
+      const parsed = opts.check === 'shape' ? parseShape(text) : parseWith(jobRecordSchema, text);
       if (!parsed.ok) corrupt.push({ file: name, problem: parsed.problem });
       else if (`${parsed.value.id}.json` !== name) corrupt.push({ file: name, problem: `id ${parsed.value.id} does not match the file name` });
       else jobs.push(parsed.value);

@@ -92,6 +92,7 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
       perTrainOverheadMsSmall: 25,
       buildSeconds: 2,
     },
+    stats: { jobs: 10_000, trains: 2500, statsMs: 900, statsCpuMs: 700, runs: 5, buildSeconds: 6 },
     startup: { runs: 5, nodeBaselineMs: 60, versionMs: 85, statusMs: 130, statusJobs: 8 },
     overhead: overheadOf(train),
     parallel: parallelRow(),
@@ -167,6 +168,9 @@ describe('the goals', () => {
     expect(goal(report, 'per-train overhead above')?.met).toBe(true);
     expect(goal(report, 'wall time, batch.parallel')?.met).toBe(true);
     expect(goal(report, 'total time of the full run')?.met).toBe(true);
+    expect(goal(report, 'land stats --json, 10000 finished jobs')).toMatchObject({ measured: '900 ms', goal: '< 1000 ms', met: true });
+    const slow = fakeReport({ stats: { ...fakeReport().stats, statsMs: 1000 } });
+    expect(goal(slow, 'land stats --json, 10000 finished jobs')?.met).toBe(false);
     const worse = fakeReport({ pSweep: [sweepRow(0.1, 'default', 0.481)], parallel: parallelRow({ ratio: null, wallSeconds2: null, error: 'x' }) });
     expect(goal(worse, 'gate runs per job, default policy, N = 64, p = 0.1')?.met).toBe(false);
     expect(goal(worse, 'wall time, batch.parallel')?.met).toBeNull();
@@ -202,7 +206,9 @@ describe('the tables', () => {
     expect(text).toMatch(/0\.1 +6 +serial +5 +1\.000 .*\(for comparison\)/);
     expect(text).toContain('per-train overhead = (window 1 - window 32) / (32 trains - 1) = 25 ms (goal <= 30 ms)');
     expect(text).toMatch(/ 2 +12\.00 s +16 +15 +12 +29 +3 +0/);
-    expect(text).toContain('10 of 13 met');
+    expect(text).toContain('stats: land stats --json over 10000 finished jobs and 2500 metrics rows');
+    expect(text).toContain('CPU time (user + system, GNU time) of the same command: 700 ms');
+    expect(text).toContain('11 of 14 met');
   });
 
   it('writes BENCHMARKS.md with the command, the machine, the goals first and the definitions', () => {
@@ -219,7 +225,18 @@ describe('the tables', () => {
 
 describe('flags and settings', () => {
   it('parses the flags and refuses what it does not know', () => {
-    expect(parseArgs(['--quick', '--json', '--markdown', 'B.md'])).toEqual({ json: true, keep: false, quick: true, culprits: false, markdown: 'B.md' });
+    expect(parseArgs(['--quick', '--json', '--markdown', 'B.md'])).toEqual({
+      json: true,
+      keep: false,
+      quick: true,
+      culprits: false,
+      markdown: 'B.md',
+      only: null,
+    });
+    expect(parseArgs(['--only', 'stats']).only).toBe('stats');
+    expect(parseArgs(['--only=scale']).only).toBe('scale');
+    expect(() => parseArgs(['--only', 'nothing'])).toThrow(/--only needs a part: startup, overhead, pSweep, scale, stats/);
+    expect(() => parseArgs(['--only', 'stats', '--markdown', 'B.md'])).toThrow(/not with --only/);
     expect(parseArgs(['--markdown=B.md']).markdown).toBe('B.md');
     expect(() => parseArgs(['--markdown'])).toThrow(/needs a file name/);
     expect(() => parseArgs(['--fast'])).toThrow(/unknown argument --fast/);
@@ -230,6 +247,7 @@ describe('flags and settings', () => {
     const quick = settingsFor({ quick: true, culprits: false });
     expect(full.sweep).toMatchObject({ n: 64, batchMax: 8, rates: [0, 0.02, 0.1, 0.3], seeds: 5, gateMs: 50, policies: ['serial', 'default'] });
     expect(full.scale).toEqual({ jobs: 10_000, queued: 100, runs: 5 });
+    expect(full.stats).toEqual({ jobs: 10_000, runs: 5 });
     expect(full.parallel).toMatchObject({ n: 32, p: 0.1, gateSeconds: 1 });
     expect(quick.sweep.n).toBeLessThan(full.sweep.n);
     expect(quick.scale.jobs).toBeLessThan(full.scale.jobs);

@@ -34,6 +34,7 @@ const COMMANDS: string[][] = [
   ['why', 'j-20261130-0001'],
   ['log', 'j-20261130-0001'],
   ['repro', 'j-20261130-0001'],
+  ['stats'],
 ];
 
 describe('outside a git repository', () => {

@@ -73,7 +73,7 @@ describe('the CLI with one command loaded', () => {
     expect(statusHelp.stdout).toContain('--target <branch>');
     const typo = await land(repo.dir, ['stauts']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain('(Did you mean status?)');
+    expect(typo.stderr).toContain('(Did you mean one of stats, status?)');
   });
 
   it('land status starts three git processes: the repository and land.target side by side, then the tip and policy in one', async () => {

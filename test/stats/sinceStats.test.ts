@@ -1,0 +1,64 @@
+// `land stats --since`: the period comes from readHistory's `since` (a store in a temporary folder,
+// written through the store's own methods; no git), then computeStats counts what is in it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { computeStats } from '../../lib/stats/figures.js';
+import { writeFileSync } from 'node:fs';
+import { readHistory } from '../../lib/stats/history.js';
+import { FileStore } from '../../lib/store/index.js';
+import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { T0, at, job, ran, train } from './fixture.js';
+
+afterAll(cleanupTempDirs);
+
+describe('computeStats(readHistory(store, { since }))', () => {
+  it('counts only the jobs, trains and window changes of the period; a job still queued counts whenever it was submitted', () => {
+    const store = new FileStore(tempDir('land-stats-store-'));
+    store.ensure();
+    const jobs = [
+      job(1, 0, { state: 'landed', at: 100 }),
+      job(2, 10, { state: 'failed', at: 200, reason: 'gate' }),
+      job(3, 5000, { state: 'landed', at: 5100 }),
+      job(4, 20, { state: 'queued' }),
+    ];
+    for (const record of jobs) store.writeJob(record);
+    const { time: _t1, ...old } = train('t1', 90, [1], {
+      gateSeconds: 20,
+      gate: { mode: 'full', executed: ['test'], results: ran(['test', 20]) },
+      windowBefore: 8,
+      windowAfter: 8,
+    });
+    const { time: _t2, ...late } = train('t2', 5090, [3], {
+      gateSeconds: 9,
+      gate: { mode: 'full', executed: ['test'], results: ran(['test', 9]) },
+      windowBefore: 4,
+      windowAfter: 8,
+    });
+    store.appendMetric(old);
+    store.appendMetric(late);
+    store.writeWindow({
+      size: 8,
+      history: [
+        { at: at(60), event: 'set', before: 8, after: 4, train: null, by: 'ada@example.com' },
+        { at: at(4000), event: 'reset', before: 4, after: 8, train: null, by: 'bob@example.com' },
+      ],
+    });
+    // Read with the shape check (lib/store/jobShape.ts): a record without a state is corrupt; one
+    // with a bad object id (the full schema's concern) still counts.
+    writeFileSync(store.paths.job('j-5'), JSON.stringify({ ...job(5, 30, { state: 'landed', at: 40 }), state: undefined }));
+    writeFileSync(store.paths.job('j-6'), JSON.stringify({ ...job(6, 30, { state: 'canceled', at: 40 }), tip: 'nope' }));
+    const now = T0 + 6000 * 1000;
+    const all = computeStats(readHistory(store, { now }));
+    expect(all.jobs).toMatchObject({ total: 5, landed: 2, failed: 1, queued: 1, canceled: 1, corrupt: 1 });
+    expect(all.trains.total).toBe(2);
+    expect(all.window).toMatchObject({ sets: 1, resets: 1 });
+
+    const since = T0 + 3000 * 1000;
+    const period = computeStats(readHistory(store, { since, now }));
+    expect(period.period).toEqual({ since: at(3000), until: at(6000) });
+    expect(period.jobs).toMatchObject({ total: 2, landed: 1, failed: 0, queued: 1, corrupt: 1 });
+    expect(period.trains.total).toBe(1);
+    expect(period.gates).toEqual([{ name: 'test', runs: 1, trains: 1, flakes: 0, flakeRate: 0, seconds: { count: 1, sum: 9, median: 9, p90: 9 } }]);
+    expect(period.time.timeToLand).toEqual({ count: 1, sum: 100, median: 100, p90: 100 });
+    expect(period.window).toMatchObject({ sets: 0, resets: 1, sizes: [4, 8, 8], now: 8 });
+  });
+});
