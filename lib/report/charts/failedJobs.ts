@@ -9,7 +9,7 @@ import { type Chart, esc } from '../svg.js';
 
 export const FAILED_JOBS_CHART = 'failed-jobs';
 const TITLE = 'Failed jobs';
-const CAPTION = 'Every job whose record is failed, the latest first (job records: reason, error, failed time); `land why <id>` tells its whole story.';
+const CAPTION = 'Every job whose record is failed, the latest first (job records: reason, error, failed time); land why <id> tells its whole story.';
 export const MAX_ROWS = 500;
 
 export interface FailedJob {

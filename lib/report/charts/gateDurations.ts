@@ -66,7 +66,7 @@ export function gateDurationsChart(rows: readonly GateRow[]): Chart {
   if (rows.length === 0) return { ...base, markup: noData(GATE_DURATIONS_CHART, TITLE, 'no gate has run yet'), marks: 0 };
   const box: Box = { ...BOX, left: 110, height: BOX.top + BOX.bottom + rows.length * ROW };
   const all = rows.flatMap((row) => row.points.map((p) => p.seconds));
-  const domain = niceDomain(Math.max(...all), 1);
+  const domain = niceDomain(Math.max(...all), 0.01);
   const x = linearScale(domain, [box.left, box.width - box.right]);
   const body =
     legend(box, [
