@@ -91,10 +91,24 @@ const TIME_STEPS = [
   30 * DAY,
 ];
 
+/** The largest of `values` (-Infinity for none): no spread, so 100,000 values do not overflow the stack. */
+export function maxOf(values: Iterable<number>): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
+/** The smallest of `values` (Infinity for none). */
+export function minOf(values: Iterable<number>): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const value of values) if (value < min) min = value;
+  return min;
+}
+
 /** A time domain (epoch ms) around `times`, widened to a minute when they are all one instant. */
 export function timeDomain(times: readonly number[]): [number, number] {
-  let lo = Math.min(...times);
-  let hi = Math.max(...times);
+  let lo = minOf(times);
+  let hi = maxOf(times);
   if (hi - lo < MINUTE) {
     const middle = (lo + hi) / 2;
     lo = middle - MINUTE / 2;

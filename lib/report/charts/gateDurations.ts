@@ -3,7 +3,7 @@
 // as flaky), at its duration; green when it passed, red otherwise; a bar at each gate's median.
 // Pure: History in, SVG out.
 import type { History } from '../../stats/history.js';
-import { BOX, type Box, type Chart, durationLabel, esc, frame, legend, linearScale, niceDomain, niceTicks, noData, num, xAxis } from '../svg.js';
+import { BOX, type Box, type Chart, durationLabel, esc, frame, legend, linearScale, niceDomain, niceTicks, noData, num, xAxis, maxOf } from '../svg.js';
 import { type GateResultPoint, gateResultsOf } from '../trainFacts.js';
 
 export const GATE_DURATIONS_CHART = 'gate-durations';
@@ -66,7 +66,7 @@ export function gateDurationsChart(rows: readonly GateRow[]): Chart {
   if (rows.length === 0) return { ...base, markup: noData(GATE_DURATIONS_CHART, TITLE, 'no gate has run yet'), marks: 0 };
   const box: Box = { ...BOX, left: 110, height: BOX.top + BOX.bottom + rows.length * ROW };
   const all = rows.flatMap((row) => row.points.map((p) => p.seconds));
-  const domain = niceDomain(Math.max(...all), 0.01);
+  const domain = niceDomain(maxOf(all), 0.01);
   const x = linearScale(domain, [box.left, box.width - box.right]);
   const body =
     legend(box, [

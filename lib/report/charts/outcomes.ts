@@ -18,6 +18,7 @@ import {
   timeTicks,
   xAxis,
   yAxis,
+  maxOf,
 } from '../svg.js';
 import { OUTCOME_COLORS, OUTCOME_LABELS, OUTCOMES, type Outcome, outcomeOf } from '../trainFacts.js';
 
@@ -69,7 +70,7 @@ export function outcomesChart(points: readonly OutcomePoint[]): Chart {
   const box = BOX;
   const [t0, t1] = timeDomain(points.map((p) => p.time));
   const x = linearScale([t0, t1], [box.left, box.width - box.right]);
-  const top = niceDomain(Math.max(...points.map((p) => p.members)) + 1, 2);
+  const top = niceDomain(maxOf(points.map((p) => p.members)) + 1, 2);
   const y = linearScale(top, [box.height - box.bottom, box.top]);
   const { ticks, step } = timeTicks(t0, t1);
   const present = OUTCOMES.filter((outcome) => points.some((p) => p.outcome === outcome));

@@ -3,7 +3,7 @@
 // (data-count), so the bars' counts add up to the landed jobs drawn. Pure: History in, SVG out.
 import type { History } from '../../stats/history.js';
 import { timeOf } from '../../stats/history.js';
-import { BOX, type Chart, durationLabel, esc, frame, linearScale, niceDomain, niceStep, niceTicks, noData, num, xAxis, yAxis } from '../svg.js';
+import { BOX, type Chart, durationLabel, esc, frame, linearScale, niceDomain, niceStep, niceTicks, noData, num, xAxis, yAxis, maxOf } from '../svg.js';
 
 export const TIME_TO_LAND_CHART = 'time-to-land';
 const TITLE = 'Time to land';
@@ -36,7 +36,7 @@ export function timeToLandData(history: History): TimeToLandData {
 
 /** About 12 bins of a readable width from 0 to the longest time; only the bins that hold jobs. */
 export function bins(seconds: readonly number[]): Bin[] {
-  const max = Math.max(0, ...seconds);
+  const max = Math.max(0, maxOf(seconds));
   const raw = max / 12;
   const width = BIN_WIDTHS.find((w) => w >= raw) ?? niceStep(max, 12);
   const counts = new Map<number, number>();
@@ -56,7 +56,7 @@ export function timeToLandChart(data: TimeToLandData): Chart {
   const xStep = BIN_WIDTHS.find((w) => last.to / w <= 6) ?? niceStep(last.to, 6);
   const xTicks = Array.from({ length: Math.ceil(last.to / xStep) + 1 }, (_, i) => i * xStep);
   const x = linearScale([0, xTicks[xTicks.length - 1] as number], [box.left, box.width - box.right]);
-  const yDomain = niceDomain(Math.max(...drawn.map((b) => b.count)), 1);
+  const yDomain = niceDomain(maxOf(drawn.map((b) => b.count)), 1);
   const y = linearScale(yDomain, [box.height - box.bottom, box.top]);
   const bars = drawn.map((bin) => {
     const left = x(bin.from);

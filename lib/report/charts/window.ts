@@ -3,7 +3,7 @@
 // history) are marked as dashed vertical lines with what they set. Pure: History in, SVG out.
 import type { History } from '../../stats/history.js';
 import type { WindowHistoryEntry } from '../../store/index.js';
-import { BOX, type Chart, esc, frame, linearScale, niceDomain, niceTicks, noData, num, timeDomain, timeLabel, timeTicks, xAxis, yAxis } from '../svg.js';
+import { BOX, type Chart, esc, frame, linearScale, niceDomain, niceTicks, noData, num, timeDomain, timeLabel, timeTicks, xAxis, yAxis, maxOf } from '../svg.js';
 import { windowAfterOf } from '../trainFacts.js';
 
 export const WINDOW_CHART = 'window';
@@ -50,9 +50,9 @@ export function windowChart(data: WindowData): Chart {
   const base = { name: WINDOW_CHART, title: TITLE, caption: CAPTION };
   if (data.points.length === 0) return { ...base, markup: noData(WINDOW_CHART, TITLE, 'no train has recorded its window yet'), marks: 0 };
   const box = BOX;
-  const [t0, t1] = timeDomain([...data.points.map((p) => p.time), ...data.events.map((e) => e.time)]);
+  const [t0, t1] = timeDomain(data.points.map((p) => p.time).concat(data.events.map((e) => e.time)));
   const x = linearScale([t0, t1], [box.left, box.width - box.right]);
-  const top = niceDomain(Math.max(...data.points.map((p) => p.size), ...data.events.map((e) => e.after)) + 1, 2);
+  const top = niceDomain(Math.max(maxOf(data.points.map((p) => p.size)), maxOf(data.events.map((e) => e.after))) + 1, 2);
   const y = linearScale(top, [box.height - box.bottom, box.top]);
   const { ticks, step } = timeTicks(t0, t1);
   const yTicks = niceTicks(top[0], top[1], 5).filter((v) => Number.isInteger(v));
