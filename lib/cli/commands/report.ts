@@ -59,8 +59,8 @@ export function registerReport(program: Command): void {
         const now = Date.now();
         const since = opts.since === undefined ? null : parseSince(opts.since, now);
         const file = resolve(ctx.cwd, opts.html);
+        // A queue kept in a remote is fetched once by ctx.store() (openQueueStore refreshes it).
         const store = await ctx.store();
-        await store.refresh();
         const history = readHistory(store, { since, now });
         const title = await ctx.targetName().catch(() => undefined);
         const report = renderReport(history, { title });
