@@ -82,6 +82,13 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/stats.md',
   },
+  report: {
+    examples: [
+      ['land report --html report.html', "one page of charts from the queue's history; open it in a browser"],
+      ['land report --html week.html --since 7d --json', 'the last seven days; prints the file and the marks per chart as JSON'],
+    ],
+    docs: 'docs/report.md',
+  },
   prove: {
     examples: [['land prove', 'gate HEAD merged onto the target; on PASS it can land without a gate']],
     docs: 'docs/proofs.md#land-prove',

@@ -1,0 +1,108 @@
+// What the report's charts read from one metrics row (a judged train): its window after, its
+// outcome, its gate runs and their per-gate results. A row is read leniently (older rows lack
+// fields; lib/story/trainRow.ts): a field that is missing or of another type is taken as absent.
+import type { HistoryTrain } from '../stats/history.js';
+
+/** The window size the train left (`windowAfter`), or null when the row does not say. */
+export function windowAfterOf(train: HistoryTrain): number | null {
+  const value = (train as Record<string, unknown>).windowAfter;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * One outcome per train, the first that applies: a lone job that landed on a proof or a cached
+ * PASS (fast path); a verdict taken from the cache, no gate ran (cached); an infrastructure
+ * failure, members requeued (infra); a FAIL of two or more members, split in halves (bisected); a
+ * FAIL of one job (FAIL); a PASS that did not land (lost CAS, target moved or dirty: not landed);
+ * a PASS that landed (PASS). A speculative train abandoned before it was judged has no metrics
+ * row: it comes from the journal (History.abandoned) as `abandoned`.
+ */
+export const OUTCOMES = ['pass', 'fail', 'bisected', 'cached', 'fast_path', 'infra', 'not_landed', 'abandoned'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const OUTCOME_LABELS: Record<Outcome, string> = {
+  pass: 'PASS',
+  fail: 'FAIL (alone)',
+  bisected: 'FAIL, bisected',
+  cached: 'cached verdict',
+  fast_path: 'fast path',
+  infra: 'INFRA',
+  not_landed: 'PASS, not landed',
+  abandoned: 'abandoned',
+};
+
+/** Light colours that stay apart on white. */
+export const OUTCOME_COLORS: Record<Outcome, string> = {
+  pass: '#43a047',
+  fail: '#e53935',
+  bisected: '#fb8c00',
+  cached: '#42a5f5',
+  fast_path: '#26a69a',
+  infra: '#ab47bc',
+  not_landed: '#fdd835',
+  abandoned: '#9e9e9e',
+};
+
+export function outcomeOf(train: HistoryTrain): Outcome {
+  const gate = train.gate;
+  const fromCache = gate?.mode === 'cached' && (gate.source === 'proof' || gate.source === 'cache');
+  if (train.members.length === 1 && fromCache && train.verdict === 'PASS' && train.landed !== false) return 'fast_path';
+  if (train.cached === true) return 'cached';
+  if (train.verdict === 'INFRA') return 'infra';
+  if (train.verdict === 'FAIL') return train.members.length > 1 ? 'bisected' : 'fail';
+  if (train.landed === false) return 'not_landed';
+  return 'pass';
+}
+
+/** One gate's run in one gate run of a train. */
+export interface GateResultPoint {
+  gate: string;
+  seconds: number;
+  passed: boolean;
+  status: string;
+  train: string;
+  time: number;
+}
+
+interface LooseResult {
+  name?: unknown;
+  seconds?: unknown;
+  status?: unknown;
+  outcome?: unknown;
+}
+
+function resultPoint(result: LooseResult, train: HistoryTrain): GateResultPoint | null {
+  if (typeof result.name !== 'string' || typeof result.seconds !== 'number' || !Number.isFinite(result.seconds)) return null;
+  const status = typeof result.status === 'string' ? result.status : '?';
+  const passed = status === 'exit 0' && (result.outcome === undefined || result.outcome === 'exited');
+  return { gate: result.name, seconds: Math.max(0, result.seconds), passed, status, train: train.train, time: train.time };
+}
+
+function resultsOf(value: unknown): LooseResult[] {
+  return Array.isArray(value) ? value.filter((r): r is LooseResult => typeof r === 'object' && r !== null) : [];
+}
+
+/**
+ * Every gate that ran for this train, each time it ran: a cached train ran none; a train with
+ * `runs` (flaky re-runs) ran the results of each of its runs that was not cached; any other train
+ * its `gate.results`.
+ */
+export function gateResultsOf(train: HistoryTrain): GateResultPoint[] {
+  if (train.cached === true) return [];
+  const runs = (train as Record<string, unknown>).runs;
+  const results = Array.isArray(runs)
+    ? runs.flatMap((run: unknown) => {
+        const r = run as { cached?: unknown; results?: unknown } | null;
+        return r && r.cached !== true ? resultsOf(r.results) : [];
+      })
+    : resultsOf(train.gate?.results);
+  return results.map((result) => resultPoint(result, train)).filter((p): p is GateResultPoint => p !== null);
+}
+
+/** How many gate runs (executions of the gate set) the train cost: 0 when cached, else its non-cached runs, else 1. */
+export function gateRunsOf(train: HistoryTrain): number {
+  if (train.cached === true) return 0;
+  const runs = (train as Record<string, unknown>).runs;
+  if (Array.isArray(runs)) return runs.filter((run: unknown) => (run as { cached?: unknown } | null)?.cached !== true).length;
+  return 1;
+}
