@@ -39,6 +39,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['why'], load: async () => (await import('./commands/why.js')).registerWhy },
   { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },
   { names: ['repro'], load: async () => (await import('./commands/repro.js')).registerRepro },
+  { names: ['tune'], load: async () => (await import('./commands/tune.js')).registerTune },
   { names: ['reconcile'], load: async () => (await import('./commands/reconcile.js')).registerReconcile },
   {
     names: ['completion'],
