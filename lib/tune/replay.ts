@@ -62,7 +62,11 @@ interface Replay {
   jobs: RJob[];
   /** The next job to arrive (index into jobs). */
   next: number;
-  queue: RJob[];
+  /** Queued jobs requeued as part of a batch (bisection halves, the rest of a batch), by queue position. */
+  requeued: RJob[];
+  /** Fresh jobs by queue position: those from `freshAt` on are queued (a deque: trains take from its front). */
+  fresh: RJob[];
+  freshAt: number;
   now: number;
   flights: Flight[];
   landedTree: Sum;
@@ -88,15 +92,40 @@ const addSum = (a: Sum, b: Sum): Sum => [(a[0] + b[0]) >>> 0, (a[1] + b[1]) >>> 
 const keyOf = (sum: Sum) => `${sum[0]}.${sum[1]}`;
 const ref = (id: string, attempt: number): BatchRef => ({ id, members: [], attempt, index: 0 });
 
-/** The queued jobs in landing order (requeued ones first), after admitting every job submitted by now. */
-function runnable(r: Replay): RJob[] {
+/** Puts a job in its place in the queue (requeued jobs first, then by queue position). */
+function enqueue(r: Replay, job: RJob): void {
+  const front = r.fresh[r.freshAt];
+  if (!job.requeued && r.freshAt > 0 && (!front || job.n < front.n)) {
+    r.fresh[--r.freshAt] = job;
+    return;
+  }
+  const list = job.requeued ? r.requeued : r.fresh;
+  let lo = job.requeued ? 0 : r.freshAt;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as RJob).n < job.n) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, job);
+}
+
+/** Admits every job submitted by now; returns how many jobs are queued. */
+function admit(r: Replay): number {
   for (let job = r.jobs[r.next]; job && job.submitted <= r.now; job = r.jobs[++r.next]) {
     job.state = 'queued';
-    r.queue.push(job);
+    r.fresh.push(job);
   }
-  const rank = (job: RJob) => (job.requeued ? 1 : 2);
-  r.queue = r.queue.filter((job) => job.state === 'queued').sort((a, b) => rank(a) - rank(b) || a.n - b.n);
-  return r.queue;
+  return r.requeued.length + r.fresh.length - r.freshAt;
+}
+
+/**
+ * The next train by planTrain over the queue in landing order. Only the first `window` fresh jobs
+ * are handed over: planTrain never takes more fresh jobs than that, nor skips one.
+ */
+function plan(r: Replay): RJob[] {
+  admit(r);
+  return planTrain([...r.requeued, ...r.fresh.slice(r.freshAt, r.freshAt + Math.max(1, r.window))], r.window);
 }
 
 /** Starts a train on `base` now: a cached verdict is known at once, else one gate run of gateSeconds. */
@@ -107,7 +136,13 @@ function launch(r: Replay, members: RJob[], base: Sum, identity?: { id: string; 
   const attempt = identity?.attempt ?? (fresh ? 1 : Math.max(...members.map((job) => job.batch?.attempt ?? 1)));
   const saved = members.map(({ requeued, reason, batch }) => ({ requeued, reason, batch }));
   for (const job of members) Object.assign(job, { state: 'in_progress', requeued: false, batch: ref(batchId, attempt) });
-  r.queue = r.queue.filter((job) => job.state === 'queued');
+  r.requeued = r.requeued.filter((job) => job.state === 'queued');
+  // The fresh members are the first queued fresh jobs (see plan).
+  while (r.freshAt < r.fresh.length && (r.fresh[r.freshAt] as RJob).state !== 'queued') r.freshAt += 1;
+  if (r.freshAt > 1024 && r.freshAt * 2 > r.fresh.length) {
+    r.fresh = r.fresh.slice(r.freshAt);
+    r.freshAt = 0;
+  }
   const tree = members.reduce((sum, job) => addSum(sum, job.hash), base);
   const cached = r.cache.get(keyOf(tree));
   if (cached === undefined) r.out.gateRuns += 1;
@@ -122,11 +157,14 @@ function decided(r: Replay, judged: Judged): void {
 
 /** The trains behind the head go back to the queue as they were queued, unjudged. */
 function abandonBehind(r: Replay): void {
+  const back: RJob[] = [];
   for (const flight of r.flights.splice(1)) {
     flight.members.forEach((job, i) => Object.assign(job, { state: 'queued', ...flight.saved[i] }));
-    r.queue.push(...flight.members);
+    back.push(...flight.members);
     r.out.abandoned += 1;
   }
+  // Last first: each fresh one goes to the front of the queued fresh jobs.
+  for (const job of back.sort((a, b) => b.n - a.n)) enqueue(r, job);
 }
 
 /** A lone job's FAIL: main's own check (a gate run unless its tree is known), then the culprit fails and its batch's halves rejoin. */
@@ -139,7 +177,7 @@ function failAlone(r: Replay, head: Flight): void {
   }
   (head.members[0] as RJob).state = 'failed';
   r.out.failed += 1;
-  for (const job of r.queue) if (job.requeued && job.batch?.id === head.batchId && job.reason === 'bisected') job.reason = 'culprit_found';
+  for (const job of r.requeued) if ( job.batch?.id === head.batchId && job.reason === 'bisected') job.reason = 'culprit_found';
   decided(r, { jobs: 1, culprits: 1 });
 }
 
@@ -165,28 +203,28 @@ function settleHead(r: Replay): void {
   if (head.members.length === 1) return failAlone(r, head);
   const { first, second } = splitFailed(head.members);
   const attempt = head.attempt + 1;
-  for (const job of second) Object.assign(job, { state: 'queued', requeued: true, reason: 'bisected', batch: ref(head.batchId, attempt) });
-  r.queue.push(...second);
+  for (const job of second) {
+    Object.assign(job, { state: 'queued', requeued: true, reason: 'bisected', batch: ref(head.batchId, attempt) });
+    enqueue(r, job);
+  }
   launch(r, first, r.landedTree, { id: head.batchId, attempt });
 }
 
 /** A drain pass with nothing in flight: the first train on the target (a lone job waits for company first); false when no job is left. */
 function startPass(r: Replay): boolean {
-  let queue = runnable(r);
-  if (!queue.length) {
+  const queued = admit(r);
+  if (!queued) {
     const arrival = r.jobs[r.next];
     if (!arrival) return false;
     r.now = Math.max(r.now, arrival.submitted);
     return true;
   }
-  const lone = queue[0] as RJob;
-  if (r.setting.waitSeconds > 0 && r.window > 1 && queue.length === 1 && !lone.requeued) {
+  if (r.setting.waitSeconds > 0 && r.window > 1 && queued === 1 && r.fresh.length - r.freshAt === 1) {
     const deadline = r.now + r.setting.waitSeconds;
     const arrival = r.jobs[r.next];
     r.now = arrival && arrival.submitted <= deadline ? arrival.submitted : deadline;
-    queue = runnable(r);
   }
-  launch(r, planTrain(queue, r.window), r.landedTree);
+  launch(r, plan(r), r.landedTree);
   return true;
 }
 
@@ -195,7 +233,7 @@ function fill(r: Replay): void {
   while (r.flights.length < r.setting.parallel) {
     const last = r.flights.at(-1);
     if (!last) return;
-    const members = planTrain(runnable(r), r.window);
+    const members = plan(r);
     if (!members.length) return;
     launch(r, members, last.tree);
   }
@@ -206,7 +244,9 @@ export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, 
   const r: Replay = {
     jobs: jobs.map((job, i) => ({ ...job, n: i + 1, hash: hashOf(i + 1), state: 'future', requeued: false, reason: null, batch: null, priority: 'normal' })),
     next: 0,
-    queue: [],
+    requeued: [],
+    fresh: [],
+    freshAt: 0,
     now: 0,
     flights: [],
     landedTree: [0, 0],

@@ -38,10 +38,10 @@ function row(f: SettingFigures, recommended: ReplaySetting | null): string[] {
 function inputLines(advice: TuneAdvice): string[] {
   const { input } = advice;
   const rate = input.culpritRate === null ? '' : ` (culprit rate ${(input.culpritRate * 100).toFixed(0)}%)`;
-  const from = input.start === null ? '' : `, submitted from ${new Date(input.start).toISOString()}`;
+  const from = input.start === null ? '' : `, submitted from ${new Date(input.start).toISOString().slice(0, 16).replace('T', ' ')} UTC on`;
   const gate =
     input.gate.source === 'recorded'
-      ? `${duration(input.gate.seconds)} per gate run (the median of ${input.gate.trains} recorded trains that ran their gates)`
+      ? `${duration(input.gate.seconds)} per gate run (the median of ${input.gate.trains} recorded train(s) that ran their gates)`
       : `${duration(input.gate.seconds)} per gate run (assumed: no recorded train ran its gates)`;
   const lines = [`replayed ${input.jobs} decided job(s): ${input.landed} landed, ${input.culprits} culprit(s)${rate}${from}`, `gate time: ${gate}`];
   const { canceled, otherFailures, undecided, noSubmitTime } = input.leftOut;
@@ -59,8 +59,9 @@ export function tuneText(advice: TuneAdvice, all: boolean): string[] {
   if (!advice.settings.length) return [`${advice.recommendation.reason} (land tune replays the jobs the queue has decided; see docs/tune.md)`];
   const recommended = advice.recommendation.setting;
   const headers = ['batch.max', 'wait', 'parallel', 'gate runs/landed', 'p50 to land', 'p90 to land', 'trains', 'abandoned', ''];
-  const lines = [...inputLines(advice), '', table(headers, shownSettings(advice, all).map((f) => row(f, recommended)))];
-  if (!all && advice.settings.length) lines.push(`(${advice.settings.length} settings replayed; --all lists every one)`);
+  const rows = table(headers, shownSettings(advice, all).map((f) => row(f, recommended)));
+  const lines = [...inputLines(advice), '', ...rows.split('\n').map((line) => line.trimEnd())];
+  if (!all) lines.push(`(${advice.settings.length} settings replayed; --all lists every one)`);
   lines.push('');
   if (recommended === null) lines.push(`no recommendation: ${advice.recommendation.reason}`);
   else if (advice.recommendation.keep) lines.push(`recommendation: keep it. ${capital(advice.recommendation.reason)}.`);
