@@ -38,7 +38,7 @@ export interface Recommendation {
 
 export interface TuneAdvice {
   current: ReplaySetting;
-  input: Omit<ReplayInput, 'jobs' | 'ids'> & { jobs: number; culpritRate: number | null };
+  input: Omit<ReplayInput, 'jobs' | 'ids' | 'start'> & { jobs: number; culpritRate: number | null; start: string | null };
   settings: SettingFigures[];
   recommendation: Recommendation;
 }
@@ -104,7 +104,11 @@ function better(a: SettingFigures, b: SettingFigures): number {
 export function recommend(settings: readonly SettingFigures[], decided: number): Recommendation {
   if (decided === 0) return { setting: null, keep: false, reason: 'no history yet: no job has landed or failed as a culprit' };
   if (decided < MIN_DECIDED) {
-    return { setting: null, keep: false, reason: `too little history: ${decided} decided job(s) (landed, or failed as culprits); tune recommends from ${MIN_DECIDED}` };
+    return {
+      setting: null,
+      keep: false,
+      reason: `too little history: ${decided} decided job(s) (landed, or failed as culprits); tune recommends from ${MIN_DECIDED}`,
+    };
   }
   const landing = settings.filter((f) => f.timeToLand !== null);
   if (!landing.length) return { setting: null, keep: false, reason: 'no replayed job lands: every decided job was a culprit' };
@@ -139,7 +143,15 @@ export function tune(history: History, current: ReplaySetting): TuneAdvice {
   const { start, landed, culprits, leftOut, gate } = input;
   return {
     current,
-    input: { jobs: decided, start, landed, culprits, culpritRate: decided ? culprits / decided : null, leftOut, gate },
+    input: {
+      jobs: decided,
+      start: start === null ? null : new Date(start).toISOString(),
+      landed,
+      culprits,
+      culpritRate: decided ? culprits / decided : null,
+      leftOut,
+      gate,
+    },
     settings,
     recommendation: recommend(settings, decided),
   };

@@ -159,7 +159,9 @@ function decided(r: Replay, judged: Judged): void {
 function abandonBehind(r: Replay): void {
   const back: RJob[] = [];
   for (const flight of r.flights.splice(1)) {
-    flight.members.forEach((job, i) => Object.assign(job, { state: 'queued', ...flight.saved[i] }));
+    flight.members.forEach((job, i) => {
+      Object.assign(job, { state: 'queued', ...flight.saved[i] });
+    });
     back.push(...flight.members);
     r.out.abandoned += 1;
   }
@@ -177,7 +179,7 @@ function failAlone(r: Replay, head: Flight): void {
   }
   (head.members[0] as RJob).state = 'failed';
   r.out.failed += 1;
-  for (const job of r.requeued) if ( job.batch?.id === head.batchId && job.reason === 'bisected') job.reason = 'culprit_found';
+  for (const job of r.requeued) if (job.batch?.id === head.batchId && job.reason === 'bisected') job.reason = 'culprit_found';
   decided(r, { jobs: 1, culprits: 1 });
 }
 
@@ -200,7 +202,10 @@ function settleHead(r: Replay): void {
   }
   abandonBehind(r);
   r.flights.shift();
-  if (head.members.length === 1) return failAlone(r, head);
+  if (head.members.length === 1) {
+    failAlone(r, head);
+    return;
+  }
   const { first, second } = splitFailed(head.members);
   const attempt = head.attempt + 1;
   for (const job of second) {

@@ -5,8 +5,7 @@ import { duration, table } from '../cli/output.js';
 import type { SettingFigures, TuneAdvice } from './recommend.js';
 import type { ReplaySetting } from './replay.js';
 
-const same = (a: ReplaySetting, b: ReplaySetting | null) =>
-  b !== null && a.max === b.max && a.waitSeconds === b.waitSeconds && a.parallel === b.parallel;
+const same = (a: ReplaySetting, b: ReplaySetting | null) => b !== null && a.max === b.max && a.waitSeconds === b.waitSeconds && a.parallel === b.parallel;
 
 /** The current setting, the settings that change one value of it, and the recommended one. */
 export function shownSettings(advice: TuneAdvice, all: boolean): SettingFigures[] {
@@ -38,7 +37,7 @@ function row(f: SettingFigures, recommended: ReplaySetting | null): string[] {
 function inputLines(advice: TuneAdvice): string[] {
   const { input } = advice;
   const rate = input.culpritRate === null ? '' : ` (culprit rate ${(input.culpritRate * 100).toFixed(0)}%)`;
-  const from = input.start === null ? '' : `, submitted from ${new Date(input.start).toISOString().slice(0, 16).replace('T', ' ')} UTC on`;
+  const from = input.start === null ? '' : `, the first submitted ${input.start.slice(0, 16).replace('T', ' ')} UTC`;
   const gate =
     input.gate.source === 'recorded'
       ? `${duration(input.gate.seconds)} per gate run (the median of ${input.gate.trains} recorded train(s) that ran their gates)`
@@ -59,7 +58,10 @@ export function tuneText(advice: TuneAdvice, all: boolean): string[] {
   if (!advice.settings.length) return [`${advice.recommendation.reason} (land tune replays the jobs the queue has decided; see docs/tune.md)`];
   const recommended = advice.recommendation.setting;
   const headers = ['batch.max', 'wait', 'parallel', 'gate runs/landed', 'p50 to land', 'p90 to land', 'trains', 'abandoned', ''];
-  const rows = table(headers, shownSettings(advice, all).map((f) => row(f, recommended)));
+  const rows = table(
+    headers,
+    shownSettings(advice, all).map((f) => row(f, recommended)),
+  );
   const lines = [...inputLines(advice), '', ...rows.split('\n').map((line) => line.trimEnd())];
   if (!all) lines.push(`(${advice.settings.length} settings replayed; --all lists every one)`);
   lines.push('');

@@ -40,7 +40,11 @@ export function registerTune(program: Command): void {
         const { setting, unreadable } = await currentSetting(ctx, store);
         const advice = tune(history, setting);
         if (ctx.out.json) {
-          ctx.out.emit({ ...advice, policy: { readable: unreadable === null, reason: unreadable }, since: since === null ? null : new Date(since).toISOString() });
+          ctx.out.emit({
+            ...advice,
+            policy: { readable: unreadable === null, reason: unreadable },
+            since: since === null ? null : new Date(since).toISOString(),
+          });
           return;
         }
         if (unreadable !== null && advice.settings.length) ctx.out.note(`the policy cannot be read (${unreadable}): the current setting shown is the defaults`);
