@@ -33,14 +33,13 @@ describe('replayInput', () => {
 
 describe('tune', () => {
   it('recommends a smaller batch.max on a history with a high culprit rate than on one with none', () => {
-    for (const every of [60, 20]) {
-      const none = tune(queueHistory(64, 0, { every, gateSeconds: 300 }), CURRENT).recommendation;
-      const high = tune(queueHistory(64, 0.3, { every, gateSeconds: 300 }), CURRENT).recommendation;
-      expect(none.setting).not.toBeNull();
-      expect(high.setting).not.toBeNull();
-      expect(high.setting?.max).toBeLessThan(none.setting?.max ?? 0);
-      expect(high.reason).toMatch(/^batch\.max \d+ \(now 8\).*gate runs per landed job instead of .*time to land p50 .* instead of /);
-    }
+    // 64 jobs, one a minute, gates of 5 minutes: a train of 5 keeps up when nothing fails.
+    const none = tune(queueHistory(64, 0, { every: 60, gateSeconds: 300 }), CURRENT).recommendation;
+    const high = tune(queueHistory(64, 0.3, { every: 60, gateSeconds: 300 }), CURRENT).recommendation;
+    expect(none.setting).not.toBeNull();
+    expect(high.setting).not.toBeNull();
+    expect(high.setting?.max).toBeLessThan(none.setting?.max ?? 0);
+    expect(high.reason).toMatch(/^batch\.max \d+ \(now 8\).*gate runs per landed job instead of .*time to land p50 .* instead of /);
   });
 
   it('says when the current setting is already the best', () => {

@@ -1,7 +1,7 @@
 // The timed replay of `land tune` (lib/tune/replay.ts): the same planner as simulateDrain when
 // every job is there at once, and the clock's effects of batch.waitSeconds and batch.parallel.
 import { describe, expect, it } from 'vitest';
-import { culpritPositions, queueSeed } from '../../bench/sweep.js';
+import { culpritPositions, prng, queueSeed } from '../../bench/sweep.js';
 import { simulateDrain } from '../../lib/landing/plan/simulate.js';
 import { replayDrain } from '../../lib/tune/replay.js';
 
@@ -10,9 +10,9 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 
 describe('replayDrain', () => {
   it('spends exactly the gate runs and trains of simulateDrain when every job is submitted at once (parallel 1, no wait)', () => {
-    for (const p of [0, 0.05, 0.15, 0.3, 0.5]) {
-      for (const max of [1, 2, 4, 8, 32]) {
-        for (let seed = 0; seed < 12; seed += 1) {
+    for (const p of [0, 0.1, 0.3, 0.5]) {
+      for (const max of [1, 2, 8, 32]) {
+        for (let seed = 0; seed < 6; seed += 1) {
           const n = 32;
           const positions = culpritPositions(n, Math.round(p * n), queueSeed(p, seed));
           const culprits = Array.from({ length: n }, (_, i) => positions.includes(i + 1));
@@ -69,5 +69,27 @@ describe('replayDrain', () => {
     expect(parallel.gateRuns).toBeGreaterThan(serial.gateRuns);
     expect({ landed: parallel.landed, failed: parallel.failed }).toEqual({ landed: 15, failed: 1 });
     expect(parallel.end).toBeLessThan(serial.end);
+  });
+
+  it('under every setting, fails exactly the culprits and lands every other job once, whatever the arrivals', () => {
+    for (let seed = 0; seed < 12; seed += 1) {
+      const random = prng(seed + 1);
+      let at = 0;
+      const jobs = Array.from({ length: 24 }, () => {
+        at += Math.floor(random() * 200);
+        return { submitted: at, culprit: random() < 0.25 };
+      });
+      for (const max of [1, 3, 8]) {
+        for (const parallel of [1, 2, 4]) {
+          for (const waitSeconds of [0, 90]) {
+            const out = replayDrain(jobs, { max, waitSeconds, parallel }, 60);
+            const culprits = jobs.filter((job) => job.culprit).length;
+            expect({ landed: out.landed, failed: out.failed }).toEqual({ landed: jobs.length - culprits, failed: culprits });
+            expect(out.timesToLand.every((t) => t >= 0)).toBe(true);
+            if (parallel === 1) expect(out.abandoned).toBe(0);
+          }
+        }
+      }
+    }
   });
 });
