@@ -56,7 +56,7 @@ export function candidateGrid(current: ReplaySetting): ReplaySetting[] {
 }
 
 export function figuresOf(setting: ReplaySetting, result: ReplayResult, current: boolean): SettingFigures {
-  const times = [...result.timesToLand].sort((a, b) => a - b);
+  const times = result.timesToLand.map((t) => Math.round(t * 1000) / 1000).sort((a, b) => a - b);
   const { gateRuns, trains, abandoned, landed, failed } = result;
   return {
     setting,
@@ -153,6 +153,13 @@ export function tune(history: History, current: ReplaySetting): TuneAdvice {
       gate,
     },
     settings,
-    recommendation: recommend(settings, decided),
+    recommendation:
+      decided === 0 && history.since !== null
+        ? {
+            setting: null,
+            keep: false,
+            reason: `no history in this period: no job landed or failed as a culprit since ${new Date(history.since).toISOString()}`,
+          }
+        : recommend(settings, decided),
   };
 }

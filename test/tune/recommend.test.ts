@@ -65,5 +65,7 @@ describe('tune', () => {
     expect(nothing.settings).toEqual([]);
     expect(nothing.input).toMatchObject({ jobs: 0, landed: 0, culprits: 0, culpritRate: null, start: null });
     expect(nothing.recommendation.reason).toMatch(/^no history yet: /);
+    const period = tune({ ...history([]), since: Date.parse('2026-11-20T00:00:00Z') }, CURRENT);
+    expect(period.recommendation.reason).toBe('no history in this period: no job landed or failed as a culprit since 2026-11-20T00:00:00.000Z');
   });
 });
