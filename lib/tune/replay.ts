@@ -135,7 +135,12 @@ function launch(r: Replay, members: RJob[], base: Sum, identity?: { id: string; 
   const batchId = identity?.id ?? (fresh ? `b${++r.batches}` : (head.batch as BatchRef).id);
   const attempt = identity?.attempt ?? (fresh ? 1 : Math.max(...members.map((job) => job.batch?.attempt ?? 1)));
   const saved = members.map(({ requeued, reason, batch }) => ({ requeued, reason, batch }));
-  for (const job of members) Object.assign(job, { state: 'in_progress', requeued: false, batch: ref(batchId, attempt) });
+  const batch = ref(batchId, attempt);
+  for (const job of members) {
+    job.state = 'in_progress';
+    job.requeued = false;
+    job.batch = batch;
+  }
   r.requeued = r.requeued.filter((job) => job.state === 'queued');
   // The fresh members are the first queued fresh jobs (see plan).
   while (r.freshAt < r.fresh.length && (r.fresh[r.freshAt] as RJob).state !== 'queued') r.freshAt += 1;
@@ -208,8 +213,9 @@ function settleHead(r: Replay): void {
   }
   const { first, second } = splitFailed(head.members);
   const attempt = head.attempt + 1;
+  const batch = ref(head.batchId, attempt);
   for (const job of second) {
-    Object.assign(job, { state: 'queued', requeued: true, reason: 'bisected', batch: ref(head.batchId, attempt) });
+    Object.assign(job, { state: 'queued', requeued: true, reason: 'bisected', batch });
     enqueue(r, job);
   }
   launch(r, first, r.landedTree, { id: head.batchId, attempt });
@@ -247,7 +253,18 @@ function fill(r: Replay): void {
 /** Replays the drain of `jobs` (in queue order, submit times ascending) under `setting`, from a cold start. */
 export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, gateSeconds: number): ReplayResult {
   const r: Replay = {
-    jobs: jobs.map((job, i) => ({ ...job, n: i + 1, hash: hashOf(i + 1), state: 'future', requeued: false, reason: null, batch: null, priority: 'normal' })),
+    // Every field written here, in one order: one object shape for all jobs.
+    jobs: jobs.map(({ submitted, culprit }, i) => ({
+      n: i + 1,
+      culprit,
+      submitted,
+      hash: hashOf(i + 1),
+      state: 'future',
+      requeued: false,
+      reason: null,
+      batch: null,
+      priority: 'normal',
+    })),
     next: 0,
     requeued: [],
     fresh: [],
