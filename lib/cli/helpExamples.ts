@@ -89,6 +89,13 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/report.md',
   },
+  tune: {
+    examples: [
+      ['land tune', 'the recorded history replayed under other batch settings, and the one to use'],
+      ['land tune --since 14d --json', 'the last two weeks only, every replayed setting as JSON'],
+    ],
+    docs: 'docs/tune.md',
+  },
   prove: {
     examples: [['land prove', 'gate HEAD merged onto the target; on PASS it can land without a gate']],
     docs: 'docs/proofs.md#land-prove',

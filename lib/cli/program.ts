@@ -40,6 +40,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },
   { names: ['repro'], load: async () => (await import('./commands/repro.js')).registerRepro },
   { names: ['report'], load: async () => (await import('./commands/report.js')).registerReport },
+  { names: ['tune'], load: async () => (await import('./commands/tune.js')).registerTune },
   { names: ['reconcile'], load: async () => (await import('./commands/reconcile.js')).registerReconcile },
   { names: ['stats'], load: async () => (await import('./commands/stats.js')).registerStats },
   {

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { policySchema } from '../../config/index.js';
+import { isLandError } from '../../errors.js';
+import { loadTargetPolicy } from '../../landing/targetPolicy.js';
+import { readHistory } from '../../stats/history.js';
+import { parseSince } from '../../stats/since.js';
+import type { FileStore } from '../../store/index.js';
+import { tune } from '../../tune/recommend.js';
+import type { ReplaySetting } from '../../tune/replay.js';
+import { tuneText } from '../../tune/tuneText.js';
+import { action } from '../action.js';
+import type { CommandContext } from '../context.js';
+
+/** batch.max, waitSeconds and parallel of the target's policy; the defaults (and why) when it cannot be read. */
+async function currentSetting(ctx: CommandContext, store: FileStore): Promise<{ setting: ReplaySetting; unreadable: string | null }> {
+  try {
+    const { max, waitSeconds, parallel } = (await loadTargetPolicy(ctx.cwd, store, ctx.options.target)).policy.batch;
+    return { setting: { max, waitSeconds, parallel }, unreadable: null };
+  } catch (error) {
+    if (!isLandError(error) || error.code === 'usage') throw error;
+    const { max, waitSeconds, parallel } = policySchema.shape.batch.parse({});
+    return { setting: { max, waitSeconds, parallel }, unreadable: error.message };
+  }
+}
+
+export function registerTune(program: Command): void {
+  program
+    .command('tune')
+    .description('replay the recorded history under other batch.max, batch.waitSeconds and batch.parallel values, and recommend one')
+    .option('--since <time>', 'replay only the jobs of this period: a date (2026-11-01), a date and time, or a span back from now (90m, 24h, 7d, 2w)')
+    .option('--all', 'list every replayed setting (default: the current one, each one-value change of it, and the recommended one)')
+    .option('--json', 'print { current, policy, input, settings, recommendation } as JSON (every replayed setting)')
+    .action(
+      action<{ since?: string; all?: boolean; json?: boolean }>(async (ctx, opts) => {
+        const now = Date.now();
+        const since = opts.since === undefined ? null : parseSince(opts.since, now);
+        const store = await ctx.store();
+        await store.refresh();
+        const history = readHistory(store, { since, now });
+        const { setting, unreadable } = await currentSetting(ctx, store);
+        const advice = tune(history, setting);
+        if (ctx.out.json) {
+          ctx.out.emit({
+            ...advice,
+            policy: { readable: unreadable === null, reason: unreadable },
+            since: since === null ? null : new Date(since).toISOString(),
+          });
+          return;
+        }
+        if (unreadable !== null && advice.settings.length) ctx.out.note(`the policy cannot be read (${unreadable}): the current setting shown is the defaults`);
+        for (const line of tuneText(advice, opts.all === true)) ctx.out.say(line);
+      }),
+    );
+}
