@@ -1,47 +1,34 @@
-// The figures at the top of the report.
-//
-// TO BE REPLACED (the lead): until lib/stats/figures.ts (computeStats) is merged, these few
-// figures are computed here from the History. Once it is, summaryRows should read them from
-// computeStats(history) so the report and `land stats` cannot disagree; the page (html.ts) only
-// needs label/value pairs.
+// The figures at the top of the report: `land stats`'s own (computeStats), so the page and the
+// command cannot disagree; the page (html.ts) only needs label/value pairs.
+import { computeStats } from '../stats/figures.js';
 import type { History } from '../stats/history.js';
-import { median } from './charts/gateDurations.js';
-import { timeToLandData } from './charts/timeToLand.js';
 import { durationLabel } from './svg.js';
-import { gateRunsOf } from './trainFacts.js';
 
 export interface SummaryRow {
   label: string;
   value: string;
 }
 
-function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
-  return counts;
-}
+const seconds = (value: number | null) => (value === null ? '-' : durationLabel(value));
 
 /** The summary header's rows: the period, jobs by state, failures by reason, trains, gate runs, time to land, the window. */
 export function summaryRows(history: History): SummaryRow[] {
-  const states = countBy(history.jobs, (job) => job.state);
-  const failedBy = countBy(
-    history.jobs.filter((job) => job.state === 'failed'),
-    (job) => job.reason ?? 'unknown',
-  );
-  const landed = states.get('landed') ?? 0;
-  const gateRuns = history.trains.reduce((sum, train) => sum + gateRunsOf(train), 0);
-  const times = timeToLandData(history).seconds;
-  const reasons = [...failedBy.entries()].map(([reason, n]) => `${reason} ${n}`).join(', ');
-  const waiting = (states.get('queued') ?? 0) + (states.get('in_progress') ?? 0);
+  const stats = computeStats(history);
+  const { jobs, trains, gateRuns, time, culprits } = stats;
+  const reasons = Object.entries(jobs.failedByReason)
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(', ');
+  const perLanded = gateRuns.perLandedJob === null ? '' : ` (${gateRuns.perLandedJob.toFixed(2)} per landed job)`;
   return [
     { label: 'period', value: history.since === null ? 'everything recorded' : `since ${new Date(history.since).toISOString()}` },
-    { label: 'landed', value: String(landed) },
-    { label: 'failed', value: `${states.get('failed') ?? 0}${reasons ? ` (${reasons})` : ''}` },
-    { label: 'canceled', value: String(states.get('canceled') ?? 0) },
-    { label: 'waiting or riding', value: String(waiting) },
-    { label: 'trains judged', value: `${history.trains.length}${history.abandoned.length ? ` (and ${history.abandoned.length} abandoned)` : ''}` },
-    { label: 'gate runs', value: `${gateRuns}${landed > 0 ? ` (${(gateRuns / landed).toFixed(2)} per landed job)` : ''}` },
-    { label: 'time to land (median)', value: times.length > 0 ? durationLabel(median(times)) : '-' },
+    { label: 'landed', value: String(jobs.landed) },
+    { label: 'failed', value: `${jobs.failed}${reasons ? ` (${reasons})` : ''}` },
+    { label: 'canceled', value: String(jobs.canceled) },
+    { label: 'waiting or riding', value: String(jobs.queued + jobs.riding) },
+    { label: 'trains judged', value: `${trains.total}${trains.abandoned ? ` (and ${trains.abandoned} abandoned)` : ''}` },
+    { label: 'gate runs', value: `${gateRuns.total}${perLanded}` },
+    { label: 'time to land (median, p90)', value: `${seconds(time.timeToLand.median)}, ${seconds(time.timeToLand.p90)}` },
+    { label: 'culprit rate', value: culprits.rate === null ? '-' : `${(culprits.rate * 100).toFixed(1)}% (${culprits.culprits} of ${culprits.decided})` },
     { label: 'window now', value: history.windowNow === null ? '-' : String(history.windowNow) },
   ];
 }

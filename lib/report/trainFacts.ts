@@ -2,6 +2,8 @@
 // outcome, its gate runs and their per-gate results. A row is read leniently (older rows lack
 // fields; lib/story/trainRow.ts): a field that is missing or of another type is taken as absent.
 import type { HistoryTrain } from '../stats/history.js';
+import { isBisected, isFastPath } from '../stats/trainFigures.js';
+import { isCachedRow } from '../stats/trainRuns.js';
 
 /** The window size the train left (`windowAfter`), or null when the row does not say. */
 export function windowAfterOf(train: HistoryTrain): number | null {
@@ -44,12 +46,11 @@ export const OUTCOME_COLORS: Record<Outcome, string> = {
 };
 
 export function outcomeOf(train: HistoryTrain): Outcome {
-  const gate = train.gate;
-  const fromCache = gate?.mode === 'cached' && (gate.source === 'proof' || gate.source === 'cache');
-  if (train.members.length === 1 && fromCache && train.verdict === 'PASS' && train.landed !== false) return 'fast_path';
-  if (train.cached === true) return 'cached';
+  // The same fast-path, cached and bisected as `land stats` (lib/stats/trainFigures.ts).
+  if (isFastPath(train)) return 'fast_path';
+  if (isCachedRow(train)) return 'cached';
   if (train.verdict === 'INFRA') return 'infra';
-  if (train.verdict === 'FAIL') return train.members.length > 1 ? 'bisected' : 'fail';
+  if (train.verdict === 'FAIL') return isBisected(train) ? 'bisected' : 'fail';
   if (train.landed === false) return 'not_landed';
   return 'pass';
 }
@@ -97,12 +98,4 @@ export function gateResultsOf(train: HistoryTrain): GateResultPoint[] {
       })
     : resultsOf(train.gate?.results);
   return results.map((result) => resultPoint(result, train)).filter((p): p is GateResultPoint => p !== null);
-}
-
-/** How many gate runs (executions of the gate set) the train cost: 0 when cached, else its non-cached runs, else 1. */
-export function gateRunsOf(train: HistoryTrain): number {
-  if (train.cached === true) return 0;
-  const runs = (train as Record<string, unknown>).runs;
-  if (Array.isArray(runs)) return runs.filter((run: unknown) => (run as { cached?: unknown } | null)?.cached !== true).length;
-  return 1;
 }

@@ -105,17 +105,25 @@ function gatedSince(rode: readonly [number, number][] | undefined, from: number)
   return sum;
 }
 
-export function timeFigures(jobs: readonly JobRecord[], trains: readonly HistoryTrain[]): TimeFigures {
-  const gateSeconds = gateSecondsByJob(trains);
-  const toLand: number[] = [];
-  const gating: number[] = [];
-  const waiting: number[] = [];
+/** Seconds from submission (or the last reopen) to landing, of each landed job whose record says both. */
+export function landTimes(jobs: readonly JobRecord[]): { job: JobRecord; submitted: number; seconds: number }[] {
+  const out: { job: JobRecord; submitted: number; seconds: number }[] = [];
   for (const job of jobs) {
     if (job.state !== 'landed') continue;
     const landed = timeOf(job.timestamps.landed);
     const submitted = timeOf(job.timestamps.reopened) ?? timeOf(job.timestamps.queued);
     if (landed === null || submitted === null) continue;
-    const total = Math.max(0, (landed - submitted) / 1000);
+    out.push({ job, submitted, seconds: Math.max(0, (landed - submitted) / 1000) });
+  }
+  return out;
+}
+
+export function timeFigures(jobs: readonly JobRecord[], trains: readonly HistoryTrain[]): TimeFigures {
+  const gateSeconds = gateSecondsByJob(trains);
+  const toLand: number[] = [];
+  const gating: number[] = [];
+  const waiting: number[] = [];
+  for (const { job, submitted, seconds: total } of landTimes(jobs)) {
     const gated = Math.min(total, gatedSince(gateSeconds.get(job.id), submitted));
     toLand.push(total);
     gating.push(gated);

@@ -35,12 +35,14 @@ export interface GateRunFigures {
   perLandedJob: number | null;
 }
 
-function isFastPath(row: HistoryTrain): boolean {
+/** One job landed alone on a proof or a cached PASS: no gate ran. */
+export function isFastPath(row: HistoryTrain): boolean {
   const source = row.gate?.source;
   return row.members.length === 1 && row.landed === true && isCachedRow(row) && (source === 'proof' || source === 'cache');
 }
 
-function isBisected(row: HistoryTrain): boolean {
+/** A FAIL train of 2 or more members, split in halves (a policy refusal is not bisected). */
+export function isBisected(row: HistoryTrain): boolean {
   return row.verdict === 'FAIL' && row.members.length >= 2 && row.reason !== 'policy_refused';
 }
 

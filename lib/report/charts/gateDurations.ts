@@ -3,6 +3,7 @@
 // as flaky), at its duration; green when it passed, red otherwise; a bar at each gate's median.
 // Pure: History in, SVG out.
 import type { History } from '../../stats/history.js';
+import { percentile } from '../../stats/percentile.js';
 import { BOX, type Box, type Chart, durationLabel, esc, frame, legend, linearScale, niceDomain, niceTicks, noData, num, xAxis, maxOf } from '../svg.js';
 import { type GateResultPoint, gateResultsOf } from '../trainFacts.js';
 
@@ -32,10 +33,9 @@ export function gateDurationsData(history: History): GateRow[] {
   return [...rows.entries()].map(([gate, points]) => ({ gate, points }));
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+/** The gate's median as `land stats` gives it (nearest rank: a duration that was observed). */
+function median(values: readonly number[]): number {
+  return percentile(values, 50) ?? 0;
 }
 
 /** A point's vertical offset in its row: spread over the row by its index, the same on every run. */

@@ -1,13 +1,13 @@
-// Time to land: a histogram of the landed jobs' times from submission (timestamps.queued) to
-// landing (timestamps.landed). One bar per bin that holds jobs; each bar carries its count
+// Time to land: a histogram of the landed jobs' times from submission (or the last reopen) to
+// landing, as `land stats` computes them (lib/stats/jobFigures.ts landTimes). One bar per bin that holds jobs; each bar carries its count
 // (data-count), so the bars' counts add up to the landed jobs drawn. Pure: History in, SVG out.
 import type { History } from '../../stats/history.js';
-import { timeOf } from '../../stats/history.js';
+import { landTimes } from '../../stats/jobFigures.js';
 import { BOX, type Chart, durationLabel, esc, frame, linearScale, niceDomain, niceStep, niceTicks, noData, num, xAxis, yAxis, maxOf } from '../svg.js';
 
 export const TIME_TO_LAND_CHART = 'time-to-land';
 const TITLE = 'Time to land';
-const CAPTION = "Landed jobs by their time from submission to landing (job records' queued and landed times); each bar: how many jobs took that long.";
+const CAPTION = 'Landed jobs by their time from submission (or the last land retry) to landing; each bar: how many jobs took that long.';
 
 /** Bin widths in seconds that read well on a duration axis. */
 const BIN_WIDTHS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400];
@@ -24,14 +24,8 @@ export interface Bin {
 }
 
 export function timeToLandData(history: History): TimeToLandData {
-  const seconds: number[] = [];
-  for (const job of history.jobs) {
-    if (job.state !== 'landed') continue;
-    const queued = timeOf(job.timestamps.queued);
-    const landed = timeOf(job.timestamps.landed);
-    if (queued !== null && landed !== null) seconds.push(Math.max(0, (landed - queued) / 1000));
-  }
-  return { seconds };
+  // The same times as `land stats` (from the submission or the last reopen to the landing).
+  return { seconds: landTimes(history.jobs).map((t) => t.seconds) };
 }
 
 /** About 12 bins of a readable width from 0 to the longest time; only the bins that hold jobs. */
