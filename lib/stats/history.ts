@@ -7,7 +7,8 @@
 // - trains: metrics.jsonl, one row per judged train (the drainer's own: kept per drainer);
 // - window: window.json's history (the last 50 changes, with set/reset by people);
 // - abandoned: journal lines of members put back by an abandoned speculative train.
-import { parseTrainRows, type TrainRow } from '../story/trainRow.js';
+import { isLandError } from '../errors.js';
+import type { TrainRow } from '../story/trainRow.js';
 import type { FileStore, JobRecord, WindowHistoryEntry } from '../store/index.js';
 
 /** The journal's reason for a member put back by an abandoned speculative train (pipeline/abandon.ts ABANDONED). */
@@ -42,6 +43,8 @@ export interface History {
   windowNow: number | null;
   /** Speculative trains abandoned because a train ahead did not land. */
   abandoned: AbandonedTrain[];
+  /** What could not be read and was left out (a corrupt window.json), one line each, for a warning. */
+  problems: string[];
 }
 
 export interface HistoryTrain extends TrainRow {
@@ -73,21 +76,61 @@ function jobInPeriod(job: JobRecord, since: number | null): boolean {
   return ended >= since || (queued !== null && queued >= since);
 }
 
+const isString = (v: unknown): v is string => typeof v === 'string';
+const OPTIONAL_TYPES: Record<string, (v: unknown) => boolean> = {
+  batch: isString,
+  kind: isString,
+  base: isString,
+  commit: isString,
+  tree: isString,
+  attempt: (v) => typeof v === 'number',
+  gateSeconds: (v) => typeof v === 'number' && Number.isFinite(v),
+  cached: (v) => typeof v === 'boolean',
+  landed: (v) => typeof v === 'boolean',
+  reason: (v) => v === null || isString(v),
+  log: (v) => v === null || isString(v),
+  gate: (v) => v === null || (typeof v === 'object' && !Array.isArray(v)),
+  branches: (v) => Array.isArray(v) && v.every(isString),
+  tips: (v) => Array.isArray(v) && v.every(isString),
+};
+
+/**
+ * Metrics rows with a train's shape: the top-level fields the figures read, each of the type the
+ * drain writes or absent (a field of another type is dropped, as an older row lacks it). Nested
+ * telemetry is read leniently where it is used (lib/stats/trainRuns.ts). Checked by hand rather
+ * than with lib/story/trainRow.ts's schema: 10,000 rows in a few milliseconds instead of ~100.
+ */
+export function trainRowsOf(raw: readonly Record<string, unknown>[]): { rows: HistoryTrain[]; unreadable: number } {
+  const rows: HistoryTrain[] = [];
+  let unreadable = 0;
+  for (const value of raw) {
+    const time = timeOf(value.at);
+    const members = value.members;
+    if (!isString(value.train) || !isString(value.verdict) || !Array.isArray(members) || !members.every(isString) || time === null) {
+      unreadable += 1;
+      continue;
+    }
+    const row: Record<string, unknown> = { ...value, time };
+    for (const [key, ok] of Object.entries(OPTIONAL_TYPES)) if (key in row && !ok(row[key])) delete row[key];
+    rows.push(row as unknown as HistoryTrain);
+  }
+  return { rows, unreadable };
+}
+
 /** Reads the history from `store` (after the store's own refresh, which a remote queue needs). */
 export function readHistory(store: FileStore, opts: { since?: number | null; now?: number } = {}): History {
   const since = opts.since ?? null;
   // Only the shape the figures read is checked (lib/store/jobShape.ts): with 10,000 records the full schema costs more than the reading.
   const listing = store.listJobs({ check: 'shape' });
   const metrics = store.readMetrics();
-  const parsed = parseTrainRows(metrics.rows);
+  const parsed = trainRowsOf(metrics.rows);
   const trains: HistoryTrain[] = [];
   for (const row of parsed.rows) {
-    const time = timeOf(row.at);
-    if (time === null) continue;
-    if (since === null || time >= since) trains.push({ ...row, time });
+    if (since === null || row.time >= since) trains.push(row);
   }
   trains.sort((a, b) => a.time - b.time);
-  const windowState = store.readWindow();
+  const problems: string[] = [];
+  const windowState = readWindowLeniently(store, problems);
   const window = (windowState?.history ?? []).filter((entry) => {
     const time = timeOf(entry.at);
     return time !== null && (since === null || time >= since);
@@ -102,12 +145,24 @@ export function readHistory(store: FileStore, opts: { since?: number | null; now
     window,
     windowNow: windowState?.size ?? null,
     abandoned: abandonedTrains(store, since),
+    problems,
   };
+}
+
+/** window.json, or null with a problem noted when it is corrupt: the other figures do not need it. */
+function readWindowLeniently(store: FileStore, problems: string[]) {
+  try {
+    return store.readWindow();
+  } catch (error) {
+    if (!isLandError(error, 'corrupt')) throw error;
+    problems.push(`${error.message}; the window history is left out (\`land window --reset\` starts it again)`);
+    return null;
+  }
 }
 
 function abandonedTrains(store: FileStore, since: number | null): AbandonedTrain[] {
   const byTrain = new Map<string, AbandonedTrain>();
-  for (const entry of store.scanJournal((line) => line.includes(ABANDONED_REASON))) {
+  for (const entry of store.scanJournal(ABANDONED_REASON)) {
     const detail = entry.detail as { reason?: unknown; train?: unknown; after?: unknown };
     // `after` (the train ahead that did not land) marks an abandonment; a member put back because
     // the train ahead already holds it has the same reason and no `after`.

@@ -11,7 +11,7 @@ import type { QueueRemote } from './remoteLayout.js';
 import { ensureDir, removeStaleTempFiles, TEMP_MARK, writeCacheFile, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { activeIndexSchema, branchJobsSchema, branchKey, JOURNAL_TAIL_BYTES, type ActiveIndex } from './activeIndex.js';
 import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './jsonl.js';
-import { readFrom, scanLines, type TextSlice } from './scan.js';
+import { readFrom, scanLines, scanLinesContaining, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { formatTokenRecord, newToken, parseTokenRecord, processStart, recordProcessAlive, tokenHash, type TokenRecord } from './landingToken.js';
 import { asCountedJob } from './jobShape.js';
@@ -187,9 +187,10 @@ export class FileStore {
     }
     const jobs: JobRecord[] = [];
     const corrupt: CorruptRecord[] = [];
+    const dir = this.paths.jobsDir; // a getter that joins: once, not per record
     for (const name of names.sort()) {
       if (!name.endsWith('.json') || name.includes(TEMP_MARK)) continue;
-      const text = readText(`${this.paths.jobsDir}/${name}`);
+      const text = readText(`${dir}/${name}`);
       if (text === null) continue;
       const parsed = opts.check === 'shape' ? parseShape(text) : parseWith(jobRecordSchema, text);
       if (!parsed.ok) corrupt.push({ file: name, problem: parsed.problem });
@@ -327,13 +328,13 @@ export class FileStore {
   }
 
   /**
-   * The journal lines whose raw text passes `mentions` (a cheap substring test before any parse),
-   * in file order, in one pass without holding the file whole: `land stats` finds abandoned
-   * speculative trains this way in a journal of 10,000 jobs.
+   * The journal lines that contain `marker`, in file order, in one pass without holding the file
+   * whole; only those lines are decoded and parsed (`land stats` finds abandoned speculative
+   * trains this way in a journal of 10,000 jobs).
    */
-  scanJournal(mentions: (line: string) => boolean): JournalEntry[] {
+  scanJournal(marker: string): JournalEntry[] {
     const entries: JournalEntry[] = [];
-    scanLines(this.paths.journal, mentions, (line) => {
+    scanLinesContaining(this.paths.journal, marker, (line) => {
       const entry = parseJsonLine(line, (raw) => journalEntrySchema.safeParse(raw));
       if (entry) entries.push(entry);
     });

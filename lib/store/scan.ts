@@ -54,6 +54,53 @@ export function scanLines(path: string, keep: (line: string) => boolean, onLine:
   return number;
 }
 
+/**
+ * Calls `onLine` with each line of the file that contains `marker`, in order. The marker is found
+ * in the raw bytes (Buffer.indexOf), so the lines without it are never decoded: a scan of a 14 MB
+ * journal for a rare word costs milliseconds, not a string per line.
+ */
+export function scanLinesContaining(path: string, marker: string, onLine: (line: string) => void): void {
+  const fd = openOrNull(path);
+  if (fd === null) return;
+  const needle = Buffer.from(marker, 'utf8');
+  let buffer = Buffer.alloc(CHUNK);
+  let filled = 0; // the unfinished line kept at the front of the buffer
+  let position = 0;
+  try {
+    for (;;) {
+      if (filled === buffer.length) {
+        const bigger = Buffer.alloc(buffer.length * 2); // one line longer than the buffer
+        buffer.copy(bigger, 0, 0, filled);
+        buffer = bigger;
+      }
+      const read = readSync(fd, buffer, filled, buffer.length - filled, position);
+      if (read === 0) break;
+      position += read;
+      const end = filled + read;
+      const whole = buffer.subarray(0, end).lastIndexOf(0x0a) + 1; // the complete lines read so far
+      emitContaining(buffer.subarray(0, whole), needle, onLine);
+      buffer.copyWithin(0, whole, end); // no copy of the whole chunk: only its unfinished line moves
+      filled = end - whole;
+    }
+    if (filled) emitContaining(buffer.subarray(0, filled), needle, onLine);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The lines of `data` (complete lines, or a last line without its newline) that hold `needle`. */
+function emitContaining(data: Buffer, needle: Buffer, onLine: (line: string) => void): void {
+  let from = 0;
+  for (let hit = data.indexOf(needle, from); hit !== -1; hit = data.indexOf(needle, from)) {
+    const start = hit === 0 ? 0 : data.lastIndexOf(0x0a, hit - 1) + 1;
+    const newline = data.indexOf(0x0a, hit);
+    const end = newline === -1 ? data.length : newline;
+    onLine(data.subarray(start, end).toString('utf8'));
+    from = end + 1;
+    if (from >= data.length) break;
+  }
+}
+
 export interface TextSlice {
   /** The bytes from `offset` to the end of the file, decoded (an unfinished UTF-8 character is left for the next read). */
   text: string;

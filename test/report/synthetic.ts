@@ -100,6 +100,7 @@ export function history(parts: Partial<History> = {}): History {
   return {
     readAt: T0 + 3_600_000,
     since: null,
+    problems: [],
     jobs: [],
     corruptJobs: 0,
     trains: [],

@@ -61,4 +61,24 @@ describe('computeStats(readHistory(store, { since }))', () => {
     expect(period.time.timeToLand).toEqual({ count: 1, sum: 100, median: 100, p90: 100 });
     expect(period.window).toMatchObject({ sets: 0, resets: 1, sizes: [4, 8, 8], now: 8 });
   });
+
+  it('a corrupt window.json and unreadable metrics lines are left out and said; the other figures stand', () => {
+    const store = new FileStore(tempDir('land-stats-store-'));
+    store.ensure();
+    store.writeJob(job(1, 0, { state: 'landed', at: 100 }));
+    const { time: _t, ...row } = train('t1', 90, [1], { gateSeconds: 20, gate: { mode: 'full', executed: ['test'], results: ran(['test', 20]) } });
+    store.appendMetric(row);
+    store.appendMetric({ train: 7, members: 'nope', verdict: 'PASS', at: at(95) });
+    store.appendMetric({ ...row, train: 't2', at: 'not a time' });
+    writeFileSync(store.paths.window, '{"size": "eight"');
+    const history = readHistory(store, { now: T0 + 6000 * 1000 });
+    expect(history.problems).toHaveLength(1);
+    expect(history.problems[0]).toMatch(/^window\.json is corrupt: .*left out/);
+    expect(history.window).toEqual([]);
+    expect(history.unreadableTrains).toBe(2);
+    const stats = computeStats(history);
+    expect(stats.jobs).toMatchObject({ total: 1, landed: 1 });
+    expect(stats.trains.total).toBe(1);
+    expect(stats.trains.unreadable).toBe(2);
+  });
 });

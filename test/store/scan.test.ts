@@ -3,7 +3,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileStore } from '../../lib/store/fileStore.js';
-import { readFrom, scanLines } from '../../lib/store/scan.js';
+import { readFrom, scanLines, scanLinesContaining } from '../../lib/store/scan.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
@@ -44,6 +44,28 @@ describe('scanLines', () => {
         () => undefined,
       ),
     ).toBe(0);
+  });
+});
+
+describe('scanLinesContaining', () => {
+  it('hands on exactly the lines holding the marker, whole, across chunk boundaries, once each', () => {
+    const dir = tempDir('land-scan-');
+    const path = join(dir, 'journal.jsonl');
+    // Every 7th line holds the marker (twice in some), lines straddle the 1 MiB chunk boundary,
+    // multi-byte characters sit next to it, and the last line has no newline.
+    const lines = Array.from({ length: 30_000 }, (_, i) =>
+      i % 7 === 0 ? `${i}:${'€'.repeat(i % 37)}MARK${i % 14 === 0 ? 'x MARK' : ''}${'y'.repeat(i % 53)}` : `${i}:${'€'.repeat(i % 41)}${'z'.repeat(i % 59)}`,
+    );
+    // One line longer than two chunks, with the marker at its end.
+    lines.splice(15_000, 0, `${'h'.repeat(2_500_000)}MARK`);
+    writeFileSync(path, `${lines.join('\n')}\ntail MARK`);
+    const seen: string[] = [];
+    scanLinesContaining(path, 'MARK', (line) => seen.push(line));
+    expect(seen).toEqual([...lines.filter((line) => line.includes('MARK')), 'tail MARK']);
+    const none: string[] = [];
+    scanLinesContaining(join(dir, 'missing'), 'MARK', (line) => none.push(line));
+    scanLinesContaining(path, 'ABSENT', (line) => none.push(line));
+    expect(none).toEqual([]);
   });
 });
 

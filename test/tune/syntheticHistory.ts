@@ -27,6 +27,7 @@ export function history(jobs: readonly JobRecord[], trains: readonly HistoryTrai
   return {
     readAt: T0 + 86_400_000,
     since: null,
+    problems: [],
     jobs: [...jobs],
     corruptJobs: 0,
     trains: [...trains],

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { LandError, isLandError } from '../../errors.js';
 import { renderReport } from '../../report/html.js';
-import { readHistory } from '../../stats/history.js';
+import { historyOf } from '../historyOf.js';
 import { parseSince } from '../../stats/since.js';
 import { writeFileAtomic } from '../../store/index.js';
 import { action } from '../action.js';
@@ -61,7 +61,7 @@ export function registerReport(program: Command): void {
         const file = resolve(ctx.cwd, opts.html);
         // A queue kept in a remote is fetched once by ctx.store() (openQueueStore refreshes it).
         const store = await ctx.store();
-        const history = readHistory(store, { since, now });
+        const history = historyOf(store, { since, now });
         const title = await ctx.targetName().catch(() => undefined);
         const report = renderReport(history, { title });
         writeReport(file, report.html);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { LandError } from '../../errors.js';
 import { computeStats } from '../../stats/figures.js';
-import { readHistory } from '../../stats/history.js';
+import { historyOf } from '../historyOf.js';
 import { toOpenMetrics } from '../../stats/openMetrics.js';
 import { parseSince } from '../../stats/since.js';
 import { statsText } from '../../stats/statsText.js';
@@ -32,7 +32,7 @@ export function registerStats(program: Command): void {
         const since = opts.since === undefined ? null : parseSince(opts.since, now);
         // The queue's store: a queue kept in a remote is fetched once when it is opened (docs/remote.md).
         const store = await ctx.store();
-        const stats = computeStats(readHistory(store, { since, now }));
+        const stats = computeStats(historyOf(store, { since, now }));
         if (opts.openmetrics) process.stdout.write(toOpenMetrics(stats));
         else if (ctx.out.json) ctx.out.emit(stats);
         else ctx.out.say(statsText(stats));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { policySchema } from '../../config/index.js';
 import { isLandError } from '../../errors.js';
 import { loadTargetPolicy } from '../../landing/targetPolicy.js';
-import { readHistory } from '../../stats/history.js';
+import { historyOf } from '../historyOf.js';
 import { parseSince } from '../../stats/since.js';
 import type { FileStore } from '../../store/index.js';
 import { tune } from '../../tune/recommend.js';
@@ -35,8 +35,7 @@ export function registerTune(program: Command): void {
         const now = Date.now();
         const since = opts.since === undefined ? null : parseSince(opts.since, now);
         const store = await ctx.store();
-        await store.refresh();
-        const history = readHistory(store, { since, now });
+        const history = historyOf(store, { since, now });
         const { setting, unreadable } = await currentSetting(ctx, store);
         const advice = tune(history, setting);
         if (ctx.out.json) {
