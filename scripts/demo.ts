@@ -157,6 +157,14 @@ async function story(root: string): Promise<void> {
   act('why was feature/broken removed, and how to reproduce it');
   await land(repo, ['why', broken.id]);
   await reproduce(repo, broken.id);
+
+  act('what a maintainer sees: the figures, a report with charts, advice on the batch window');
+  await land(repo, ['stats']);
+  // The report outlives the throwaway repository: it is written next to it, in the temp folder.
+  const report = join(tmpdir(), `land-demo-report-${process.pid}.html`);
+  await land(repo, ['report', '--html', report]);
+  await land(repo, ['tune']);
+  say(`\nthe report is ${report}: open it in a browser (one self-contained page, nothing loaded from the network)`);
 }
 
 async function main(): Promise<number> {

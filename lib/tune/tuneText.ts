@@ -1,7 +1,8 @@
 // `land tune` for a person (pure): what was replayed, a table of settings (the current one, each
 // value of one setting changed at a time, the recommended one; every one with --all) and the
 // recommendation with its reason.
-import { duration, table } from '../cli/output.js';
+import { table } from '../cli/output.js';
+import { humanDuration as duration } from '../stats/statsText.js';
 import type { SettingFigures, TuneAdvice } from './recommend.js';
 import type { ReplaySetting } from './replay.js';
 
