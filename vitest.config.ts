@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Git housekeeping off in every git process a test starts (maintenance, auto gc, fsync).
+    setupFiles: ['test/helpers/setupGit.ts'],
     // Two cores: git-heavy end-to-end files contend for the CPU, so cap the parallelism. Four
     // workers, not two: every end-to-end test also waits (gates that sleep, polls, kills timed
     // after events, leases that expire), and more files fill those waits (measured: 533 s with
