@@ -50,24 +50,26 @@ let marksFiles = 0;
 
 const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
 
+export interface FastCommit {
+  /** The ref the commit goes on (refs/heads/<name>). */
+  ref: string;
+  message: string;
+  files: Record<string, string>;
+  /** Its parent; without it, the commit before on the same ref in this call (or none: a root commit). */
+  from?: string;
+}
+
 /**
  * Writes commits with one `git fast-import` (instead of checkout, add, commit and rev-parse per
- * commit): each entry is one commit on `ref` (the first from `from`, if given, each next on the one
- * before) adding `files`. Returns the commits' ids, in order.
+ * commit): each adds `files` to its parent's tree. Returns the commits' ids, in order.
  */
-export function fastCommits(
-  dir: string,
-  ref: string,
-  commits: { message: string; files: Record<string, string> }[],
-  opts: { from?: string; committer?: string } = {},
-): string[] {
-  const committer = opts.committer ?? 'Land Test <test@land.invalid>';
+export function fastCommits(dir: string, commits: readonly FastCommit[], committer = 'Land Test <test@land.invalid>'): string[] {
   marksFiles += 1;
   const marks = join(tmpdir(), `land-marks-${process.pid}-${marksFiles}`);
   const chunks: string[] = [];
   for (const [i, c] of commits.entries()) {
-    chunks.push(`commit ${ref}\n`, `mark :${i + 1}\n`, `committer ${committer} now\n`, data(`${c.message}\n`));
-    if (i === 0 && opts.from !== undefined) chunks.push(`from ${opts.from}\n`);
+    chunks.push(`commit ${c.ref}\n`, `mark :${i + 1}\n`, `committer ${committer} now\n`, data(`${c.message}\n`));
+    if (c.from !== undefined) chunks.push(`from ${c.from}\n`);
     for (const [path, content] of Object.entries(c.files)) chunks.push(`M 100644 inline ${path}\n`, data(content));
   }
   execFileSync('git', ['fast-import', '--quiet', '--date-format=now', `--export-marks=${marks}`], {
@@ -96,8 +98,8 @@ export function branchExists(gitDir: string, branch: string): boolean {
  * and commit would: the branch does not exist yet (checkout -b would refuse it) and the work tree and
  * index are clean (`add -A` would take anything else in too).
  */
-export function fastBranchable(dir: string, branch: string): boolean {
-  return !branchExists(join(dir, '.git'), branch) && sh(dir, ['status', '--porcelain', '--untracked-files=all']) === '';
+export function fastBranchable(dir: string, ...branches: string[]): boolean {
+  return !branches.some((branch) => branchExists(join(dir, '.git'), branch)) && sh(dir, ['status', '--porcelain', '--untracked-files=all']) === '';
 }
 
 export function makeRepo(opts: { policy?: Record<string, unknown>; bare?: boolean } = {}): TestRepo {
@@ -132,15 +134,15 @@ export function makeRepo(opts: { policy?: Record<string, unknown>; bare?: boolea
         git('checkout', '-q', current);
         return tip;
       }
-      return fastCommits(dir, `refs/heads/${branch}`, [{ message: `change on ${branch}`, files }], { from })[0] as string;
+      return fastCommits(dir, [{ ref: `refs/heads/${branch}`, message: `change on ${branch}`, files, from }])[0] as string;
     },
     policy: (policy) => commit('land policy', { '.ctm.json': `${JSON.stringify(policy, null, 2)}\n` }),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
   // The initial commit (and the policy's) in one fast-import, then checked out: index and work tree as `commit` leaves them.
-  const initial: { message: string; files: Record<string, string> }[] = [{ message: 'initial', files: { 'README.md': '# test repo\n' } }];
-  if (opts.policy) initial.push({ message: 'land policy', files: { '.ctm.json': `${JSON.stringify(opts.policy, null, 2)}\n` } });
-  fastCommits(dir, 'refs/heads/main', initial);
+  const initial: FastCommit[] = [{ ref: 'refs/heads/main', message: 'initial', files: { 'README.md': '# test repo\n' } }];
+  if (opts.policy) initial.push({ ref: 'refs/heads/main', message: 'land policy', files: { '.ctm.json': `${JSON.stringify(opts.policy, null, 2)}\n` } });
+  fastCommits(dir, initial);
   git('reset', '-q', '--hard');
   return repo;
 }

@@ -38,7 +38,7 @@ function wrap(dir: string, committer: string): Clone {
     branch: (branch, files, from = 'origin/main') => {
       if (fastBranchable(dir, branch)) {
         // The same commit as below, without checking it out; HEAD ends detached at origin/main either way.
-        const [tip] = fastCommits(dir, `refs/heads/${branch}`, [{ message: `change on ${branch}`, files }], { from, committer });
+        const [tip] = fastCommits(dir, [{ ref: `refs/heads/${branch}`, message: `change on ${branch}`, files, from }], committer);
         git('checkout', '-q', '--detach', 'origin/main');
         return tip as string;
       }
