@@ -14,5 +14,9 @@ export default defineConfig({
     // two workers, 485 s with three before the remote-queue tests; with them, 674 s with three and
     // 630 s with four).
     maxWorkers: 4,
+    // A worker runs one test file after another without a fresh process and module graph for each
+    // (measured: about 0.5 s of CPU saved per file). The test files keep no state between them:
+    // each removes its temporary folders, stops what it started and restores what it changed.
+    isolate: false,
   },
 });
