@@ -1,7 +1,7 @@
 // Throwaway git repositories that behave the same on every machine: per-repo identity,
 // no signing, no auto gc, branch main. Removed after the test.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -29,15 +29,84 @@ export function tempDir(prefix = 'land-test-'): string {
   return dir;
 }
 
+/**
+ * The settings every throwaway repository gets, written straight into its config file (no `git
+ * config` process per setting).
+ */
+const REPO_CONFIG = [
+  '[user]',
+  '\tname = Land Test',
+  '\temail = test@land.invalid',
+  '[commit]',
+  '\tgpgSign = false',
+  '[gc]',
+  '\tauto = 0',
+  '[core]',
+  '\thooksPath = /dev/null',
+  '',
+].join('\n');
+
+let marksFiles = 0;
+
+const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+
+export interface FastCommit {
+  /** The ref the commit goes on (refs/heads/<name>). */
+  ref: string;
+  message: string;
+  files: Record<string, string>;
+  /** Its parent; without it, the commit before on the same ref in this call (or none: a root commit). */
+  from?: string;
+}
+
+/**
+ * Writes commits with one `git fast-import` (instead of checkout, add, commit and rev-parse per
+ * commit): each adds `files` to its parent's tree. Returns the commits' ids, in order.
+ */
+export function fastCommits(dir: string, commits: readonly FastCommit[], committer = 'Land Test <test@land.invalid>'): string[] {
+  marksFiles += 1;
+  const marks = join(tmpdir(), `land-marks-${process.pid}-${marksFiles}`);
+  const chunks: string[] = [];
+  for (const [i, c] of commits.entries()) {
+    chunks.push(`commit ${c.ref}\n`, `mark :${i + 1}\n`, `committer ${committer} now\n`, data(`${c.message}\n`));
+    if (c.from !== undefined) chunks.push(`from ${c.from}\n`);
+    for (const [path, content] of Object.entries(c.files)) chunks.push(`M 100644 inline ${path}\n`, data(content));
+  }
+  execFileSync('git', ['fast-import', '--quiet', '--date-format=now', `--export-marks=${marks}`], {
+    cwd: dir,
+    input: chunks.join(''),
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  const byMark = new Map(
+    readFileSync(marks, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ') as [string, string]),
+  );
+  rmSync(marks, { force: true });
+  return commits.map((_, i) => byMark.get(`:${i + 1}`) as string);
+}
+
+/** A loose or packed refs/heads/<branch> in the repository whose git dir is `gitDir`. */
+export function branchExists(gitDir: string, branch: string): boolean {
+  const packed = join(gitDir, 'packed-refs');
+  return existsSync(join(gitDir, 'refs', 'heads', branch)) || (existsSync(packed) && readFileSync(packed, 'utf8').includes(` refs/heads/${branch}\n`));
+}
+
+/**
+ * Whether a new `branch` can be written with fastCommits and give the same commit a checkout, add
+ * and commit would: the branch does not exist yet (checkout -b would refuse it) and the work tree and
+ * index are clean (`add -A` would take anything else in too).
+ */
+export function fastBranchable(dir: string, ...branches: string[]): boolean {
+  return !branches.some((branch) => branchExists(join(dir, '.git'), branch)) && sh(dir, ['status', '--porcelain', '--untracked-files=all']) === '';
+}
+
 export function makeRepo(opts: { policy?: Record<string, unknown>; bare?: boolean } = {}): TestRepo {
   const dir = tempDir();
   const git = (...args: string[]) => sh(dir, args);
   git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 'Land Test');
-  git('config', 'user.email', 'test@land.invalid');
-  git('config', 'commit.gpgSign', 'false');
-  git('config', 'gc.auto', '0');
-  git('config', 'core.hooksPath', '/dev/null');
+  appendFileSync(join(dir, '.git', 'config'), REPO_CONFIG);
   const write = (path: string, content: string) => {
     const full = join(dir, path);
     mkdirSync(dirname(full), { recursive: true });
@@ -56,17 +125,25 @@ export function makeRepo(opts: { policy?: Record<string, unknown>; bare?: boolea
     commit,
     tip: (ref) => git('rev-parse', ref),
     branch: (branch, files, from = 'main') => {
-      const current = git('symbolic-ref', '--quiet', '--short', 'HEAD');
-      git('checkout', '-q', '-b', branch, from);
-      const tip = commit(`change on ${branch}`, files);
-      git('checkout', '-q', current);
-      return tip;
+      // Checked out, the commit would also take whatever the work tree holds besides `files`: made
+      // without a checkout only when the work tree and index are clean (the same commit either way).
+      if (!fastBranchable(dir, branch)) {
+        const current = git('symbolic-ref', '--quiet', '--short', 'HEAD');
+        git('checkout', '-q', '-b', branch, from);
+        const tip = commit(`change on ${branch}`, files);
+        git('checkout', '-q', current);
+        return tip;
+      }
+      return fastCommits(dir, [{ ref: `refs/heads/${branch}`, message: `change on ${branch}`, files, from }])[0] as string;
     },
     policy: (policy) => commit('land policy', { '.ctm.json': `${JSON.stringify(policy, null, 2)}\n` }),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
-  commit('initial', { 'README.md': '# test repo\n' });
-  if (opts.policy) repo.policy(opts.policy);
+  // The initial commit (and the policy's) in one fast-import, then checked out: index and work tree as `commit` leaves them.
+  const initial: FastCommit[] = [{ ref: 'refs/heads/main', message: 'initial', files: { 'README.md': '# test repo\n' } }];
+  if (opts.policy) initial.push({ ref: 'refs/heads/main', message: 'land policy', files: { '.ctm.json': `${JSON.stringify(opts.policy, null, 2)}\n` } });
+  fastCommits(dir, initial);
+  git('reset', '-q', '--hard');
   return repo;
 }
 

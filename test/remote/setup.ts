@@ -1,9 +1,10 @@
 // A team around one remote: a bare repository (the git server) seeded with a main branch whose
 // policy keeps the queue in that remote, and separate clones of it standing for separate hosts
 // (developer laptops, CI runners). Reached through file:// here; test/helpers/remote.ts adds ssh://.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { makeRepo, sh, tempDir } from '../helpers/repo.js';
+import { gitConfigLines } from '../helpers/gitSettings.js';
+import { fastBranchable, fastCommits, makeRepo, sh, tempDir } from '../helpers/repo.js';
 
 export interface Clone {
   dir: string;
@@ -28,13 +29,19 @@ export function queuePolicy(queue: Record<string, unknown> = {}, extra: Record<s
   return { target: 'main', gates: PASS_GATE, queue: { remote: 'origin', leaseSeconds: 4, pollSeconds: 1, ...queue }, ...extra };
 }
 
-function wrap(dir: string): Clone {
+function wrap(dir: string, committer: string): Clone {
   const git = (...args: string[]) => sh(dir, args);
   return {
     dir,
     git,
     tip: (ref) => git('rev-parse', ref),
     branch: (branch, files, from = 'origin/main') => {
+      if (fastBranchable(dir, branch)) {
+        // The same commit as below, without checking it out; HEAD ends detached at origin/main either way.
+        const [tip] = fastCommits(dir, [{ ref: `refs/heads/${branch}`, message: `change on ${branch}`, files, from }], committer);
+        git('checkout', '-q', '--detach', 'origin/main');
+        return tip as string;
+      }
       git('checkout', '-q', '-b', branch, from);
       for (const [path, content] of Object.entries(files)) {
         const full = join(dir, path);
@@ -55,7 +62,8 @@ export function makeTeam(opts: { policy?: Record<string, unknown>; url?: (bare: 
   const seed = makeRepo({ policy: opts.policy ?? queuePolicy() });
   const bare = join(tempDir('land-remote-'), 'server.git');
   sh(dirname(bare), ['init', '-q', '--bare', '-b', 'main', bare]);
-  sh(bare, ['config', 'gc.auto', '0']);
+  // The server's own settings (as the environment's, test/helpers/gitSettings.ts, which sshd does not pass on).
+  appendFileSync(join(bare, 'config'), gitConfigLines());
   const url = opts.url ? opts.url(bare) : `file://${bare}`;
   seed.git('push', '-q', bare, 'main:main');
   let n = 0;
@@ -77,7 +85,7 @@ export function makeTeam(opts: { policy?: Record<string, unknown>; url?: (bare: 
       };
       const cloneArgs = Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
       sh(dirname(dir), ['clone', '-q', '--no-checkout', ...cloneArgs, url, dir]);
-      const clone = wrap(dir);
+      const clone = wrap(dir, `${settings['user.name']} <${settings['user.email']}>`);
       clone.git('checkout', '-q', '--detach', 'origin/main');
       return clone;
     },
