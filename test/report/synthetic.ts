@@ -1,6 +1,6 @@
 // A synthetic History for the report's pure tests: no git, no state folder. Jobs and trains are
 // built from a few fields; everything else has the shape the drain writes.
-import type { History, HistoryTrain } from '../../lib/stats/history.js';
+import type { HistoryTrain } from '../../lib/stats/history.js';
 import type { JobRecord, WindowHistoryEntry } from '../../lib/store/index.js';
 
 export const T0 = Date.parse('2026-11-30T10:00:00Z');
@@ -96,18 +96,5 @@ export function windowEntry(at: number, event: WindowHistoryEntry['event'], befo
   };
 }
 
-export function history(parts: Partial<History> = {}): History {
-  return {
-    readAt: T0 + 3_600_000,
-    since: null,
-    problems: [],
-    jobs: [],
-    corruptJobs: 0,
-    trains: [],
-    unreadableTrains: 0,
-    window: [],
-    windowNow: null,
-    abandoned: [],
-    ...parts,
-  };
-}
+/** An empty History at T0 with `parts` over it: the stats tests' own (the same T0). */
+export { history } from '../stats/fixture.js';
