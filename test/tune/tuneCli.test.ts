@@ -32,7 +32,7 @@ describe('land tune', () => {
     const text = await land(repo.dir, ['tune']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^replayed 3 decided job\(s\): 2 landed, 1 culprit\(s\)/m);
-    expect(text.stdout).toMatch(/^gate time: \d+s per gate run \(the median of \d+ recorded train\(s\) that ran their gates\)$/m);
+    expect(text.stdout).toMatch(/^gate time: [\d.]+s per gate run \(the median of \d+ recorded train\(s\) that ran their gates\)$/m);
     expect(text.stdout).toMatch(/^4\s+0s\s+1\s+\d+\.\d\d\s+\S+\s+\S+\s+\d+\s+0\s+current$/m);
     expect(text.stdout).toMatch(/^no recommendation: too little history: 3 decided job\(s\)/m);
 
