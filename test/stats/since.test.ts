@@ -16,6 +16,10 @@ describe('parseSince', () => {
     expect(parseSince('2026-11-01T00:00:00Z', NOW)).toBe(Date.parse('2026-11-01T00:00:00Z'));
     expect(parseSince('2026-11-01T10:30Z', NOW)).toBe(Date.parse('2026-11-01T10:30Z'));
     expect(parseSince('2026-11-01', NOW)).toBe(Date.parse('2026-11-01'));
+    // Without a zone a date and time is UTC, whatever the machine's zone.
+    expect(parseSince('2026-11-01T10:30', NOW)).toBe(Date.parse('2026-11-01T10:30Z'));
+    expect(parseSince('2026-11-01 10:30:15', NOW)).toBe(Date.parse('2026-11-01T10:30:15Z'));
+    expect(parseSince('2026-11-01T10:30+02:00', NOW)).toBe(Date.parse('2026-11-01T08:30Z'));
   });
 
   it('refuses anything else with a usage error that names the value', () => {
