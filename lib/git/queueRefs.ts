@@ -77,18 +77,64 @@ export class RemoteUnreachable extends Error {
 
 function unreachable(remote: string, error: unknown): unknown {
   if (!(error instanceof GitError)) return error;
-  const lines = error.stderr.trim().split('\n');
-  const said = lines.find((line) => /^(fatal|error|ssh): /.test(line)) ?? lines[0] ?? `exit ${error.exitCode}`;
-  return new RemoteUnreachable(remote, said.replace(/^(fatal|error): /, ''));
+  return new RemoteUnreachable(remote, firstProblem(error.stderr) || `exit ${error.exitCode}`);
 }
 
-/** Fetches `refspecs` (forced, pruned) from `remote` in one `git fetch`. */
+/** git's line that says what went wrong, without its `fatal: ` or `error: `. */
+function firstProblem(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  const said = lines.find((line) => /^(fatal|error|ssh): /.test(line)) ?? lines[0] ?? '';
+  return said.replace(/^(fatal|error): /, '');
+}
+
+/**
+ * The queue's refs of this clone are locked by another git process, and stayed locked through
+ * every try (a stale `.lock` file left by a killed git, most likely).
+ */
+export class LocalRefsBusy extends Error {
+  constructor(readonly reason: string) {
+    super(`a ref of this clone stayed locked by another git process: ${reason}`);
+    this.name = 'LocalRefsBusy';
+  }
+}
+
+/**
+ * True when git failed because another process in the same clone was updating the same local ref:
+ * its `.lock` file existed, or the ref moved between git reading it and locking it ("is at X but
+ * expected Y"). Two `land` commands started together in one clone both fetch the queue refs, so
+ * this is an expected race there, not a remote that cannot be reached.
+ */
+export function isLocalRefRace(stderr: string): boolean {
+  return /cannot lock ref|Unable to create '[^']*\.lock': File exists/.test(stderr);
+}
+
+// Tries of a local ref update that keeps losing to other git processes of the clone, and git's own
+// wait for a ref's lock file before it gives up (core.filesRefLockTimeout, ms; git's default is 100).
+const LOCAL_REF_TRIES = 8;
+const REF_LOCK_TIMEOUT = ['-c', 'core.filesRefLockTimeout=500'];
+
+/** Runs `args` again while it loses a race for a local ref to another git process of the clone. */
+async function withLocalRefRetry(cwd: string, args: readonly string[], onOther: (error: unknown) => unknown): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await runGit(cwd, [...REF_LOCK_TIMEOUT, ...args]);
+      return;
+    } catch (error) {
+      if (!(error instanceof GitError && isLocalRefRace(error.stderr))) throw onOther(error);
+      if (attempt >= LOCAL_REF_TRIES) throw new LocalRefsBusy(firstProblem(error.stderr));
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 4) * (0.5 + Math.random())));
+    }
+  }
+}
+
+/**
+ * Fetches `refspecs` (forced, pruned) from `remote` in one `git fetch`; a fetch that lost a local
+ * ref to another fetch of the same clone is run again (it then brings what the other one brought,
+ * or newer).
+ */
 export async function fetchRefs(cwd: string, remote: string, refspecs: readonly string[]): Promise<void> {
-  await runGit(cwd, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', '--no-auto-gc', '--end-of-options', remote, ...refspecs]).catch(
-    (error: unknown) => {
-      throw unreachable(remote, error);
-    },
-  );
+  const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', '--no-auto-gc', '--end-of-options', remote, ...refspecs];
+  await withLocalRefRetry(cwd, args, (error) => unreachable(remote, error));
 }
 
 export interface RefUpdate {
@@ -144,5 +190,5 @@ export async function chainMessages(cwd: string, ranges: readonly { tip: string;
 
 /** Points a ref of this clone's own (a remote-tracking ref) at `commit`. */
 export async function setLocalRef(cwd: string, ref: string, commit: string): Promise<void> {
-  await git(cwd, ['update-ref', '--end-of-options', ref, commit]);
+  await withLocalRefRetry(cwd, ['update-ref', '--end-of-options', ref, commit], (error) => error);
 }

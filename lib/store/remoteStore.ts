@@ -15,6 +15,7 @@ import {
   pushAtomic,
   RemoteUnreachable,
   setLocalRef,
+  LocalRefsBusy,
   writeCommits,
   chainMessages,
   readBlobs,
@@ -83,6 +84,11 @@ export class QueueRaced extends Error {
 }
 
 export function remoteError(error: unknown): unknown {
+  if (error instanceof LocalRefsBusy) {
+    return new LandError('busy', error.message, {
+      hint: 'nothing was changed; run the command again (if no git or land command is running in this clone, remove the .lock file git named)',
+    });
+  }
   if (error instanceof RemoteUnreachable) {
     return new LandError('remote', `the queue's remote ${error.remote} could not be reached: ${error.reason}`, {
       hint: 'nothing was changed; check the network and `git remote -v`, then run the command again',
@@ -573,6 +579,10 @@ export class RemoteStore extends FileStore {
 
   /** After a landing went through: the clone's view of the target moves with it (no fetch). */
   async noteTargetMoved(target: string, commit: string): Promise<void> {
-    await setLocalRef(this.queue.cwd, this.targetRef(target), commit);
+    // Only a view: if other git processes keep it locked, the next fetch brings it, and a train
+    // built on the old view meanwhile loses its landing push's lease and is rebuilt.
+    await setLocalRef(this.queue.cwd, this.targetRef(target), commit).catch((error: unknown) => {
+      if (!(error instanceof LocalRefsBusy)) throw error;
+    });
   }
 }
