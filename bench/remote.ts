@@ -27,12 +27,24 @@ export interface RemoteRow {
 
 const TRUE_GATE = [{ name: 'true', run: ['true'] }];
 
-function shimDir(root: string): { dir: string; log: string } {
+/** A PATH folder whose `git` logs each call's subcommand to `log`, then runs the real git. */
+export function shimDir(root: string): { dir: string; log: string } {
   const dir = join(root, 'git-shim');
   mkdirSync(dir, { recursive: true });
   const log = join(dir, 'calls.log');
   const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
-  writeFileSync(join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${log}'\nexec '${real}' "$@"\n`);
+  // Logs git's subcommand: the first argument that is not an option, past `-c <name=value>` and `-C <dir>`.
+  const script = [
+    '#!/bin/sh',
+    'skip=',
+    'for a in "$@"; do',
+    '  if [ -n "$skip" ]; then skip=; continue; fi',
+    `  case "$a" in -c|-C) skip=1 ;; -*) ;; *) printf '%s\\n' "$a" >> '${log}'; break ;; esac`,
+    'done',
+    `exec '${real}' "$@"`,
+    '',
+  ];
+  writeFileSync(join(dir, 'git'), script.join('\n'));
   chmodSync(join(dir, 'git'), 0o755);
   return { dir, log };
 }
