@@ -2,7 +2,7 @@
 // of that tip that failed or was canceled is queued again, as `land retry` does); a new tip of a
 // queued branch replaces the queued job's tip; refusals name what is wrong.
 import { LandError } from '../errors.js';
-import { branchTip, configGet, isAncestor, isValidBranchName, refTip } from '../git/index.js';
+import { branchTip, isAncestor, isValidBranchName, refTip, userIdentity } from '../git/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { allocateJobIdLocked, jobsOfBranchLocked, runningJobsLocked, syncIndexLocked } from './activeSet.js';
@@ -47,10 +47,6 @@ export async function assertBranchName(cwd: string, branch: string): Promise<voi
   if (!(await isValidBranchName(cwd, branch))) {
     throw new LandError('usage', `invalid branch name ${JSON.stringify(branch)}: git refuses it (see git check-ref-format)`);
   }
-}
-
-async function submitterName(cwd: string): Promise<string> {
-  return (await configGet(cwd, 'user.email')) ?? (await configGet(cwd, 'user.name')) ?? process.env.USER ?? 'unknown';
 }
 
 export function newJobRecord(fields: {
@@ -112,7 +108,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
       hint: 'nothing to land',
     });
   }
-  const submitter = await submitterName(req.cwd);
+  const submitter = await userIdentity(req.cwd);
 
   return store.withQueueLock((): SubmitOutcome => {
     // The branch's own jobs and the running ones, through the index: never every record ever written.
