@@ -94,6 +94,9 @@ const OPTIONAL_TYPES: Record<string, (v: unknown) => boolean> = {
   tips: (v) => Array.isArray(v) && v.every(isString),
 };
 
+/** The top-level fields trainRowsOf checks: lib/story/trainRow.ts's schema's, kept equal by a test. */
+export const CHECKED_TRAIN_FIELDS: readonly string[] = ['at', 'train', 'members', 'verdict', ...Object.keys(OPTIONAL_TYPES)];
+
 /**
  * Metrics rows with a train's shape: the top-level fields the figures read, each of the type the
  * drain writes or absent (a field of another type is dropped, as an older row lacks it). Nested

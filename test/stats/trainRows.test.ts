@@ -1,0 +1,59 @@
+// `land stats` checks metrics rows by hand (lib/stats/history.ts trainRowsOf), not with the failure
+// story's schema (lib/story/trainRow.ts), for speed over 10,000 rows. The two must read the same
+// fields: the schema's top-level fields are the ones checked, a row the schema accepts is kept with
+// the same values, and a row without a train's identity is counted, not read.
+import { describe, expect, it } from 'vitest';
+import { CHECKED_TRAIN_FIELDS, trainRowsOf } from '../../lib/stats/history.js';
+import { parseTrainRows, trainRowSchema } from '../../lib/story/trainRow.js';
+import { at, ran } from './fixture.js';
+
+const row = {
+  at: at(5),
+  train: 'b-1',
+  batch: 'b-1',
+  attempt: 1,
+  kind: 'train',
+  members: ['j-1', 'j-2'],
+  branches: ['f1', 'f2'],
+  tips: ['a'.repeat(40), 'b'.repeat(40)],
+  base: 'c'.repeat(40),
+  commit: 'd'.repeat(40),
+  tree: 'e'.repeat(40),
+  gateSeconds: 1.5,
+  cached: false,
+  log: 'b-1.log',
+  gate: { mode: 'full', results: ran(['test', 1.5]) },
+  verdict: 'PASS',
+  reason: null,
+  landed: true,
+  windowAfter: 4,
+};
+
+describe('trainRowsOf', () => {
+  it("checks exactly the story schema's top-level fields", () => {
+    expect([...CHECKED_TRAIN_FIELDS].sort()).toEqual(Object.keys(trainRowSchema.shape).sort());
+  });
+
+  it('keeps a row the schema accepts, with the same values and its time', () => {
+    expect(parseTrainRows([row]).rows).toHaveLength(1);
+    const { rows, unreadable } = trainRowsOf([row]);
+    expect(unreadable).toBe(0);
+    expect(rows).toEqual([{ ...row, time: Date.parse(row.at) }]);
+  });
+
+  it('counts a row without a train, verdict, members or time as unreadable', () => {
+    const broken = [{ ...row, train: 7 }, { ...row, verdict: undefined }, { ...row, members: ['j-1', 2] }, { ...row, at: 'yesterday' }, { ...row, at: undefined }];
+    const { rows, unreadable } = trainRowsOf(broken);
+    expect(rows).toEqual([]);
+    expect(unreadable).toBe(5);
+  });
+
+  it('drops an optional field of another type and keeps the row (an older or odd row still counts)', () => {
+    const { rows } = trainRowsOf([{ ...row, gateSeconds: 'slow', cached: 'no', branches: [1] }]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).not.toHaveProperty('gateSeconds');
+    expect(rows[0]).not.toHaveProperty('cached');
+    expect(rows[0]).not.toHaveProperty('branches');
+    expect(rows[0]?.members).toEqual(['j-1', 'j-2']);
+  });
+});
