@@ -42,7 +42,13 @@ describe('trainRowsOf', () => {
   });
 
   it('counts a row without a train, verdict, members or time as unreadable', () => {
-    const broken = [{ ...row, train: 7 }, { ...row, verdict: undefined }, { ...row, members: ['j-1', 2] }, { ...row, at: 'yesterday' }, { ...row, at: undefined }];
+    const broken = [
+      { ...row, train: 7 },
+      { ...row, verdict: undefined },
+      { ...row, members: ['j-1', 2] },
+      { ...row, at: 'yesterday' },
+      { ...row, at: undefined },
+    ];
     const { rows, unreadable } = trainRowsOf(broken);
     expect(rows).toEqual([]);
     expect(unreadable).toBe(5);
