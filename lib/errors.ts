@@ -21,6 +21,8 @@ export const EXIT_CODES = {
   disagreement: 12,
   /** The queue's remote (a remote queue, docs/remote.md) could not be reached: nothing was changed. */
   remote: 13,
+  /** Gates must run in a sandbox (sandbox.mode required) and this machine cannot make one: nothing ran, nothing failed. */
+  no_sandbox: 14,
   interrupted: 130,
 } as const;
 

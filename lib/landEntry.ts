@@ -26,6 +26,11 @@ function packageRoot(from: string): string {
 let entry: string | null = null;
 
 /** The path of dist/bin/land.js; found on first use, so a command that does not need it pays nothing. */
+/** The folder of land's own package (its package.json). */
+export function landPackageRoot(): string {
+  return packageRoot(dirname(fileURLToPath(import.meta.url)));
+}
+
 export function landEntry(): string {
   entry ??= join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'dist', 'bin', 'land.js');
   return entry;

@@ -14,6 +14,37 @@ const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an enviro
 const glob = z.string().min(1);
 const timeoutSeconds = z.number().positive().max(86_400).default(600);
 
+/**
+ * A path a gate's sandbox shows besides its checkout: absolute (shown at the same path), or relative
+ * to the repository's top-level folder (shown at the same place in the train's checkout).
+ */
+const sandboxPath = z
+  .string()
+  .min(1)
+  .refine((path) => !path.split('/').includes('..'), 'expected a path without ".."');
+
+export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
+
+export const sandboxSchema = z
+  .strictObject({
+    mode: z
+      .enum(SANDBOX_MODES)
+      .optional()
+      .describe(
+        "auto: sandbox every gate when this machine can (bubblewrap), else run it unsandboxed with a warning; required: refuse to run gates without a sandbox (exit 14, nothing failed); off: no sandbox, every queued change is trusted. Default: auto for a clone's own queue, required for a queue kept in a remote (docs/sandbox.md).",
+      ),
+    network: z.boolean().default(false).describe('Gates may reach the network (false: only a loopback of their own).'),
+    readOnly: z
+      .array(sandboxPath)
+      .default([])
+      .describe("Paths every gate's sandbox also shows read-only (for example an installed node_modules); docs/sandbox.md#paths."),
+    readWrite: z
+      .array(sandboxPath)
+      .default([])
+      .describe("Paths every gate's sandbox also shows read-write (for example a build cache); docs/sandbox.md#paths."),
+  })
+  .describe("The sandbox every gate and refresh entry runs in: what a queued change's code can see and reach (docs/sandbox.md).");
+
 export const batchStageSchema = z
   .strictObject({
     job: name.describe('The ledger job name (letters, digits, ".", "_", "-"): its ledger file is <ledger dir>/<job>.jsonl.'),
@@ -36,6 +67,9 @@ export const gateSchema = z.strictObject({
     .optional()
     .describe('Globs: the gate runs only when the train changes a matching file (docs/proofs.md#selective-gates). Absent: the gate always runs.'),
   batch: batchStageSchema.optional(),
+  network: z.boolean().optional().describe('This gate may reach the network from its sandbox (overrides sandbox.network for this gate; docs/sandbox.md).'),
+  readOnly: z.array(sandboxPath).optional().describe("Paths this gate's sandbox also shows read-only, added to sandbox.readOnly (docs/sandbox.md#paths)."),
+  readWrite: z.array(sandboxPath).optional().describe("Paths this gate's sandbox also shows read-write, added to sandbox.readWrite (docs/sandbox.md#paths)."),
 });
 
 export const refreshSchema = z.strictObject({
@@ -148,6 +182,7 @@ export const policySchema = z
       })
       .prefault({})
       .describe('The ledger-enforcing batch wrapper `land batch` (docs/batch.md).'),
+    sandbox: sandboxSchema.prefault({}),
     logs: z
       .strictObject({
         maxBytes: z
@@ -169,5 +204,7 @@ export type Policy = z.infer<typeof policySchema>;
 export type PolicyInput = z.input<typeof policySchema>;
 export type Gate = Policy['gates'][number];
 export type RefreshEntry = Policy['refresh'][number];
+export type SandboxPolicy = Policy['sandbox'];
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export const POLICY_FILE = '.ctm.json';

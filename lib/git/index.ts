@@ -37,3 +37,4 @@ export type { RestoredTree } from './restorePaths.js';
 export { readBlobs } from './catFile.js';
 export { writeCommits, listRefs, fetchRefs, pushAtomic, chainMessages, setLocalRef, RemoteUnreachable, LocalRefsBusy, isLocalRefRace } from './queueRefs.js';
 export type { NewCommit, FileEntry, RefUpdate, AtomicPush } from './queueRefs.js';
+export { alternateObjectDirs } from './alternates.js';

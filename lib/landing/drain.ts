@@ -27,6 +27,7 @@ import { planTrain } from './plan/trainPlan.js';
 import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
+import { describeIsolation, isolationOf, noSandboxError, type SandboxHost } from './gates/sandbox.js';
 
 export interface DrainOptions {
   /** One admitted batch (with its bisection), then stop. */
@@ -41,6 +42,8 @@ export interface DrainOptions {
   target?: string;
   /** `--watch`: wait for submissions instead of stopping when nothing is runnable. */
   watch?: WatchOptions | null;
+  /** The gates' sandbox, resolved once by the command (gates/sandboxHost.ts). */
+  sandbox: SandboxHost;
 }
 
 export interface DrainSummary {
@@ -317,8 +320,22 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
   }
 }
 
+/**
+ * Whether gates can run as the policy says: a required sandbox this machine cannot make stops the
+ * drain before it takes anything (exit 14); gates that will run unsandboxed are said at every start.
+ * A policy without gates or refresh entries runs none of a change's code: nothing to say.
+ */
+function checkSandbox(loaded: LoadedPolicy, host: SandboxHost, emit: Emit | null): void {
+  const { policy } = loaded;
+  if (!policy.gates.length && !policy.refresh.length) return;
+  const iso = isolationOf(host, policy.sandbox);
+  if (iso.decision.kind === 'refused') throw noSandboxError(iso.decision.message);
+  if (iso.decision.kind === 'unsandboxed' && emit) emit({ type: 'warning', message: describeIsolation(iso) });
+}
+
 export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   const initial = await loadTargetPolicy(cwd, store, opts.target); // a bad policy stops the drain before anything is taken
+  checkSandbox(initial, opts.sandbox, null);
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
     shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,
@@ -348,6 +365,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     abort: opts.abort,
     target: opts.target,
     counters: { trains: 0, gateRuns: 0 },
+    sandbox: opts.sandbox,
   };
   const run: DrainRun = {
     ctx,
@@ -365,6 +383,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   store.clearToken();
   try {
     emit({ type: 'drain_started', pid: process.pid, target: initial.target });
+    checkSandbox(initial, opts.sandbox, emit);
     store.removeStaleTempFiles();
     await rebuildMissing(run);
     const tip = await targetTip(cwd, store, initial.target);

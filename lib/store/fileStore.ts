@@ -113,6 +113,14 @@ export class FileStore {
     return null;
   }
 
+  /**
+   * The sandbox mode when the policy names none (docs/sandbox.md): a clone's own queue runs only
+   * its own developers' changes (auto); a queue in a remote takes anyone's (required).
+   */
+  defaultSandboxMode(): 'auto' | 'required' {
+    return 'auto';
+  }
+
   /** The ref this clone reads the target from: the branch itself, or its remote-tracking ref for a remote queue. */
   targetRef(target: string): string {
     return branchRef(target);

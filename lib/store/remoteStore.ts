@@ -154,6 +154,10 @@ export class RemoteStore extends FileStore {
     return this.queue;
   }
 
+  override defaultSandboxMode(): 'auto' | 'required' {
+    return 'required';
+  }
+
   override targetRef(target: string): string {
     return `refs/remotes/${this.queue.remote}/${target}`;
   }

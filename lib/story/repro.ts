@@ -5,6 +5,7 @@
 // are restored from the base as the drainer restored them, so the checkout holds the tree that
 // was gated. The pure choices are exported
 // for tests; the rest is the thin effectful shell.
+import { isolationOf, type SandboxHost } from '../landing/gates/sandbox.js';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -210,6 +211,13 @@ export async function rebuildFailedTrain(opts: {
 }
 
 /** Runs the train's gates in the rebuilt worktree through the drainer's own gate runner. */
-export function runReproGates(repro: ReproTrain, log: LogSink, signal?: AbortSignal, onGate?: Parameters<typeof runGates>[0]['onGate']): Promise<GateRun> {
-  return runGates({ gates: repro.gates, worktree: repro.dir, train: repro.env, log, signal, onGate });
+export function runReproGates(
+  repro: ReproTrain,
+  sandbox: SandboxHost,
+  log: LogSink,
+  signal?: AbortSignal,
+  onGate?: Parameters<typeof runGates>[0]['onGate'],
+): Promise<GateRun> {
+  const isolation = isolationOf(sandbox, repro.policy.sandbox);
+  return runGates({ gates: repro.gates, worktree: repro.dir, train: repro.env, log, signal, onGate, isolation });
 }

@@ -1,3 +1,4 @@
+import { resolveSandboxHost } from '../../landing/gates/sandboxHost.js';
 import type { Command } from 'commander';
 import { EXIT_CODES, LandError } from '../../errors.js';
 import { proveHead, type ProveResult } from '../../landing/proofs/prove.js';
@@ -29,6 +30,7 @@ export function registerProve(program: Command): void {
             cwd: ctx.cwd,
             store,
             loaded,
+            sandbox: await resolveSandboxHost(ctx.cwd, store, { probe: true }),
             signal: abort.signal,
             onGate: (e) => ctx.out.note(e.phase === 'started' ? `  gate ${e.gate} ...` : `  gate ${e.gate}: ${e.status ?? ''} (${e.seconds ?? 0}s)`),
           });

@@ -1,3 +1,4 @@
+import { resolveSandboxHost } from '../../landing/gates/sandboxHost.js';
 import type { Command } from 'commander';
 import { EXIT_CODES, LandError } from '../../errors.js';
 import { commandOf } from '../../landing/gates/gateRunner.js';
@@ -107,7 +108,7 @@ export function registerRepro(program: Command): void {
           }
           ctx.out.say('');
           // The gate runner's own `== gate` lines frame each gate's output.
-          const run = await runReproGates(repro, sink, abort.signal);
+          const run = await runReproGates(repro, await resolveSandboxHost(ctx.cwd, store, { probe: true }), sink, abort.signal);
           await sink.close();
           if (ctx.out.json) ctx.out.emit({ ...result, run });
           else {

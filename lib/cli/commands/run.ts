@@ -3,6 +3,7 @@ import { EXIT_CODES, LandError } from '../../errors.js';
 import { drain, type DrainSummary } from '../../landing/drain.js';
 import type { DrainEvent } from '../../landing/events.js';
 import type { WatchOptions } from '../../landing/watch.js';
+import { resolveSandboxHost } from '../../landing/gates/sandboxHost.js';
 import { action } from '../action.js';
 import { startReporter } from '../progress/index.js';
 
@@ -49,6 +50,7 @@ export function registerRun(program: Command): void {
       action<RunOptions>(async (ctx, opts) => {
         const watch = watchOptions(opts, process.env);
         const store = await ctx.store();
+        const sandbox = await resolveSandboxHost(ctx.cwd, store, { probe: true });
         const abort = new AbortController();
         let signals = 0;
         const onSignal = (name: NodeJS.Signals) => {
@@ -69,7 +71,15 @@ export function registerRun(program: Command): void {
           const summary = await drain(
             ctx.cwd,
             store,
-            { once: Boolean(opts.once), wait: opts.wait !== false, stopAfterTrain: () => signals > 0, abort: abort.signal, target: ctx.options.target, watch },
+            {
+              once: Boolean(opts.once),
+              wait: opts.wait !== false,
+              stopAfterTrain: () => signals > 0,
+              abort: abort.signal,
+              target: ctx.options.target,
+              watch,
+              sandbox,
+            },
             emit,
           );
           reporter.close();

@@ -7,6 +7,7 @@ import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
 import { failpoint } from '../../failpoint.js';
+import { gateSandboxSpec, type Isolation } from './sandbox.js';
 
 /** The code under test failed: bisect, or fail a singleton. */
 export type GateFail = { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string };
@@ -104,6 +105,8 @@ export async function runGates(opts: {
   signal?: AbortSignal;
   /** The worktree is land's own (GroupCommand.ownsCwd): what still works in it after a gate is killed. */
   ownsWorktree?: boolean;
+  /** How the gates are isolated (./sandbox.ts); absent or null: unsandboxed. */
+  isolation?: Isolation | null;
   onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
 }): Promise<GateRun> {
   const results: GateResult[] = [];
@@ -111,7 +114,10 @@ export async function runGates(opts: {
   for (const gate of opts.gates) {
     const argv = commandOf(gate);
     opts.log.setSecrets(secretsOf(gate));
-    opts.log.line(`== gate ${gate.name}: ${JSON.stringify(argv)} (timeout ${gate.timeoutSeconds}s)`);
+    const sandbox = opts.isolation ? gateSandboxSpec(opts.isolation, gate, opts.worktree) : { spec: null, notes: [] };
+    for (const note of sandbox.notes) opts.log.line(`== ${note}`);
+    const how = sandbox.spec ? `, sandboxed${sandbox.spec.network ? ' with network' : ''}` : '';
+    opts.log.line(`== gate ${gate.name}: ${JSON.stringify(argv)} (timeout ${gate.timeoutSeconds}s${how})`);
     opts.onGate?.({ phase: 'started', gate: gate.name });
     const running = runInGroup({
       argv,
@@ -121,6 +127,7 @@ export async function runGates(opts: {
       output: opts.log,
       signal: opts.signal,
       ownsCwd: opts.ownsWorktree,
+      sandbox: sandbox.spec,
     });
     failpoint('mid-gate'); // the gate's process has started: runInGroup spawns it before its first await
     const outcome = await running;

@@ -31,6 +31,7 @@ import { runRefresh, type RefreshOutcome } from './refresh.js';
 import { recordGatePasses, selectGates } from './selection.js';
 import { gatedTreeOf, restoreTrustedInWorktree, trustedByMember, trustedTelemetry, type Gated } from './trusted.js';
 import { cachedVerdict, storeVerdict } from './verdictCache.js';
+import { isolationOf, type SandboxHost } from './sandbox.js';
 
 /** What a judgement found besides its verdict. */
 interface JudgementFacts {
@@ -58,6 +59,8 @@ export interface JudgeContext {
   emit: Emit;
   abort: AbortSignal;
   counters: { gateRuns: number };
+  /** The sandbox gates run in, resolved once per command (./sandbox.ts); the policy decides the rest. */
+  sandbox: SandboxHost;
   /**
    * Where the verdict cache, proof and per-gate pass writes go: run now when absent. A speculative
    * train (batch.parallel) holds them until the train ahead of it has landed, and drops them when
@@ -315,6 +318,7 @@ async function refreshInWorktree(
     log,
     signal: ctx.abort,
     trainEnv,
+    isolation: isolationOf(ctx.sandbox, policy.sandbox),
   });
   switch (outcome.kind) {
     case 'unchanged':
@@ -407,6 +411,7 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
     ownsWorktree: true,
     log,
     signal: ctx.abort,
+    isolation: isolationOf(ctx.sandbox, policy.sandbox),
     train: { ...trainEnv, LAND_TIP: train },
     onGate: (e) =>
       e.phase === 'started'

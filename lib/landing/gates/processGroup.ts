@@ -8,6 +8,7 @@
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { markerScope, newRunMarker, RUN_MARKER_VAR, RunContainment, runProcess, type Ending } from '../../proc/index.js';
+import { withSandbox, type SandboxSpec } from '../../proc/sandbox/index.js';
 import { LastLine } from './lastLine.js';
 
 export type GroupOutcome = Ending;
@@ -28,6 +29,8 @@ export interface GroupCommand {
    * cleared its environment. Never set for a folder a user may work in.
    */
   ownsCwd?: boolean;
+  /** Run inside this sandbox (docs/sandbox.md); absent or null: as a plain child of the drainer. */
+  sandbox?: SandboxSpec | null;
 }
 
 const KILL_GRACE_MS = 2_000;
@@ -67,10 +70,19 @@ export async function runInGroup(cmd: GroupCommand): Promise<GroupResult> {
   // the message of a gate that could not start ("sh: 1: mytset: not found").
   const stderrTail = new LastLine();
   const marker = gateRunMarker(cmd.cwd);
+  const env = { ...cmd.env, [RUN_MARKER_VAR]: marker };
+  const ending = cmd.sandbox
+    ? await withSandbox(cmd.sandbox, cmd.argv, env, (inside) => runMarked(cmd, inside.argv, inside.env, marker, stderrTail))
+    : await runMarked(cmd, cmd.argv, env, marker, stderrTail);
+  return { ...ending, lastStderrLine: stderrTail.last() };
+}
+
+/** Runs the command (or the sandbox that runs it) in its group, tagged with its run marker. */
+async function runMarked(cmd: GroupCommand, argv: readonly string[], env: Record<string, string>, marker: string, stderrTail: LastLine): Promise<Ending> {
   const { ending } = await runProcess({
-    argv: cmd.argv,
+    argv,
     cwd: cmd.cwd,
-    env: { ...cmd.env, [RUN_MARKER_VAR]: marker },
+    env,
     stdout: (chunk) => cmd.output.write(chunk),
     stderr: (chunk) => {
       cmd.output.write(chunk);
@@ -83,5 +95,5 @@ export async function runInGroup(cmd: GroupCommand): Promise<GroupResult> {
     contain: new RunContainment({ marker, cwdUnder: cmd.ownsCwd ? cmd.cwd : undefined }),
     outputGraceMs: OUTPUT_GRACE_MS,
   });
-  return { ...ending, lastStderrLine: stderrTail.last() };
+  return ending;
 }

@@ -9,6 +9,7 @@ import { gateEnvironment, type TrainEnv } from './gateEnv.js';
 import { anyPathMatches } from '../plan/glob.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText, runInGroup, type GroupOutcome } from './processGroup.js';
+import { gateSandboxSpec, type Isolation } from './sandbox.js';
 
 export type RefreshOutcome =
   | { kind: 'unchanged' }
@@ -47,6 +48,8 @@ export async function runRefresh(opts: {
   ownsWorktree?: boolean;
   /** LAND_* variables for the commands; LAND_TIP and LAND_BASE default to train and base. */
   trainEnv?: Partial<TrainEnv>;
+  /** How the commands are isolated, as gates are (./sandbox.ts); absent or null: unsandboxed. */
+  isolation?: Isolation | null;
 }): Promise<RefreshOutcome> {
   if (!opts.entries.length) return { kind: 'unchanged' };
   const changed = await changedPaths(opts.cwd, opts.base, opts.train);
@@ -57,7 +60,9 @@ export async function runRefresh(opts: {
   for (const entry of entries) {
     const argv = typeof entry.run === 'string' ? ['sh', '-c', entry.run] : [...entry.run];
     opts.log.setSecrets([]);
-    opts.log.line(`== refresh "${entry.message}": ${JSON.stringify(argv)} (timeout ${entry.timeoutSeconds}s)`);
+    const sandbox = opts.isolation ? gateSandboxSpec(opts.isolation, {}, opts.worktree) : { spec: null, notes: [] };
+    for (const note of sandbox.notes) opts.log.line(`== ${note}`);
+    opts.log.line(`== refresh "${entry.message}": ${JSON.stringify(argv)} (timeout ${entry.timeoutSeconds}s${sandbox.spec ? ', sandboxed' : ''})`);
     const outcome = await runInGroup({
       argv,
       cwd: opts.worktree,
@@ -66,6 +71,7 @@ export async function runRefresh(opts: {
       output: opts.log,
       signal: opts.signal,
       ownsCwd: opts.ownsWorktree,
+      sandbox: sandbox.spec,
     });
     const status = statusOf(outcome);
     opts.log.line(`== refresh "${entry.message}": ${status ?? 'exit 0'} after ${outcome.seconds}s`);

@@ -4,6 +4,7 @@
 // local proofs only when the policy says so (proof.trustLocal). Trusted paths (policy `trusted`)
 // are restored from the target in that worktree before the gates, as the drainer does, and the
 // proof is of the tree the gates saw.
+import { isolationOf, type SandboxHost } from '../gates/sandbox.js';
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { LandError } from '../../errors.js';
 import { changedPaths, commitTree, isAncestor, mergeTree, revParse, treeOf, withDetachedWorktree, type WorktreeRun } from '../../git/index.js';
@@ -44,6 +45,8 @@ export interface ProveOptions {
   cwd: string;
   store: FileStore;
   loaded: LoadedPolicy;
+  /** The gates' sandbox, resolved once by the command (gates/sandboxHost.ts). */
+  sandbox: SandboxHost;
   signal?: AbortSignal;
   onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
 }
@@ -101,6 +104,7 @@ async function gateCommit(opts: ProveOptions, merge: { head: string; base: strin
           log,
           signal: opts.signal,
           onGate: opts.onGate,
+          isolation: isolationOf(opts.sandbox, loaded.policy.sandbox),
           train: { LAND_TIP: merge.commit, LAND_BASE: merge.base, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id },
         });
       },

@@ -4,6 +4,7 @@
 // queue and rides with the rest of its batch afterwards. What each step changes is decided by the
 // pure functions of plan/trainSteps.ts and plan/settlement.ts; this module performs the effects
 // (git, gates, the target check, the CAS) and applies what they return.
+import type { SandboxHost } from '../gates/sandbox.js';
 import { branchRef } from '../../git/index.js';
 import { loadTargetPolicy, targetTip } from '../targetPolicy.js';
 import { QueueRaced, RemoteStore } from '../../store/index.js';
@@ -35,6 +36,8 @@ export interface DrainContext {
   /** The target named on the command line, if any (else git config / main). */
   target?: string;
   counters: { trains: number; gateRuns: number };
+  /** The gates' sandbox, resolved once per drain (gates/sandbox.ts). */
+  sandbox: SandboxHost;
   /** A speculative train's verdict writes, held until the train ahead lands (gates/judge.ts). */
   keep?: (write: () => void) => void;
 }

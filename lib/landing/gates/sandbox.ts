@@ -1,0 +1,149 @@
+// Whether and how a gate runs in a sandbox (docs/sandbox.md). The machine's support and the
+// repository's folders are resolved once per command (SandboxHost); the policy, read from the
+// target per train, decides the mode and what each gate may see besides its checkout.
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { Gate, SandboxMode, SandboxPolicy } from '../../config/index.js';
+import { LandError } from '../../errors.js';
+import { SANDBOX_HOME, within, type SandboxMount, type SandboxSpec, type SandboxSupport, type SystemEntry } from '../../proc/sandbox/index.js';
+
+/** What a command resolved once: the machine's sandbox support and the repository's folders. */
+export interface SandboxHost {
+  support: SandboxSupport;
+  system: readonly SystemEntry[];
+  tools: readonly string[];
+  /** The git common dir: read-only in the sandbox. */
+  gitDir: string;
+  /** The state folder (`<git dir>/land`): not visible at all. */
+  stateDir: string;
+  /** The repository's top-level folder, against which relative policy paths are read (null: bare). */
+  topLevel: string | null;
+  alternates: readonly string[];
+  /** The mode when the policy names none: auto for a clone's own queue, required for a remote one. */
+  defaultMode: 'auto' | 'required';
+}
+
+/** What the mode and the machine decide for every gate of a run. */
+export type SandboxDecision = { kind: 'sandbox' } | { kind: 'unsandboxed'; mode: 'off' | 'auto'; warning: string } | { kind: 'refused'; message: string };
+
+/** The mode in force: the policy's, else the queue's default. */
+export function sandboxMode(policy: SandboxPolicy, host: Pick<SandboxHost, 'defaultMode'>): SandboxMode {
+  return policy.mode ?? host.defaultMode;
+}
+
+/** Pure: the mode and what the machine offers decide whether gates are sandboxed, run plain, or refused. */
+export function sandboxDecision(mode: SandboxMode, support: SandboxSupport): SandboxDecision {
+  if (mode === 'off') {
+    return {
+      kind: 'unsandboxed',
+      mode: 'off',
+      warning: "sandbox.mode is off: gates run unsandboxed, and every queued change is trusted with the drainer's files and credentials",
+    };
+  }
+  if (support.available) return { kind: 'sandbox' };
+  if (mode === 'auto') {
+    return {
+      kind: 'unsandboxed',
+      mode: 'auto',
+      warning: `no sandbox: gates run unsandboxed (${support.why}); a queued change's code can reach the drainer's files (docs/sandbox.md)`,
+    };
+  }
+  return { kind: 'refused', message: `sandbox.mode is required and there is no sandbox on this machine: ${support.why}` };
+}
+
+/** The error a required sandbox that cannot be made stops a command with (exit 14, nothing failed). */
+export function noSandboxError(message: string): LandError {
+  return new LandError('no_sandbox', message, {
+    hint: 'install bubblewrap (apt-get install bubblewrap) and run `land doctor`; or set sandbox.mode in .ctm.json (docs/sandbox.md)',
+  });
+}
+
+/** A run's isolation: the host and the policy's sandbox section, with the decision they make. */
+export interface Isolation {
+  host: SandboxHost;
+  policy: SandboxPolicy;
+  decision: SandboxDecision;
+}
+
+export function isolationOf(host: SandboxHost, policy: SandboxPolicy): Isolation {
+  return { host, policy, decision: sandboxDecision(sandboxMode(policy, host), host.support) };
+}
+
+/** Policy paths as mounts: absolute ones at the same path, relative ones from the top level into the checkout. */
+export function policyMounts(
+  paths: { readOnly: readonly string[]; readWrite: readonly string[] },
+  where: { topLevel: string | null; worktree: string; gitDir: string },
+): { mounts: SandboxMount[]; worktreeMounts: SandboxMount[] } {
+  const mounts: SandboxMount[] = [];
+  const worktreeMounts: SandboxMount[] = [];
+  const add = (path: string, access: 'ro' | 'rw') => {
+    if (isAbsolute(path)) {
+      const dest = resolve(path);
+      if (within(dest, where.gitDir))
+        throw new LandError('config', `sandbox: ${path} is inside the git folder ${where.gitDir}, which a gate never sees writable or whole`);
+      mounts.push({ access, source: dest, dest });
+      return;
+    }
+    if (where.topLevel === null) throw new LandError('config', `sandbox: ${path} is relative, and this repository has no top-level folder (bare)`);
+    const source = resolve(where.topLevel, path);
+    if (within(source, where.gitDir))
+      throw new LandError('config', `sandbox: ${path} is inside the git folder ${where.gitDir}, which a gate never sees writable or whole`);
+    worktreeMounts.push({ access, source, dest: resolve(where.worktree, path) });
+  };
+  for (const path of paths.readOnly) add(path, 'ro');
+  for (const path of paths.readWrite) add(path, 'rw');
+  // Parents before children, so a folder shown inside another is not covered by it.
+  const byDepth = (a: SandboxMount, b: SandboxMount) => a.dest.split('/').length - b.dest.split('/').length;
+  return { mounts: mounts.sort(byDepth), worktreeMounts: worktreeMounts.sort(byDepth) };
+}
+
+/** The sandbox settings of one gate (or refresh entry): the policy's, with the gate's additions. */
+export type GateSandboxSettings = Pick<Gate, 'network' | 'readOnly' | 'readWrite'>;
+
+/**
+ * The sandbox one gate runs in, or null when gates run unsandboxed. Policy paths that do not exist
+ * are left out, each with a note for the log. Throws the no-sandbox error for a refused decision.
+ */
+export function gateSandboxSpec(iso: Isolation, gate: GateSandboxSettings, worktree: string): { spec: SandboxSpec | null; notes: string[] } {
+  const { host, policy, decision } = iso;
+  if (decision.kind === 'refused') throw noSandboxError(decision.message);
+  if (decision.kind === 'unsandboxed' || !host.support.available) return { spec: null, notes: [] };
+  const paths = { readOnly: [...policy.readOnly, ...(gate.readOnly ?? [])], readWrite: [...policy.readWrite, ...(gate.readWrite ?? [])] };
+  const placed = policyMounts(paths, { topLevel: host.topLevel, worktree, gitDir: host.gitDir });
+  const notes: string[] = [];
+  const present = (mount: SandboxMount) => {
+    if (existsSync(mount.source)) return true;
+    notes.push(`sandbox: ${mount.source} does not exist; not shown to the gate`);
+    return false;
+  };
+  const spec: SandboxSpec = {
+    mechanism: host.support.mechanism,
+    system: host.system,
+    worktree,
+    gitDir: host.gitDir,
+    alternates: host.alternates.filter((dir) => existsSync(dir)),
+    hidden: [host.stateDir],
+    tools: host.tools,
+    mounts: placed.mounts.filter(present),
+    worktreeMounts: placed.worktreeMounts.filter(present),
+    network: gate.network ?? policy.network,
+  };
+  return { spec, notes };
+}
+
+/** One line saying how gates run, for `land config`, `land status` and the drain's start. */
+export function describeIsolation(iso: Isolation): string {
+  const mode = sandboxMode(iso.policy, iso.host);
+  switch (iso.decision.kind) {
+    case 'sandbox':
+      return `sandbox: on (mode ${mode}, ${iso.host.support.available ? iso.host.support.mechanism.path : 'bwrap'}; network ${iso.policy.network ? 'allowed' : 'off'}; HOME ${SANDBOX_HOME})`;
+    case 'unsandboxed':
+      return `sandbox: OFF (mode ${mode}): ${iso.decision.warning}`;
+    case 'refused':
+      return `sandbox: REFUSED (mode ${mode}): ${iso.decision.message}`;
+    default: {
+      const never: never = iso.decision;
+      return String(never);
+    }
+  }
+}

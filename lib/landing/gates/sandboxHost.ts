@@ -1,0 +1,23 @@
+// Resolves, once per command, what the gates' sandbox is built from: the machine's support (bwrap,
+// probed by starting one sandbox; `land status` only looks for it), the system and tool folders,
+// and the repository's git folder, state folder and top level.
+import { alternateObjectDirs, commonDir, topLevel } from '../../git/index.js';
+import { landPackageRoot } from '../../landEntry.js';
+import { probeSandbox, sandboxPresence, systemEntries, toolFolders } from '../../proc/sandbox/index.js';
+import type { FileStore } from '../../store/index.js';
+import type { SandboxHost } from './sandbox.js';
+
+export async function resolveSandboxHost(cwd: string, store: FileStore, opts: { probe: boolean }): Promise<SandboxHost> {
+  const system = systemEntries();
+  const gitDir = await commonDir(cwd);
+  return {
+    support: opts.probe ? probeSandbox(system) : sandboxPresence(),
+    system,
+    tools: toolFolders(process.env, [landPackageRoot()]),
+    gitDir,
+    stateDir: store.root,
+    topLevel: await topLevel(cwd),
+    alternates: alternateObjectDirs(gitDir),
+    defaultMode: store.defaultSandboxMode(),
+  };
+}
