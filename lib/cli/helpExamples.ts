@@ -82,6 +82,13 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/stats.md',
   },
+  doctor: {
+    examples: [
+      ['land doctor', 'start one gate sandbox and say what it enforces (git folder read-only, state hidden, no network, ...)'],
+      ['land doctor --json', 'the same findings as JSON'],
+    ],
+    docs: 'docs/sandbox.md',
+  },
   report: {
     examples: [
       ['land report --html report.html', "one page of charts from the queue's history; open it in a browser"],

@@ -42,6 +42,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['report'], load: async () => (await import('./commands/report.js')).registerReport },
   { names: ['tune'], load: async () => (await import('./commands/tune.js')).registerTune },
   { names: ['reconcile'], load: async () => (await import('./commands/reconcile.js')).registerReconcile },
+  { names: ['doctor'], load: async () => (await import('./commands/doctor.js')).registerDoctor },
   { names: ['stats'], load: async () => (await import('./commands/stats.js')).registerStats },
   {
     names: ['completion'],

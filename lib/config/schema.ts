@@ -1,7 +1,9 @@
 // The landing policy, `.ctm.json`, committed on the target branch. Strict objects: an unknown key
 // is an error (a typo must not silently change nothing). Every key carries its description (the
 // wording of docs/policy.md), which the JSON Schema of `land config schema` carries to editors.
+import { posix } from 'node:path';
 import { z } from 'zod';
+import { SANDBOX_PRIVATE } from '../proc/sandbox/plan.js';
 import { DEFAULT_LOG_MAX_BYTES, MAX_LOG_MAX_BYTES, MIN_LOG_MAX_BYTES } from '../landing/gates/logCap.js';
 
 const name = z
@@ -21,7 +23,10 @@ const timeoutSeconds = z.number().positive().max(86_400).default(600);
 const sandboxPath = z
   .string()
   .min(1)
-  .refine((path) => !path.split('/').includes('..'), 'expected a path without ".."');
+  .refine((path) => !path.split('/').includes('..'), 'expected a path without ".."')
+  .refine((path) => !(SANDBOX_PRIVATE as readonly string[]).includes(posix.normalize(path).replace(/(.)\/$/, '$1')), {
+    message: `a gate's own folder (${SANDBOX_PRIVATE.join(', ')}) cannot be shown from the host`,
+  });
 
 export const SANDBOX_MODES = ['auto', 'required', 'off'] as const;
 

@@ -1,7 +1,7 @@
 // The window as `land status` and `land window` show it. An unreadable policy does not hide the
 // queue, but it does make the window unknown: the size depends on batch.max, so it is reported as
 // unknown with the reason rather than guessed.
-import { loadPolicy } from '../config/index.js';
+import { loadPolicy, type Policy } from '../config/index.js';
 import type { FileStore, WindowHistoryEntry } from '../store/index.js';
 import { isLandError } from '../errors.js';
 import { initialWindow, clampWindow } from './plan/windowPlan.js';
@@ -17,12 +17,13 @@ export interface WindowView {
   history: WindowHistoryEntry[];
 }
 
-export type PolicyMax = { kind: 'known'; max: number } | { kind: 'unknown'; reason: string };
+export type PolicyMax = { kind: 'known'; max: number; policy: Policy } | { kind: 'unknown'; reason: string };
 
 /** batch.max of the policy in force, or why the policy cannot be read. */
 export async function policyBatchMax(cwd: string, target: string | undefined, refOf: (target: string) => string): Promise<PolicyMax> {
   try {
-    return { kind: 'known', max: (await loadPolicy(cwd, target, refOf)).policy.batch.max };
+    const { policy } = await loadPolicy(cwd, target, refOf);
+    return { kind: 'known', max: policy.batch.max, policy };
   } catch (error) {
     // An unreadable policy must not hide the queue; a bad --target is still the user's error.
     if (!isLandError(error) || error.code === 'usage') throw error;
@@ -38,13 +39,18 @@ export function knownMax(policy: PolicyMax): number | null {
 }
 
 export async function readWindowView(store: FileStore, cwd: string, target?: string): Promise<WindowView> {
+  return (await readWindowAndPolicy(store, cwd, target)).view;
+}
+
+/** The window view and the policy it was read from (null when it cannot be read), with one policy read. */
+export async function readWindowAndPolicy(store: FileStore, cwd: string, target?: string): Promise<{ view: WindowView; policy: Policy | null }> {
   const policy = await policyBatchMax(cwd, target, (name) => store.targetRef(name));
   const state = store.readWindow();
   const persisted = state?.size ?? null;
   const history = state?.history ?? [];
-  if (policy.kind === 'unknown') return { size: null, max: null, reason: policy.reason, persisted, history };
+  if (policy.kind === 'unknown') return { view: { size: null, max: null, reason: policy.reason, persisted, history }, policy: null };
   const size = persisted === null ? initialWindow(policy.max) : clampWindow(persisted, policy.max);
-  return { size, max: policy.max, reason: null, persisted, history };
+  return { view: { size, max: policy.max, reason: null, persisted, history }, policy: policy.policy };
 }
 
 /** "window 4 (max 8)", or "window unknown (the policy cannot be read: ...)". */

@@ -1,5 +1,5 @@
 // Reading a train's log (logs/<train>.log) for the failure story. A gate's section starts with
-// `== gate <name>: [argv] (timeout Ns)` and ends with `== gate <name>: <status> after Ns`;
+// `== gate <name>: [argv] (timeout Ns)` (`(timeout Ns, sandboxed)` in a sandbox) and ends with `== gate <name>: <status> after Ns`;
 // refresh entries write the same pair as `== refresh "<message>": ...`. The reader takes one line
 // at a time (a log can be long) and keeps only the last lines of each section.
 
@@ -13,7 +13,7 @@ export interface GateSection {
   tail: string[];
 }
 
-const START = /^== (gate [A-Za-z0-9._-]+|refresh ".*"): \[.*\] \(timeout [0-9.]+s\)$/;
+const START = /^== (gate [A-Za-z0-9._-]+|refresh ".*"): \[.*\] \(timeout [0-9.]+s(?:, sandboxed(?: with network)?)?\)$/;
 const END = /^== (gate [A-Za-z0-9._-]+|refresh ".*"): (.+) after ([0-9.]+)s$/;
 
 function sectionName(match: string): string {

@@ -45,7 +45,7 @@ describe('editDistance', () => {
 
 describe('nearestKey', () => {
   const root = ['$schema', 'target', 'remote', 'gates', 'batch', 'publish', 'refresh', 'retries', 'proof', 'ledger'];
-  const gate = ['name', 'run', 'timeoutSeconds', 'env', 'passEnv', 'paths', 'batch'];
+  const gate = ['name', 'run', 'timeoutSeconds', 'env', 'passEnv', 'paths', 'batch', 'network', 'readOnly', 'readWrite'];
 
   it('names the known key a typo most likely meant', () => {
     expect(nearestKey('gate', root)).toBe('gates');
@@ -89,7 +89,18 @@ describe('knownKeysAt', () => {
   it('walks objects, arrays and wrappers of the policy schema', () => {
     expect(knownKeysAt(policySchema, [])).toContain('gates');
     expect(knownKeysAt(policySchema, ['batch'])).toEqual(['max', 'waitSeconds', 'parallel']);
-    expect(knownKeysAt(policySchema, ['gates', 3])).toEqual(['name', 'run', 'timeoutSeconds', 'env', 'passEnv', 'paths', 'batch']);
+    expect(knownKeysAt(policySchema, ['gates', 3])).toEqual([
+      'name',
+      'run',
+      'timeoutSeconds',
+      'env',
+      'passEnv',
+      'paths',
+      'batch',
+      'network',
+      'readOnly',
+      'readWrite',
+    ]);
     expect(knownKeysAt(policySchema, ['gates', 0, 'batch'])).toEqual(['job', 'measureDir']);
     expect(knownKeysAt(policySchema, ['refresh', 0])).toContain('message');
     expect(knownKeysAt(policySchema, ['gates', 0, 'env'])).toEqual([]);

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { findBwrap } from '../../lib/proc/sandbox/mechanism.js';
 
 export function sh(cwd: string, args: string[], input?: string): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'] }).trim();
@@ -23,10 +24,46 @@ export interface TestRepo {
 
 export const tempDirs: string[] = [];
 
+/**
+ * The folder every temporary folder of this test process is made in. A test policy with gates and
+ * no `sandbox` key of its own gets it read-write in the gate sandbox (withTestSandbox), so fixture
+ * gates can write their run counters and flags there; the repositories' git folders in it stay
+ * read-only and their state folders hidden (the sandbox mounts those protections last). The
+ * hostile-gate tests write their own `sandbox` key and get none of it.
+ */
+let testRoot: string | null = null;
+export function testScratchRoot(): string {
+  testRoot ??= realpathSync(mkdtempSync(join(tmpdir(), 'land-tests-')));
+  return testRoot;
+}
+
 export function tempDir(prefix = 'land-test-'): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(testScratchRoot(), prefix)));
   tempDirs.push(dir);
   return dir;
+}
+
+/**
+ * The policy's sandbox for the tests of what land does without one (docs/sandbox.md: "what a gate can
+ * still do"): their gate is the attacker or the outside actor (it moves the target, removes the state
+ * folder, leaves processes for the descendant scan), which a sandbox would stop before the test sees
+ * land's own defence.
+ */
+export const UNSANDBOXED = { mode: 'off' } as const;
+
+/** A test policy with gates and no sandbox key: the test process's scratch root read-write in the sandbox. */
+export function withTestSandbox(policy: Record<string, unknown>): Record<string, unknown> {
+  const runsCode = (Array.isArray(policy.gates) && policy.gates.length > 0) || (Array.isArray(policy.refresh) && policy.refresh.length > 0);
+  if (!runsCode || 'sandbox' in policy) return policy;
+  // Without bubblewrap (and without LAND_REQUIRE_SANDBOX=1, as in CI) a remote queue's default
+  // `required` would refuse every gate: these tests are not about the sandbox, so they run unsandboxed.
+  const mode = sandboxOptional() ? { mode: 'auto' } : {};
+  return { ...policy, sandbox: { ...mode, readWrite: [testScratchRoot()] } };
+}
+
+/** No bubblewrap here and none demanded: the test sandbox falls back to `auto`. */
+function sandboxOptional(): boolean {
+  return findBwrap() === null && process.env.LAND_REQUIRE_SANDBOX !== '1';
 }
 
 /**
@@ -136,12 +173,13 @@ export function makeRepo(opts: { policy?: Record<string, unknown>; bare?: boolea
       }
       return fastCommits(dir, [{ ref: `refs/heads/${branch}`, message: `change on ${branch}`, files, from }])[0] as string;
     },
-    policy: (policy) => commit('land policy', { '.ctm.json': `${JSON.stringify(policy, null, 2)}\n` }),
+    policy: (policy) => commit('land policy', { '.ctm.json': `${JSON.stringify(withTestSandbox(policy), null, 2)}\n` }),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
   // The initial commit (and the policy's) in one fast-import, then checked out: index and work tree as `commit` leaves them.
   const initial: FastCommit[] = [{ ref: 'refs/heads/main', message: 'initial', files: { 'README.md': '# test repo\n' } }];
-  if (opts.policy) initial.push({ ref: 'refs/heads/main', message: 'land policy', files: { '.ctm.json': `${JSON.stringify(opts.policy, null, 2)}\n` } });
+  if (opts.policy)
+    initial.push({ ref: 'refs/heads/main', message: 'land policy', files: { '.ctm.json': `${JSON.stringify(withTestSandbox(opts.policy), null, 2)}\n` } });
   fastCommits(dir, initial);
   git('reset', '-q', '--hard');
   return repo;

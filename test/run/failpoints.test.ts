@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, type TestRepo } from '../helpers/repo.js';
 import { jobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
+import { UNSANDBOXED } from '../helpers/repo.js';
 import { waitUntil } from '../helpers/wait.js';
 
 afterAll(cleanupTempDirs);
@@ -95,7 +96,8 @@ describe('failpoints kill the CLI where they say, and the next land run finishes
   });
 
   it('mid-gate: the gate had started, no verdict was recorded', async () => {
-    const repo = makeQueueRepo();
+    // Unsandboxed, the gate outlives its killed drainer and writes its line (a sandbox dies with it).
+    const repo = makeQueueRepo({ policy: { sandbox: UNSANDBOXED } });
     const [good, other] = await submitBranches(repo, 2);
     const before = repo.tip('main');
     await killedAt(repo, ['run'], 'mid-gate');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { UNSANDBOXED } from '../helpers/repo.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { waitUntil } from '../helpers/wait.js';
 import { killStrays, pidsWritten, running } from '../helpers/procs.js';
@@ -32,7 +33,7 @@ function leavingRepo(end: string, timeoutSeconds: number) {
   const script = `[ -e file-b1.txt ] || exit 0\n${LEAVES_PROCESSES}\n${end}`;
   // One run per train (retries.flaky 0): a failed lone job is not re-run, so the pids are one run's.
   const repo = makeQueueRepo({
-    policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds }], retries: { flaky: 0 } },
+    policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds }], retries: { flaky: 0 }, sandbox: UNSANDBOXED },
   });
   return { repo, pids };
 }
@@ -85,7 +86,9 @@ describe('a gate whose drainer was killed', () => {
       'done',
       'exit 0',
     ].join('\n');
-    const repo = makeQueueRepo({ policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds: 60 }] } });
+    const repo = makeQueueRepo({
+      policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds: 60 }], sandbox: UNSANDBOXED },
+    });
     const ids = await submitBranches(repo, 2);
     const drainer = startLand(repo.dir, ['run']);
     await waitUntil('the gate to record its processes', () => {

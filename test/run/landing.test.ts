@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, sh, tempDir } from '../helpers/repo.js';
 import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { UNSANDBOXED } from '../helpers/repo.js';
 import { pidAlive, waitForFile, waitUntil } from '../helpers/wait.js';
 
 afterAll(cleanupTempDirs);
@@ -12,7 +13,7 @@ describe('land run: the landing', () => {
   it('never lands on a stale base: a target moved during the gate sends the train back to be rebuilt', async () => {
     const scratch = tempDir('land-move-');
     const moveFile = join(scratch, 'move-to');
-    const repo = makeQueueRepo({ gate: { script: 'move-target.sh', env: { GATE_MOVE_FILE: moveFile } } });
+    const repo = makeQueueRepo({ gate: { script: 'move-target.sh', env: { GATE_MOVE_FILE: moveFile } }, policy: { sandbox: UNSANDBOXED } });
     // GATE_REPO is the repository itself; its path is only known now, so add it to the policy.
     const policy = JSON.parse(repo.git('show', 'main:.ctm.json'));
     policy.gates[0].env.GATE_REPO = repo.dir;
@@ -97,7 +98,9 @@ describe('land run: the landing', () => {
     // The gate hangs on the job's change only: main itself passes it (the target check before the
     // job is failed alone runs the same gate on main).
     const hangs = `[ -e file-b1.txt ] || exit 0; exec sh ${gateScript('spawn-grandchild.sh')}`;
-    const repo = makeQueueRepo({ policy: { gates: [{ name: 'test', run: ['sh', '-c', hangs], env: { GATE_PIDFILE: pidFile }, timeoutSeconds: 1 }] } });
+    const repo = makeQueueRepo({
+      policy: { gates: [{ name: 'test', run: ['sh', '-c', hangs], env: { GATE_PIDFILE: pidFile }, timeoutSeconds: 1 }], sandbox: UNSANDBOXED },
+    });
     const [id] = await submitBranches(repo, 1);
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);

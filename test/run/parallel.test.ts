@@ -8,6 +8,7 @@ import { land, startLand } from '../helpers/cli.js';
 import { killStrays } from '../helpers/procs.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
+import { UNSANDBOXED } from '../helpers/repo.js';
 import { journal, stateDir } from '../helpers/state.js';
 import { waitUntil } from '../helpers/wait.js';
 import { checkInvariants, isClean, summarize } from '../faults/invariants.js';
@@ -23,7 +24,7 @@ interface ParallelRepo extends QueueRepo {
 }
 
 /** A queue with batch.parallel whose gate sleeps a little (so trains overlap); `hold`: gates wait for go(). */
-function parallelRepo(opts: { parallel: number; max: number; hold?: boolean }): ParallelRepo {
+function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; unsandboxed?: boolean }): ParallelRepo {
   const repo = makeQueueRepo();
   const gate = {
     name: 'test',
@@ -31,7 +32,7 @@ function parallelRepo(opts: { parallel: number; max: number; hold?: boolean }): 
     timeoutSeconds: 60,
     env: { GATE_COUNTER: repo.counter, GATE_SCRATCH: repo.scratch, GATE_REPO: repo.dir, GATE_SLEEP: '0.2' },
   };
-  repo.policy({ target: 'main', gates: [gate], batch: { max: opts.max, parallel: opts.parallel } });
+  repo.policy({ target: 'main', gates: [gate], batch: { max: opts.max, parallel: opts.parallel }, ...(opts.unsandboxed ? { sandbox: UNSANDBOXED } : {}) });
   if (opts.hold) writeFileSync(join(repo.scratch, 'hold'), '');
   const startedGates = () => readdirSync(repo.scratch).filter((name) => name.startsWith('started-')).length;
   return Object.assign(repo, { go: () => writeFileSync(join(repo.scratch, 'go'), ''), startedGates });
@@ -106,7 +107,8 @@ describe('land run with batch.parallel 2', () => {
   });
 
   it('a CAS lost under speculation: the target moved by someone else while two trains gate; both are rebuilt, the outside commit stays', async () => {
-    const repo = parallelRepo({ parallel: 2, max: 2 });
+    // The gate plays the someone else who moves the target: it runs unsandboxed.
+    const repo = parallelRepo({ parallel: 2, max: 2, unsandboxed: true });
     const ids = await submitBranches(repo, 4);
     repo.branch('outside', { 'outside.txt': 'pushed by someone else\n' });
     const outside = repo.tip('outside');

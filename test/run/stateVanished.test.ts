@@ -5,13 +5,15 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { cleanupTempDirs, makeRepo, UNSANDBOXED } from '../helpers/repo.js';
 import { jobsById, submitBranches } from '../helpers/queue.js';
 
 afterAll(cleanupTempDirs);
 
 function repoWithGate(script: string) {
-  return makeRepo({ policy: { target: 'main', gates: [{ name: 'test', run: ['sh', '-c', script], timeoutSeconds: 60 }], batch: { max: 8 } } });
+  return makeRepo({
+    policy: { target: 'main', gates: [{ name: 'test', run: ['sh', '-c', script], timeoutSeconds: 60 }], batch: { max: 8 }, sandbox: UNSANDBOXED },
+  });
 }
 
 const DELETE_RECORDS = 'for j in $LAND_MEMBERS; do rm -f "$(git rev-parse --git-common-dir)/land/jobs/$j.json"; done; exit 0';

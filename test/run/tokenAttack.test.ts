@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land, LAND_BIN } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
+import { cleanupTempDirs, makeRepo, tempDir, UNSANDBOXED, type TestRepo } from '../helpers/repo.js';
 import { journal, readJobFile } from '../helpers/state.js';
 import { waitUntil } from '../helpers/wait.js';
 import { spawnSync } from 'node:child_process';
@@ -55,7 +55,11 @@ function attackRepo(script: string): { repo: TestRepo; moved: string; tried: str
   const moved = join(scratch, 'moved');
   const tried = join(scratch, 'tried');
   const repo = makeRepo({
-    policy: { target: 'main', gates: [{ name: 'attack', run: ['sh', gate], timeoutSeconds: 120, env: { MOVED_FILE: moved, TRIED_FILE: tried } }] },
+    policy: {
+      target: 'main',
+      gates: [{ name: 'attack', run: ['sh', gate], timeoutSeconds: 120, env: { MOVED_FILE: moved, TRIED_FILE: tried } }],
+      sandbox: UNSANDBOXED,
+    },
   });
   repo.branch('b1', { 'b1.txt': 'b1\n' }, 'main');
   repo.branch('b2', { 'b2.txt': 'b2\n' }, 'main');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { gatesHash, policyJsonSchema } from '../../config/index.js';
 import { action } from '../action.js';
+import { sandboxView } from '../sandboxView.js';
 
 export function registerConfig(program: Command): void {
   const config = program
@@ -9,13 +10,17 @@ export function registerConfig(program: Command): void {
     .option('--json', 'print the effective policy as JSON, defaults filled in')
     .action(
       action<{ json?: boolean }>(async (ctx) => {
-        const { policy, target, tip } = await ctx.policy();
+        const loaded = await ctx.policy();
+        const { policy, target, tip } = loaded;
         const hash = gatesHash(policy.gates);
+        const sandbox = sandboxView(await ctx.store(), policy);
         if (ctx.out.json) {
-          ctx.out.emit({ target, tip, gatesHash: hash, policy });
+          ctx.out.emit({ target, tip, gatesHash: hash, policy, sandbox });
           return;
         }
         ctx.out.say(`policy from ${target} at ${tip.slice(0, 12)} (gatesHash ${hash})`);
+        if (sandbox.gates === 'sandbox') ctx.out.say(sandbox.line);
+        else ctx.out.note(`warning: ${sandbox.line}`);
         ctx.out.say(JSON.stringify(policy, null, 2));
       }),
     );

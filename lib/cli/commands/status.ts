@@ -3,8 +3,9 @@ import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
 import { RemoteStore, type FileStore, type JobRecord } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
-import { readWindowView, windowSummary } from '../../landing/windowView.js';
+import { readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
+import { sandboxView } from '../sandboxView.js';
 import { age, approximately, showName, short, table } from '../output.js';
 import { printable } from '../safeText.js';
 
@@ -89,8 +90,11 @@ export function registerStatus(program: Command): void {
         // The index of active jobs: finished records are read only with --all (docs/state.md).
         const { jobs, corrupt } = opts.all ? store.listJobs() : await listActiveJobs(store);
         const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
-        const window = await readWindowView(store, ctx.cwd, ctx.options.target);
+        const { view: window, policy } = await readWindowAndPolicy(store, ctx.cwd, ctx.options.target);
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
+        // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
+        const sandbox = policy && (policy.gates.length || policy.refresh.length) ? sandboxView(store, policy) : null;
+        if (sandbox && sandbox.gates !== 'sandbox') ctx.out.note(`warning: ${sandbox.line}`);
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
@@ -111,6 +115,7 @@ export function registerStatus(program: Command): void {
             corrupt,
             estimate: basis,
             uncertain,
+            sandbox,
           });
           return;
         }

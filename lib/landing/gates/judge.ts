@@ -31,7 +31,7 @@ import { runRefresh, type RefreshOutcome } from './refresh.js';
 import { recordGatePasses, selectGates } from './selection.js';
 import { gatedTreeOf, restoreTrustedInWorktree, trustedByMember, trustedTelemetry, type Gated } from './trusted.js';
 import { cachedVerdict, storeVerdict } from './verdictCache.js';
-import { isolationOf, type SandboxHost } from './sandbox.js';
+import { isolationOf, type Isolation, type SandboxHost } from './sandbox.js';
 
 /** What a judgement found besides its verdict. */
 interface JudgementFacts {
@@ -162,6 +162,8 @@ interface Judging {
   gated: Gated;
   /** Which member changes which trusted path. */
   trustedByJob: Record<string, string[]>;
+  /** The sandbox the train's commands run in (./sandbox.ts). */
+  isolation: Isolation;
 }
 
 export async function judgeTrain(
@@ -186,7 +188,8 @@ export async function judgeTrain(
   const gated = await gatedTreeOf(ctx.cwd, loaded.policy, built.base, built.tree);
   const trustedByJob = gated.restored.length ? await trustedByMember(ctx.cwd, loaded.policy, built.base, stepsOf(built)) : {};
   const hash = gatesHash(loaded.policy.gates);
-  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash, log, logPath, gated, trustedByJob, rerun };
+  const isolation = isolationOf(ctx.sandbox, loaded.policy.sandbox);
+  const judging: Judging = { ctx, loaded, built, baseTree, ids, members, lone, hash, log, logPath, gated, trustedByJob, rerun, isolation };
   let judgement: Judgement;
   try {
     if (gated.restored.length) log.line(`== trusted paths restored from the target for the gates: ${gated.restored.join(' ')} (gated tree ${gated.tree})`);
@@ -318,7 +321,7 @@ async function refreshInWorktree(
     log,
     signal: ctx.abort,
     trainEnv,
-    isolation: isolationOf(ctx.sandbox, policy.sandbox),
+    isolation: j.isolation,
   });
   switch (outcome.kind) {
     case 'unchanged':
@@ -411,7 +414,7 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
     ownsWorktree: true,
     log,
     signal: ctx.abort,
-    isolation: isolationOf(ctx.sandbox, policy.sandbox),
+    isolation: j.isolation,
     train: { ...trainEnv, LAND_TIP: train },
     onGate: (e) =>
       e.phase === 'started'

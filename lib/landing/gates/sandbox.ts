@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Gate, SandboxMode, SandboxPolicy } from '../../config/index.js';
 import { LandError } from '../../errors.js';
-import { SANDBOX_HOME, within, type SandboxMount, type SandboxSpec, type SandboxSupport, type SystemEntry } from '../../proc/sandbox/index.js';
+import { within, type SandboxMount, type SandboxSpec, type SandboxSupport, type SystemEntry } from '../../proc/sandbox/index.js';
 
 /** What a command resolved once: the machine's sandbox support and the repository's folders. */
 export interface SandboxHost {
@@ -132,18 +132,21 @@ export function gateSandboxSpec(iso: Isolation, gate: GateSandboxSettings, workt
 }
 
 /** One line saying how gates run, for `land config`, `land status` and the drain's start. */
-export function describeIsolation(iso: Isolation): string {
-  const mode = sandboxMode(iso.policy, iso.host);
-  switch (iso.decision.kind) {
+export function describeSandbox(mode: SandboxMode, decision: SandboxDecision, support: SandboxSupport, network: boolean): string {
+  switch (decision.kind) {
     case 'sandbox':
-      return `sandbox: on (mode ${mode}, ${iso.host.support.available ? iso.host.support.mechanism.path : 'bwrap'}; network ${iso.policy.network ? 'allowed' : 'off'}; HOME ${SANDBOX_HOME})`;
+      return `sandbox: on (mode ${mode}, ${support.available ? support.mechanism.path : 'bwrap'}; network ${network ? 'allowed' : 'off'})`;
     case 'unsandboxed':
-      return `sandbox: OFF (mode ${mode}): ${iso.decision.warning}`;
+      return `sandbox: OFF (mode ${mode}): ${decision.warning}`;
     case 'refused':
-      return `sandbox: REFUSED (mode ${mode}): ${iso.decision.message}`;
+      return `sandbox: REFUSED (mode ${mode}): ${decision.message}`;
     default: {
-      const never: never = iso.decision;
+      const never: never = decision;
       return String(never);
     }
   }
+}
+
+export function describeIsolation(iso: Isolation): string {
+  return describeSandbox(sandboxMode(iso.policy, iso.host), iso.decision, iso.host.support, iso.policy.network);
 }
