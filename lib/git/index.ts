@@ -5,7 +5,10 @@ export { revParse, revParseOrThrow, treeOf, branchRef, branchTip, refTip } from 
 export { isAncestor } from './isAncestor.js';
 export { readCommitFile } from './catFile.js';
 export type { CommitFile } from './catFile.js';
-export { reachableFrom } from './reachable.js';
+export { ancestryOf, reachableFrom } from './reachable.js';
+export type { Ancestry } from './reachable.js';
+export { landMergesSince } from './landMerges.js';
+export type { LandMerge } from './landMerges.js';
 export { mergeTree } from './mergeTree.js';
 export type { MergeTreeResult } from './mergeTree.js';
 export { commitTree } from './commitTree.js';

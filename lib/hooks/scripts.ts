@@ -1,7 +1,7 @@
 // The texts of the hooks `land hooks` writes. Pure: every value is embedded at install time,
 // single-quoted for a POSIX shell, so a target name or a path can never become shell syntax.
 // The scripts use POSIX sh only (no bash-isms).
-import { remoteRefs } from '../store/remoteLayout.js';
+import { LEASE_LINE_ERE, remoteRefs } from '../store/remoteLayout.js';
 
 /** The line that identifies a hook land wrote (install overwrites and uninstall removes only these). */
 export const HOOK_MARKER = '# land-managed-hook';
@@ -213,9 +213,12 @@ export function queueRefusalMessage(target: string): string {
 }
 
 /**
- * The lease checks of the remote-queue pre-receive hook (POSIX sh). lease.json is one line of
- * compact JSON written by land; its fields are read with sed (no jq): `holder` is hex,
- * `released` true or false. A blob that names no holder counts as unreadable.
+ * The lease checks of the remote-queue pre-receive hook (POSIX sh). lease.json is read only when
+ * it is byte for byte the one form land writes (lib/store/remoteLayout.ts): one line matching
+ * LEASE_LINE_ERE (`grep -Ex`, in the C locale), then one newline, nothing else (its size is checked
+ * against the line's, so a second line, a NUL or a missing newline is refused). Land's reader
+ * refuses exactly the same blobs, so the two never read different holders out of one lease. The
+ * holder and `released` are then cut out of the matched line by position.
  */
 function leaseCheckFunctions(): string {
   return `is_oid() {
@@ -225,16 +228,22 @@ function leaseCheckFunctions(): string {
     *) return 1 ;;
   esac
 }
-# lease_holder <commit>: prints the holder of lease.json at that commit; fails when unreadable.
-lease_holder() {
+nl='
+'
+# lease_read <commit>: sets lease_holder and lease_released from lease.json at that commit; fails
+# when it is anything but a lease as land writes it.
+lease_read() {
+  size=$(git cat-file -s "$1:lease.json" 2>/dev/null) || return 1
   blob=$(git cat-file blob "$1:lease.json" 2>/dev/null) || return 1
-  holder=$(printf '%s\\n' "$blob" | sed -n 's/.*"holder"[[:space:]]*:[[:space:]]*"\\([0-9A-Fa-f][0-9A-Fa-f]*\\)".*/\\1/p' | sed -n '$p')
-  [ -n "$holder" ] || return 1
-  printf '%s' "$holder"
-}
-# lease_released <commit>: 0 when lease.json at that commit says "released": true.
-lease_released() {
-  git cat-file blob "$1:lease.json" 2>/dev/null | grep -q '"released"[[:space:]]*:[[:space:]]*true'
+  case "$blob" in *"$nl"*) return 1 ;; esac
+  [ "$size" = "$((\${#blob} + 1))" ] || return 1
+  printf '%s\\n' "$blob" | grep -Eqx "$lease_line" || return 1
+  lease_holder=\${blob#*'"holder":"'}
+  lease_holder=\${lease_holder%%'"'*}
+  case "$blob" in
+    *'"released":true}') lease_released=true ;;
+    *) lease_released=false ;;
+  esac
 }
 refuse() {
   printf '%s (%s)\\n' "$message" "$1" >&2
@@ -242,22 +251,31 @@ refuse() {
 }`;
 }
 
+export function leaseRefusalMessage(): string {
+  return `land: ${remoteRefs('').lease} holds only lease.json exactly as land writes it`;
+}
+
 /**
  * pre-receive for the server repository of a queue kept in a remote (docs/protect.md, "A remote
  * queue"): a push that updates refs/heads/<target> is accepted only when the same push moves
  * refs/land/lease from an existing commit O to a commit N whose first parent is O, lease.json at O
  * and at N naming the same holder, neither released. That is the shape of a drainer's landing
- * (target, lease renewal and records in one atomic push). Other pushes are not restricted.
+ * (target, lease renewal and records in one atomic push). Any push that moves refs/land/lease to a
+ * commit must carry lease.json exactly as land writes it. Other pushes are not restricted.
  */
 export function queuePreReceiveScript(opts: { target: string }): string {
   return `#!/bin/sh
 ${HOOK_MARKER}
 # Written by \`land hooks pre-receive --queue\`, for the server repository of a remote queue.
 # The target moves only in a landing push: the same push renews refs/land/lease (a child of its
-# old value, the same holder, not released). Pushes that leave the target alone pass.
+# old value, the same holder, not released). A lease pushed is exactly as land writes it
+# (land reads nothing else either). Other pushes that leave the target alone pass.
+LC_ALL=C
+export LC_ALL
 target_ref=${shQuote(`refs/heads/${opts.target}`)}
 lease_ref=${shQuote(remoteRefs('').lease)}
-message=${shQuote(queueRefusalMessage(opts.target))}
+lease_line=${shQuote(LEASE_LINE_ERE)}
+message=${shQuote(leaseRefusalMessage())}
 
 ${leaseCheckFunctions()}
 
@@ -270,8 +288,12 @@ while read -r old new ref; do
     lease_new=$new
   fi
 done
+if is_oid "$lease_new"; then
+  lease_read "$lease_new" || refuse "lease.json at $lease_new is not a lease as land writes it"
+fi
 [ -n "$target_new" ] || exit 0
 
+message=${shQuote(queueRefusalMessage(opts.target))}
 is_oid "$target_new" || refuse "a landing never deletes the target"
 [ -n "$lease_new" ] || refuse "the push does not move $lease_ref"
 is_oid "$lease_old" || refuse "$lease_ref does not exist yet: a drainer takes the lease in a push of its own"
@@ -279,11 +301,12 @@ is_oid "$lease_new" || refuse "the push deletes $lease_ref"
 [ "$(git cat-file -t "$lease_new" 2>/dev/null)" = commit ] || refuse "the new $lease_ref is not a commit"
 parent=$(git rev-parse -q --verify "$lease_new^1" 2>/dev/null) || parent=
 [ "$parent" = "$lease_old" ] || refuse "the new lease commit's first parent is not the old value of $lease_ref"
-old_holder=$(lease_holder "$lease_old") || refuse "no holder in lease.json at $lease_old"
-new_holder=$(lease_holder "$lease_new") || refuse "no holder in lease.json at $lease_new"
-[ "$old_holder" = "$new_holder" ] || refuse "the lease changes holder in this push, $old_holder to $new_holder"
-lease_released "$lease_old" && refuse "the lease was released"
-lease_released "$lease_new" && refuse "the push releases the lease"
+lease_read "$lease_old" || refuse "lease.json at $lease_old is not a lease as land writes it"
+old_holder=$lease_holder old_released=$lease_released
+lease_read "$lease_new" || refuse "lease.json at $lease_new is not a lease as land writes it"
+[ "$old_holder" = "$lease_holder" ] || refuse "the lease changes holder in this push, $old_holder to $lease_holder"
+[ "$old_released" = false ] || refuse "the lease was released"
+[ "$lease_released" = false ] || refuse "the push releases the lease"
 exit 0
 `;
 }

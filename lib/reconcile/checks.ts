@@ -3,7 +3,7 @@
 // these functions implement is docs/reconcile.md's; keep the two in step.
 import { isMissingLedgerLine, type JobRecord, type JournalEntry } from '../store/index.js';
 import { alreadyNoted, landingLine, lastStateLine, ROWLESS_LANDINGS } from './evidence.js';
-import type { CheckKind, Evidence, Finding, PagePlan, Repair, UncertainJob } from './types.js';
+import type { CheckKind, Evidence, Finding, GitEvidence, PagePlan, Repair, UncertainJob } from './types.js';
 
 const short = (commit: string | null): string => (commit ? commit.slice(0, 12) : '(none)');
 
@@ -11,7 +11,7 @@ function finding(job: JobRecord, check: CheckKind, message: string, repair: Repa
   return { job: job.id, check, message, repair, key };
 }
 
-function contains(ev: Evidence, commit: string | null | undefined): commit is string {
+function contains(ev: GitEvidence, commit: string | null | undefined): commit is string {
   return typeof commit === 'string' && ev.inTarget.has(commit);
 }
 
@@ -79,12 +79,29 @@ function decidedByPerson(job: JobRecord, journal: readonly JournalEntry[]): bool
   return last?.event === 'resolved' && last.to === job.state;
 }
 
+/**
+ * What git says against the claim that the job landed, or null when git confirms it: its train
+ * commit and its own tip are in the target (a train, fast-forward or merge, holds its members'
+ * tips), and a landing by merge has its merge on the train's first-parent line, naming the job
+ * (`Land-Job: <id>`) with the job's tip as a parent. A record is only a claim: in a remote queue,
+ * anyone who can push may write one, naming any train.
+ */
+export function landingRefuted(job: JobRecord, ev: GitEvidence & { target: string }): string | null {
+  if (!job.train) return 'the record names no train commit';
+  if (!contains(ev, job.train)) return `its train ${short(job.train)} is not in ${ev.target}`;
+  if (!contains(ev, job.tip)) return `its tip ${short(job.tip)} is not in ${ev.target} (its train ${short(job.train)} is)`;
+  if (job.landedVia === 'merge' && !(ev.landMerges.get(job.id) ?? []).includes(job.tip)) {
+    return `no merge on its train ${short(job.train)}'s first-parent line names it (Land-Job: ${job.id}) with its tip ${short(job.tip)} as a parent`;
+  }
+  return null;
+}
+
 function checkLanded(job: JobRecord, ev: Evidence, journal: readonly JournalEntry[]): Finding[] {
-  if (!contains(ev, job.train) && !decidedByPerson(job, journal)) {
+  const refuted = landingRefuted(job, ev);
+  if (refuted !== null && !decidedByPerson(job, journal)) {
     const landing = landingLine(journal);
-    const claim = job.train ? `its train ${short(job.train)} is not in ${ev.target}` : 'the record names no train commit';
     const journalSays = landing ? `the journal shows its landing (${landing.event})` : 'the journal shows no landing';
-    return [finding(job, 'landed_not_in_target', `landed, but ${claim}; ${journalSays}`, { kind: 'uncertain' }, job.train ?? 'none')];
+    return [finding(job, 'landed_not_in_target', `landed, but ${refuted}; ${journalSays}`, { kind: 'uncertain' }, job.train ?? 'none')];
   }
   return [...checkJournal(job, journal, true), ...checkMetricsRow(job, ev, journal), ...checkLedger(job, journal)];
 }
@@ -112,11 +129,14 @@ function checkNotLanded(job: JobRecord, ev: Evidence, journal: readonly JournalE
   return [...stale, ...checkJournal(job, journal, false)];
 }
 
-/** An uncertain job is decided only by evidence: its train in the target and a landing that names it. */
+/**
+ * An uncertain job is decided only by evidence: git confirms its landing (its train and its tip in
+ * the target, its merge naming it) and a landing on record names that train.
+ */
 function checkUncertain(job: JobRecord, ev: Evidence, journal: readonly JournalEntry[]): UncertainJob {
   const rowSays = (ev.rows.get(job.id) ?? []).some((row) => row.landed && row.commit === job.train);
   const journalSays = landingLine(journal)?.detail.train === job.train;
-  const decided = contains(ev, job.train) && (rowSays || journalSays) ? 'landed' : null;
+  const decided = landingRefuted(job, ev) === null && (rowSays || journalSays) ? 'landed' : null;
   return { job: job.id, reason: job.reason, message: job.error?.message ?? null, decided };
 }
 

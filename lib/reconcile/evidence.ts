@@ -1,5 +1,7 @@
-// Pure readings of the evidence about one job: its journal lines and the metrics rows naming it.
-import type { JournalEntry } from '../store/index.js';
+// Pure readings of the evidence about one job: its journal lines, the metrics rows naming it and
+// the merges in the target that name it.
+import type { LandMerge } from '../git/index.js';
+import type { JobRecord, JournalEntry } from '../store/index.js';
 import type { CheckKind, TrainRowLite } from './types.js';
 
 /** The journal line that last said which state the job is in (a transition, or an update keeping it). */
@@ -54,10 +56,46 @@ export function rowsByJob(rows: readonly Record<string, unknown>[], ids: readonl
   return byJob;
 }
 
-/** The commits a page's ancestry query must answer for: the records' trains and landed rows' commits. */
-export function candidateCommits(trains: readonly (string | null)[], rows: Iterable<readonly TrainRowLite[]>): string[] {
+/** A record that says its tip is in the target (landed), or may be found so (uncertain). */
+export function claimsLanding(job: JobRecord): boolean {
+  return job.state === 'landed' || job.state === 'uncertain';
+}
+
+/**
+ * The commits a page's ancestry query must answer for: the records' trains, the tips of the jobs
+ * that claim a landing, and landed rows' commits.
+ */
+export function candidateCommits(jobs: readonly JobRecord[], rows: Iterable<readonly TrainRowLite[]>): string[] {
   const out = new Set<string>();
-  for (const train of trains) if (train) out.add(train);
+  for (const job of jobs) {
+    if (job.train) out.add(job.train);
+    if (claimsLanding(job)) out.add(job.tip);
+  }
   for (const list of rows) for (const row of list) if (row.landed && row.commit && /^[0-9a-f]{40,64}$/.test(row.commit)) out.add(row.commit);
   return [...out];
+}
+
+/**
+ * Where the merges of the page's merge landings are looked for: the trains (in the target) of the
+ * jobs that claim a landing by merge and whose tip is in the target too (else git already refutes it).
+ */
+export function trainsToWalk(jobs: readonly JobRecord[], inTarget: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const job of jobs) {
+    if (claimsLanding(job) && job.landedVia === 'merge' && job.train && inTarget.has(job.train) && inTarget.has(job.tip)) out.add(job.train);
+  }
+  return [...out];
+}
+
+/** For each of `ids`, the tips merged by the merges that name it: their parents after the first. */
+export function mergedTipsByJob(merges: readonly LandMerge[], ids: readonly string[]): Map<string, string[]> {
+  const wanted = new Set(ids);
+  const byJob = new Map<string, string[]>();
+  for (const merge of merges) {
+    for (const id of merge.jobs) {
+      if (!wanted.has(id)) continue;
+      byJob.set(id, [...(byJob.get(id) ?? []), ...merge.parents.slice(1)]);
+    }
+  }
+  return byJob;
 }

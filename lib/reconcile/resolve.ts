@@ -1,10 +1,12 @@
 // `land reconcile --resolve <id> <state>`: a person decides an uncertain job. `landed` only when
-// git agrees (its train is in the target); `queued` sends it back to be gated again; `failed` and
+// git agrees (its train and its tip are in the target, its merge names it: checks.ts's landingRefuted); `queued` sends it back to be gated again; `failed` and
 // `canceled` end it. Journaled as `resolved`, with who decided.
 import { LandError } from '../errors.js';
-import { refTip, reachableFrom } from '../git/index.js';
+import { refTip } from '../git/index.js';
 import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
+import { landingRefuted } from './checks.js';
+import { gitEvidence } from './gitEvidence.js';
 
 export const RESOLVE_STATES = ['landed', 'queued', 'failed', 'canceled'] as const;
 export type ResolveState = (typeof RESOLVE_STATES)[number];
@@ -36,9 +38,8 @@ function patchFor(to: ResolveState, by: string, current: JobRecord): Partial<Job
 
 async function assertLandedInGit(cwd: string, targetRef: string, target: string, job: JobRecord): Promise<void> {
   const tip = await refTip(cwd, targetRef);
-  const inTarget = tip !== null && job.train !== null && (await reachableFrom(cwd, tip, [job.train])).has(job.train);
-  if (inTarget) return;
-  const why = job.train ? `its train ${job.train.slice(0, 12)} is not in ${target}` : 'its record names no train commit';
+  const why = tip === null ? `${target} does not exist` : landingRefuted(job, { ...(await gitEvidence(cwd, tip, [job])), target });
+  if (why === null) return;
   throw new LandError('state', `job ${job.id} cannot be resolved as landed: ${why}`, { hint: 'resolve it as queued (it is gated again), failed or canceled' });
 }
 

@@ -1,16 +1,17 @@
 // `land reconcile`: the effects around the pure checks. One listing of the records, one journal
 // pass and one metrics pass for the page, one ancestry query (three git processes) for every
-// commit the page names; then the repairs under one hold of the queue lock, each journaled. It
+// commit the page names and one walk for the merges naming its merge landings; then the repairs under one hold of the queue lock, each journaled. It
 // never runs a gate and never moves the target.
 import { LandError } from '../errors.js';
-import { refTip, reachableFrom } from '../git/index.js';
+import { refTip } from '../git/index.js';
 import { loadPolicy } from '../config/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
 import { applyChanges, type JobChange } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
 import { decidedLandedChange, ledgerFoundChange, noteChange, reconciledRow, strandedChanges, uncertainChange } from './changes.js';
 import { planPage } from './checks.js';
-import { candidateCommits, rowsByJob } from './evidence.js';
+import { rowsByJob } from './evidence.js';
+import { gitEvidence } from './gitEvidence.js';
 import { selectPage } from './page.js';
 import type { Evidence, Finding, PagePlan, ReconcileResult } from './types.js';
 
@@ -34,15 +35,8 @@ export async function gatherEvidence(opts: ReconcileOptions, jobs: readonly JobR
   const ids = jobs.map((job) => job.id);
   const journal = opts.store.readJournalOfJobs(ids);
   const rows = rowsByJob(opts.store.readMetricsMatching(ids).rows, ids);
-  const inTarget = await reachableFrom(
-    opts.cwd,
-    tip,
-    candidateCommits(
-      jobs.map((job) => job.train),
-      rows.values(),
-    ),
-  );
-  return { drainerAlive: opts.store.drainerAlive(), inTarget, target: opts.target, journal, rows, rowsPerDrainer: opts.store.queueRemote !== null };
+  const git = await gitEvidence(opts.cwd, tip, jobs, rows.values());
+  return { ...git, drainerAlive: opts.store.drainerAlive(), target: opts.target, journal, rows, rowsPerDrainer: opts.store.queueRemote !== null };
 }
 
 /** The batch stage's ledger line, looked up again where the drain looked (or where the policy says). */

@@ -49,11 +49,23 @@ export interface TrainRowLite {
   landed: boolean;
 }
 
-export interface Evidence {
+/** What git says about a page's claims (lib/reconcile/gitEvidence.ts). */
+export interface GitEvidence {
+  /**
+   * Commits that the target's tip contains, of those asked: the records' train commits, the tips of
+   * the jobs that claim a landing (landed, uncertain) and the commits of landed metrics rows.
+   */
+  inTarget: ReadonlySet<string>;
+  /**
+   * For each job of the page, the tips merged by the merges that name it (`Land-Job: <id>`) on the
+   * first-parent lines of the trains that claim a merge landing (lib/git/landMerges.ts).
+   */
+  landMerges: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface Evidence extends GitEvidence {
   /** A live drainer holds the queue: its in_progress jobs are its own, not stranded. */
   drainerAlive: boolean;
-  /** Commits (train commits of records and of landed metrics rows) that the target's tip contains. */
-  inTarget: ReadonlySet<string>;
   target: string;
   /** The journal lines of each job of the page, oldest first. */
   journal: ReadonlyMap<string, readonly JournalEntry[]>;

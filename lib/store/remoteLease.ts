@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { LandError } from '../errors.js';
 import { pushAtomic, readBlobs, writeCommits, type NewCommit } from '../git/index.js';
-import { leaseMessage, leaseSchema, remoteRefs, type Lease, type QueueRemote } from './remoteLayout.js';
+import { leaseHost, leaseMessage, leaseText, parseLeaseText, remoteRefs, type Lease, type QueueRemote } from './remoteLayout.js';
 import type { DrainHolder } from './schemas.js';
 
 interface Held {
@@ -33,7 +33,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 function leaseFile(lease: Lease): NewCommit['files'] {
-  return [{ name: 'lease.json', content: `${JSON.stringify(lease)}\n` }];
+  return [{ name: 'lease.json', content: leaseText(lease) }];
 }
 
 export function describeLease(lease: Lease | null): string {
@@ -70,14 +70,14 @@ export class LeaseKeeper {
     return lease;
   }
 
+  /**
+   * Null when lease.json is not exactly the form land writes (parseLeaseText), as the server's hook
+   * refuses it: a lease of an unknown holder, never free at once, taken over once unmoved for
+   * leaseSeconds like a dead holder's (take below).
+   */
   private async readOnce(oid: string): Promise<Lease | null> {
     const text = (await readBlobs(this.queue.cwd, [`${oid}:lease.json`])).get(`${oid}:lease.json`);
-    try {
-      const parsed = leaseSchema.safeParse(JSON.parse(text ?? 'null'));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
+    return typeof text === 'string' ? parseLeaseText(text) : null;
   }
 
   /** Takes the lease: at once when nobody holds it, else once it expired (or `busy` without `wait`). */
@@ -116,7 +116,7 @@ export class LeaseKeeper {
     const lease: Lease = {
       version: 1,
       holder: this.holder,
-      host: hostname(),
+      host: leaseHost(hostname()),
       pid: process.pid,
       epoch: (previous?.epoch ?? 0) + 1,
       ttlSeconds: this.queue.leaseSeconds,

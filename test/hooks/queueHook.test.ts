@@ -10,26 +10,29 @@ import { queuePreReceiveScript } from '../../lib/hooks/scripts.js';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
 import { BASIC_POLICY } from '../helpers/state.js';
+import { canonicalLease, duplicateKeyLease, HOLDER, type LeaseFields, nonCanonicalLeases, OTHER } from '../remote/leaseForms.js';
+import { parseLeaseText } from '../../lib/store/remoteLayout.js';
 
 afterAll(() => cleanupTempDirs());
 
 const REFUSAL = 'land: refs/heads/main moves only in a landing push by the lease holder';
 const LEASE = 'refs/land/lease';
-const HOLDER = 'ab12cd34ef567890';
-const OTHER = '0987fe65dc43ba21';
 
 function tryGit(cwd: string, args: string[], input?: string) {
   return spawnSync('git', args, { cwd, encoding: 'utf8', input });
 }
 
-/** A lease commit as land writes it: lease.json (compact JSON, one line) alone in the tree. */
-function leaseCommit(repo: TestRepo, lease: { holder: string; epoch?: number; released?: boolean }, parent: string | null): string {
-  const json = `${JSON.stringify({ version: 1, holder: lease.holder, host: 'host-1', pid: 4242, epoch: lease.epoch ?? 1, ttlSeconds: 60, released: lease.released ?? false })}\n`;
-  const blob = tryGit(repo.dir, ['hash-object', '-w', '--stdin'], json).stdout.trim();
+/** A commit whose tree holds lease.json with these exact bytes, alone. */
+function leaseTextCommit(repo: TestRepo, text: string, parent: string | null, message = 'land: lease'): string {
+  const blob = tryGit(repo.dir, ['hash-object', '-w', '--stdin'], text).stdout.trim();
   const tree = tryGit(repo.dir, ['mktree'], `100644 blob ${blob}\tlease.json\n`).stdout.trim();
+  return tryGit(repo.dir, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message]).stdout.trim();
+}
+
+/** A lease commit as land writes it: lease.json (its one form, test/remote/leaseForms.ts) alone in the tree. */
+function leaseCommit(repo: TestRepo, lease: LeaseFields, parent: string | null): string {
   const held = lease.released ? 'released' : `held by ${lease.holder}`;
-  const args = ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', `land: lease epoch ${lease.epoch ?? 1} ${held}`];
-  return tryGit(repo.dir, args).stdout.trim();
+  return leaseTextCommit(repo, canonicalLease(lease), parent, `land: lease epoch ${lease.epoch ?? 1} ${held}`);
 }
 
 interface Setup {
@@ -104,6 +107,30 @@ describe('land hooks pre-receive --queue', () => {
     const renewal = leaseCommit(s.repo, { holder: HOLDER }, s.lease);
     expect(s.push(':refs/heads/main', `${renewal}:${LEASE}`).stderr).toContain(`${REFUSAL} (a landing never deletes the target)`);
     expect([s.at('main'), s.at(LEASE)]).toEqual([before, s.lease]);
+  });
+
+  it('refuses a takeover and a landing in one push hidden in a duplicate key ("hold\\u0065r"), and moves neither ref', () => {
+    // Read by a JSON parser, the new lease is OTHER's (the last key wins); by a line reader, HOLDER's.
+    const attack = leaseTextCommit(s.repo, duplicateKeyLease(), s.lease);
+    const result = s.push('main:main', `${attack}:${LEASE}`);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(`(lease.json at ${attack} is not a lease as land writes it)`);
+    expect([s.at('main'), s.at(LEASE)]).toEqual([before, s.lease]);
+    expect(parseLeaseText(duplicateKeyLease())).toBeNull(); // and land does not read it either
+  });
+
+  it('refuses any push of a lease.json that is not byte for byte the form land writes, as land does', () => {
+    for (const form of nonCanonicalLeases()) {
+      const commit = leaseTextCommit(s.repo, form.text, s.lease);
+      const result = s.push(`${commit}:${LEASE}`); // alone: no target in the push
+      expect(result.status, form.name).not.toBe(0);
+      expect(result.stderr, form.name).toContain(`land: ${LEASE} holds only lease.json exactly as land writes it (lease.json at ${commit} is not a lease`);
+      expect(parseLeaseText(form.text), form.name).toBeNull();
+    }
+    expect(s.at(LEASE)).toBe(s.lease);
+    // The form land writes is read the same by both.
+    const text = canonicalLease({ holder: HOLDER, epoch: 7 });
+    expect(parseLeaseText(text)).toEqual({ version: 1, holder: HOLDER, host: 'host-1', pid: 4242, epoch: 7, ttlSeconds: 60, released: false });
   });
 
   it("accepts the target with a renewal of the lease by the same holder (a drainer's landing)", () => {

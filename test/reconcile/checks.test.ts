@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { reachableFrom } from '../../lib/git/index.js';
 import { canTransition, newJobRecord } from '../../lib/queue/index.js';
-import { parseAfter, parseLimit, planPage, selectPage } from '../../lib/reconcile/index.js';
+import { landingRefuted, parseAfter, parseLimit, planPage, selectPage } from '../../lib/reconcile/index.js';
 import type { Evidence } from '../../lib/reconcile/index.js';
 import type { JobRecord, JournalEntry } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
@@ -22,8 +22,9 @@ function line(id: string, from: JobRecord['state'] | null, to: JobRecord['state'
   return { at: '2026-11-30T10:00:00.000Z', kind: 'transition', job: id, from, to, event, detail };
 }
 
+/** Evidence where main holds IN (a train) and TIP (the jobs' tip), and no merge names a job. */
 function evidence(over: Partial<Evidence> = {}): Evidence {
-  return { drainerAlive: false, inTarget: new Set([IN]), target: 'main', journal: new Map(), rows: new Map(), ...over };
+  return { drainerAlive: false, inTarget: new Set([IN, TIP]), landMerges: new Map(), target: 'main', journal: new Map(), rows: new Map(), ...over };
 }
 
 const landedJournal = (id: string, train: string) => [
@@ -62,6 +63,45 @@ describe('reconcile checks', () => {
     expect(planPage([waiting], evidence()).uncertain[0]?.decided).toBeNull();
     const onRecord = evidence({ journal: new Map([['j-3', landedJournal('j-3', IN)]]) });
     expect(planPage([waiting], onRecord).uncertain[0]?.decided).toBe('landed');
+  });
+
+  it('refutes a landed record whose own tip is not in the target, though its train is (a forged record)', () => {
+    // The attack: a record pushed as landed, naming main's tip as its train; its tip is not in main.
+    // Its journal (the record commit's message, also the pusher's) and a metrics row agree with it.
+    const forged = job('j-1', { state: 'landed', train: IN, tip: OUT, landedVia: 'fast-forward' });
+    const ev = evidence({
+      journal: new Map([['j-1', landedJournal('j-1', IN)]]),
+      rows: new Map([['j-1', [{ train: 't', commit: IN, members: ['j-1'], landed: true }]]]),
+    });
+    const [found, ...more] = planPage([forged], ev).findings;
+    expect(more).toEqual([]);
+    expect([found?.check, found?.repair.kind]).toEqual(['landed_not_in_target', 'uncertain']);
+    expect(found?.message).toBe(
+      `landed, but its tip ${OUT.slice(0, 12)} is not in main (its train ${IN.slice(0, 12)} is); the journal shows its landing (landed)`,
+    );
+    expect(landingRefuted(forged, ev)).not.toBeNull();
+    // Once uncertain, the landing on record does not decide it: git does not confirm it.
+    const waiting = { ...forged, state: 'uncertain' as const };
+    expect(planPage([waiting], ev).uncertain[0]?.decided).toBeNull();
+  });
+
+  it('confirms a landing by merge only with its merge on the train line naming the job and its tip', () => {
+    const merged = job('j-1', { state: 'landed', train: IN, landedVia: 'merge' });
+    const recovered = [line('j-1', null, 'queued', 'submitted'), line('j-1', 'in_progress', 'landed', 'recovered_landed', { train: IN })];
+    const withMerge = (tips: string[]) => evidence({ journal: new Map([['j-1', recovered]]), landMerges: new Map([['j-1', tips]]) });
+    expect(planPage([merged], withMerge([TIP])).findings).toEqual([]);
+    // No merge names it, or the one that does merged another tip: git does not confirm the record.
+    for (const ev of [withMerge([]), withMerge([OUT])]) {
+      const [found] = planPage([merged], ev).findings;
+      expect([found?.check, found?.repair.kind]).toEqual(['landed_not_in_target', 'uncertain']);
+      expect(found?.message).toContain(`no merge on its train ${IN.slice(0, 12)}'s first-parent line names it (Land-Job: j-1)`);
+    }
+    // A fast-forward or a contained tip made no merge: its tip in the target is the whole check.
+    expect(planPage([{ ...merged, landedVia: 'fast-forward' }], withMerge([])).findings).toEqual([]);
+    // An uncertain job is decided landed only when git confirms it, merge included.
+    const waiting = { ...merged, state: 'uncertain' as const };
+    expect(planPage([waiting], withMerge([])).uncertain[0]?.decided).toBeNull();
+    expect(planPage([waiting], withMerge([TIP])).uncertain[0]?.decided).toBe('landed');
   });
 
   it('keeps a record whose journal line ran ahead, and does not find a journaled finding again', () => {
