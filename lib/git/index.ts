@@ -35,5 +35,7 @@ export { hooksDir } from './hooksDir.js';
 export { restoredTree, checkoutTreeInWorktree } from './restorePaths.js';
 export type { RestoredTree } from './restorePaths.js';
 export { readBlobs } from './catFile.js';
+export { objectTypes, parseBatchCheck } from './objectTypes.js';
+export type { ObjectAnswer } from './objectTypes.js';
 export { writeCommits, listRefs, fetchRefs, pushAtomic, chainMessages, setLocalRef, RemoteUnreachable, LocalRefsBusy, isLocalRefRace } from './queueRefs.js';
 export type { NewCommit, FileEntry, RefUpdate, AtomicPush } from './queueRefs.js';
