@@ -38,4 +38,4 @@ export { readBlobs } from './catFile.js';
 export { objectTypes, parseBatchCheck } from './objectTypes.js';
 export type { ObjectAnswer } from './objectTypes.js';
 export { writeCommits, listRefs, fetchRefs, pushAtomic, chainMessages, setLocalRef, RemoteUnreachable, LocalRefsBusy, isLocalRefRace } from './queueRefs.js';
-export type { NewCommit, FileEntry, RefUpdate, AtomicPush } from './queueRefs.js';
+export type { NewCommit, FileEntry, RefUpdate, AtomicPush, RefObject } from './queueRefs.js';
