@@ -20,6 +20,7 @@ export async function admitTips(ctx: DrainContext, jobs: readonly JobRecord[]): 
   const trusted = (tip: string) => now - (ctx.tipChecks.get(tip) ?? Number.NEGATIVE_INFINITY) < TIP_TRUSTED_MS;
   const asked = jobs.filter((job) => !trusted(job.tip));
   if (!asked.length) return [...jobs];
+  for (const [tip, at] of ctx.tipChecks) if (now - at >= TIP_TRUSTED_MS) ctx.tipChecks.delete(tip); // a long --watch keeps no old tips
   const answers = await objectTypes(
     ctx.cwd,
     asked.map((job) => job.tip),
