@@ -43,6 +43,16 @@ const REQUEUE_WORDS: Record<string, string> = {
   target_red: "it failed alone, but the target itself fails its gates: not this job's fault; it waits for the target to be fixed",
 };
 
+/** What a failure reason means, where its message does not say it. */
+const FAILED_WORDS: Record<string, string> = {
+  bad_tip: 'no train can merge it; push the branch and submit it again',
+};
+
+function failedText(reason: string | null, message: string | null): string {
+  const words = reason ? FAILED_WORDS[reason] : undefined;
+  return `failed (${reason ?? '?'})${message ? `: ${message}` : ''}${words ? `; ${words}` : ''}`;
+}
+
 /** The line saying which trusted paths the gates saw in the target's version, if any. */
 function trustedLines(event: StoryEvent & { kind: 'verdict' }): string[] {
   if (!event.trusted) return [];
@@ -126,7 +136,7 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
       return [`${head}landed as ${short(event.commit)}${event.via ? ` via ${event.via}` : ''}${event.train ? ` in train ${event.train}` : ''}${how}`];
     }
     case 'failed':
-      return [`${head}failed (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}`];
+      return [`${head}${failedText(event.reason, event.message)}`];
     case 'canceled':
       return [`${head}canceled${event.by ? ` by ${event.by}` : ''}`];
     case 'note':
@@ -160,7 +170,7 @@ function nowText(event: StoryEvent & { kind: 'now' }, story: Story): string {
     case 'landed':
       return `landed as ${short(event.commit)}${event.via ? ` via ${event.via}` : ''}${event.train ? ` (train ${event.train})` : ''}`;
     case 'failed':
-      return `failed (${event.reason ?? '?'})${event.message ? `: ${event.message}` : ''}`;
+      return failedText(event.reason, event.message);
     case 'canceled':
       return `canceled${event.by ? ` by ${event.by}` : ''}`;
     case 'uncertain':

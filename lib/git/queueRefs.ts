@@ -53,13 +53,19 @@ export async function writeCommits(cwd: string, commits: readonly NewCommit[], n
   return ids;
 }
 
-/** Every ref under `prefix` (a folder, ending in `/`, or one ref) and the object it names. */
-export async function listRefs(cwd: string, prefix: string): Promise<Map<string, string>> {
-  const out = await git(cwd, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', prefix]);
-  const refs = new Map<string, string>();
+/** The object a ref names, and its type (`commit`, `tree`, `blob`, `tag`). */
+export interface RefObject {
+  oid: string;
+  type: string;
+}
+
+/** Every ref under `prefix` (a folder, ending in `/`, or one ref), the object it names and that object's type. */
+export async function listRefs(cwd: string, prefix: string): Promise<Map<string, RefObject>> {
+  const out = await git(cwd, ['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)', '--end-of-options', prefix]);
+  const refs = new Map<string, RefObject>();
   for (const line of out.split('\n')) {
-    const space = line.indexOf(' ');
-    if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
+    const [oid = '', type = ''] = line.split(' ', 2);
+    if (oid && type) refs.set(line.slice(oid.length + type.length + 2), { oid, type });
   }
   return refs;
 }

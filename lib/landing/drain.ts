@@ -22,6 +22,7 @@ import type { Emit } from './events.js';
 import type { FastPathCheck } from './gates/judge.js';
 import { fastPathDecision } from './proofs/fastPath.js';
 import { recoverInProgress } from './recovery.js';
+import { admitTips } from './trains/admitTips.js';
 import { runBatch, type BatchOutcome, type DrainContext, type PassView } from './trains/runBatch.js';
 import { planTrain } from './plan/trainPlan.js';
 import { runPipeline } from './pipeline/pipeline.js';
@@ -203,6 +204,14 @@ async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy,
   return { job: head.id, base, decision };
 }
 
+/**
+ * Fails the runnable jobs whose tip is no commit here (trains/admitTips.ts) before anything reads
+ * their tips (the fast-path check merges the head's). False when it failed any: the pass starts again.
+ */
+async function tipsAdmitted(run: DrainRun, runnable: readonly JobRecord[]): Promise<boolean> {
+  return (await admitTips(run.ctx, runnable)).length === runnable.length;
+}
+
 /** Who rides the next train, and what the pass read for it; 'again' when the lone job left while it waited. */
 async function chooseTrain(
   run: DrainRun,
@@ -210,12 +219,14 @@ async function chooseTrain(
 ): Promise<{ members: JobRecord[]; pass: PassView } | 'again'> {
   const { cwd, store } = run.ctx;
   let { loaded, queue, runnable } = first;
+  if (!(await tipsAdmitted(run, runnable))) return 'again';
   let window = currentWindow(store, loaded.policy.batch.max);
   const { waitSeconds } = loaded.policy.batch;
   if (waitSeconds > 0 && window > 1 && runnable.length === 1 && !runnable[0]?.requeued) {
     queue = await waitForCompany(run, waitSeconds, runnable[0] as JobRecord);
     runnable = runnableOf(run, queue);
     if (!runnable.length) return 'again'; // the lone job was canceled while it waited
+    if (!(await tipsAdmitted(run, runnable))) return 'again'; // the company it found
     loaded = await loadTargetPolicy(cwd, store, run.opts.target); // the target may have moved meanwhile
     window = currentWindow(store, loaded.policy.batch.max);
   }
@@ -366,6 +377,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     target: opts.target,
     counters: { trains: 0, gateRuns: 0 },
     sandbox: opts.sandbox,
+    tipChecks: new Map(),
   };
   const run: DrainRun = {
     ctx,

@@ -90,6 +90,8 @@ export interface FailInfo {
   gate?: GateTelemetry | null;
   conflict?: JobRecord['conflictPreview'];
   trainRuns?: TrainRuns;
+  /** More of what the journal's `failed` line keeps (a bad tip: the tip and what it is). */
+  detail?: Record<string, unknown>;
 }
 
 export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChange[] {
@@ -99,7 +101,7 @@ export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChan
     from: ['in_progress'] as const,
     event: 'failed',
     // The message too: `land retry` clears the record's error, the journal keeps it.
-    detail: { reason: info.reason, code: info.code, message: info.message, ...conflictDetail(info.conflict) },
+    detail: { reason: info.reason, code: info.code, message: info.message, ...conflictDetail(info.conflict), ...info.detail },
     patch: (current: JobRecord) => ({
       reason: info.reason,
       error: { code: info.code, message: info.message },
@@ -116,6 +118,22 @@ export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChan
       timestamps: { ...current.timestamps, failed: nowIso() },
     }),
   }));
+}
+
+/**
+ * Jobs whose tip is no commit here (lib/landing/plan/tipCheck.ts), failed with reason `bad_tip`
+ * where they stand: queued (refused at admission, before any train) or riding. Planned from a
+ * listing read before the lock: a job canceled meanwhile, or given a new tip, is left as it is.
+ */
+export function badTipChanges(bad: readonly { job: JobRecord; found: string; message: string }[]): JobChange[] {
+  return bad.flatMap(({ job, found, message }) =>
+    failChanges([job], { reason: 'bad_tip', code: 'bad_tip', message, detail: { tip: job.tip, found } }).map((change) => ({
+      ...change,
+      from: ['queued', 'in_progress'] as const,
+      lenient: true,
+      when: (current: JobRecord) => current.tip === job.tip,
+    })),
+  );
 }
 
 /** A queued job canceled by a user, or a riding job whose cancel request the drainer honours. */

@@ -21,6 +21,7 @@ export {
   startChanges,
   requeueChanges,
   failChanges,
+  badTipChanges,
   cancelChange,
   cancelChanges,
   stopRequestChange,

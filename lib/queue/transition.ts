@@ -17,7 +17,8 @@ import { rebuildJobLocked, recordDelta } from './rebuild.js';
 // reconcile` moves a job into it (event `uncertain`) or out of it (`reconciled` once evidence
 // decides, `resolved` when a person does): see RECONCILE_EVENTS and docs/reconcile.md.
 const ALLOWED: Record<JobState, readonly JobState[]> = {
-  queued: ['in_progress', 'canceled', 'uncertain'],
+  // queued → failed: a job whose tip is no commit (reason bad_tip) is refused before it rides.
+  queued: ['in_progress', 'failed', 'canceled', 'uncertain'],
   in_progress: ['queued', 'landed', 'failed', 'canceled', 'uncertain'],
   failed: ['queued', 'uncertain'],
   landed: ['uncertain'],

@@ -2,6 +2,7 @@
 // refs/land/: seq, jobs/<id>, heads/<id>, lease. In a clone, the fetched copies live under
 // refs/land-queue/<remote>/ and the cache of records in .git/land/remote/<remote>/.
 import { z } from 'zod';
+import type { RefObject } from '../git/index.js';
 import { activeIndexSchema } from './activeIndex.js';
 import { jobRecordSchema, journalEntrySchema, type JobRecord, type JournalEntry } from './schemas.js';
 
@@ -40,19 +41,32 @@ export interface QueueRefs {
   heads: Map<string, string>;
   seq: string | null;
   lease: string | null;
+  /**
+   * Job refs that name no commit (a tree, a blob or a tag pushed there by hand or by a hostile
+   * client): no record can be read from them, so they are left out of `jobs` and reported. By job
+   * id: the object the ref names, and its type.
+   */
+  misfits: Map<string, RefObject>;
 }
 
-export function parseQueueRefs(remote: string, refs: ReadonlyMap<string, string>): QueueRefs {
+export function parseQueueRefs(remote: string, refs: ReadonlyMap<string, RefObject>): QueueRefs {
   const names = remoteRefs(remote);
-  const found: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null };
-  for (const [localRef, oid] of refs) {
+  const found: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, misfits: new Map() };
+  const jobsPrefix = `${REMOTE_PREFIX}jobs/`;
+  for (const [localRef, { oid, type }] of refs) {
     const ref = names.remoteOf(localRef);
     if (ref === names.seq) found.seq = oid;
     else if (ref === names.lease) found.lease = oid;
-    else if (ref.startsWith(`${REMOTE_PREFIX}jobs/`)) found.jobs.set(ref.slice(`${REMOTE_PREFIX}jobs/`.length), oid);
+    else if (ref.startsWith(jobsPrefix) && type === 'commit') found.jobs.set(ref.slice(jobsPrefix.length), oid);
+    else if (ref.startsWith(jobsPrefix)) found.misfits.set(ref.slice(jobsPrefix.length), { oid, type });
     else if (ref.startsWith(`${REMOTE_PREFIX}heads/`)) found.heads.set(ref.slice(`${REMOTE_PREFIX}heads/`.length), oid);
   }
   return found;
+}
+
+/** The one-line warning for a job ref that names no commit: the ref, the object and what it is. */
+export function misfitWarning(remote: string, id: string, misfit: RefObject): string {
+  return `land: warning: ${REMOTE_PREFIX}jobs/${id} on ${remote} is a ${misfit.type} (${misfit.oid.slice(0, 12)}), not a commit holding a job record; it is skipped`;
 }
 
 /** A record commit's message: a subject a person can read, then the change's journal lines. */

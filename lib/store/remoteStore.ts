@@ -34,6 +34,7 @@ import {
   emptyRemoteState,
   entriesOfMessage,
   inflightSchema,
+  misfitWarning,
   parseQueueRefs,
   recordMessage,
   remoteRefs,
@@ -45,7 +46,7 @@ import {
   type RemoteState,
 } from './remoteLayout.js';
 import { LeaseKeeper } from './remoteLease.js';
-import { jobRecordSchema, type DrainHolder, type JobRecord, type JournalEntry, type WindowState } from './schemas.js';
+import { jobRecordSchema, TERMINAL_STATES, type DrainHolder, type JobRecord, type JournalEntry, type WindowState } from './schemas.js';
 import type { ActiveIndex } from './activeIndex.js';
 import type { WaitForChangeOptions, WaitOutcome } from './watch.js';
 
@@ -132,7 +133,7 @@ function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export class RemoteStore extends FileStore {
-  private refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null };
+  private refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, misfits: new Map() };
   private txn: Transaction | null = null;
   readonly lease: LeaseKeeper;
 
@@ -256,6 +257,8 @@ export class RemoteStore extends FileStore {
       throw remoteError(error);
     }
     this.refs = parseQueueRefs(remote, await listRefs(this.queue.cwd, names.local));
+    // A job ref that names no commit holds no record: it is skipped, and said once per fetch.
+    for (const [id, misfit] of this.refs.misfits) process.stderr.write(`${misfitWarning(remote, id, misfit)}\n`);
   }
 
   /** Fetches, then brings the cache up to the remote's records. */
@@ -292,9 +295,11 @@ export class RemoteStore extends FileStore {
     }
     // A job whose record moved on the remote: the remote's record wins over what this drainer kept back.
     const pending = Object.fromEntries(Object.entries(state.pending).filter(([id]) => !changed.some(([moved]) => moved === id)));
+    // A job ref that now names no commit: the cache keeps the record, and the last commit it read (the parent of its next push).
+    const kept = [...this.refs.misfits.keys()].flatMap((id) => (state.jobs[id] ? [[id, state.jobs[id]] as const] : []));
     const next: RemoteState = {
       version: 1,
-      jobs: Object.fromEntries(this.refs.jobs),
+      jobs: { ...Object.fromEntries(kept), ...Object.fromEntries(this.refs.jobs) },
       heads: Object.fromEntries(this.refs.heads),
       seq: this.refs.seq,
       pending,
@@ -451,10 +456,13 @@ export class RemoteStore extends FileStore {
     const lease = renewing ? this.lease.renewalCommit() : null;
     if (lease) commits.push(lease);
     const ids = await writeCommits(this.queue.cwd, commits);
-    const updates: RefUpdate[] = jobs.map((job, i) => ({ ref: names.job(job.id), to: ids[i] as string, expect: state.jobs[job.id] ?? null }));
+    // The lease is on what the remote holds: a job ref that names no commit is replaced by the record's chain.
+    const expectOf = (id: string) => this.refs.misfits.get(id)?.oid ?? state.jobs[id] ?? null;
+    const updates: RefUpdate[] = jobs.map((job, i) => ({ ref: names.job(job.id), to: ids[i] as string, expect: expectOf(job.id) }));
     for (const job of jobs) {
       const head = state.heads[job.id] ?? null;
-      if (job.tip !== head) updates.push({ ref: names.head(job.id), to: job.tip, expect: head });
+      // A finished job's tip lands nowhere: not sent (a bad tip may be no object this clone has).
+      if (job.tip !== head && !TERMINAL_STATES.includes(job.state)) updates.push({ ref: names.head(job.id), to: job.tip, expect: head });
     }
     if (last) updates.push({ ref: names.seq, to: ids[jobs.length] as string, expect: state.seq });
     const leaseId = lease ? (ids[ids.length - 1] as string) : null;

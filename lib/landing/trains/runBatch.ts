@@ -12,6 +12,7 @@ import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import { applyChanges, applyChangesLocked, landingChanges, newBatchId, nowIso, startChanges } from '../../queue/index.js';
 import type { FileStore, JobRecord } from '../../store/index.js';
+import { admitTips } from './admitTips.js';
 import { buildTrain, type BuiltTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from '../events.js';
 import type { FastPathCheck, Judgement } from '../gates/judge.js';
@@ -38,6 +39,8 @@ export interface DrainContext {
   counters: { trains: number; gateRuns: number };
   /** The gates' sandbox, resolved once per drain (gates/sandbox.ts). */
   sandbox: SandboxHost;
+  /** Tips found to be commits this drain, with when (performance.now()): trusted a while (trains/admitTips.ts). */
+  tipChecks: Map<string, number>;
   /** A speculative train's verdict writes, held until the train ahead lands (gates/judge.ts). */
   keep?: (write: () => void) => void;
 }
@@ -163,12 +166,14 @@ export async function startTrain(ctx: DrainContext, batch: BatchState, plan: Tra
   const base = plan.base ?? loaded.tip;
   const stopped = withdrawals(reread(ctx.store, plan.members));
   await applySteps(ctx, stopped);
-  if (!stopped.live.length) return null;
+  // A member whose tip is no commit here fails on its own; the others ride (usually no git: checked at admission).
+  const live = await admitTips(ctx, stopped.live);
+  if (!live.length) return null;
   const trainId = ctx.store.claimTrainId(batch.id);
-  const riding = await applyChanges(ctx.store, startChanges(stopped.live, batch.id, plan.attempt, trainId));
+  const riding = await applyChanges(ctx.store, startChanges(live, batch.id, plan.attempt, trainId));
   failpoint('after-claim');
   const raw = await buildTrain(ctx.cwd, base, baseTree, riding, trainId);
-  const adjusted = spec ? await spec.adjust(raw, stopped.live) : { built: raw, back: null };
+  const adjusted = spec ? await spec.adjust(raw, live) : { built: raw, back: null };
   const { built } = adjusted;
   if (adjusted.back) await applySteps(ctx, adjusted.back);
   failpoint('after-train-commit');
@@ -188,7 +193,7 @@ export async function startTrain(ctx: DrainContext, batch: BatchState, plan: Tra
     ...(spec ? { onTrain: spec.on } : {}),
   });
   const riders = new Set(members.map((m) => m.id));
-  return { trainId, built, members, before: stopped.live.filter((job) => riders.has(job.id)) };
+  return { trainId, built, members, before: live.filter((job) => riders.has(job.id)) };
 }
 
 async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): Promise<Next> {

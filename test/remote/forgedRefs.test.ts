@@ -1,0 +1,85 @@
+// What a developer with push rights to the queue's refs can break, and what must survive: a job
+// record rewritten to name a tree as its tip, one naming a commit nobody pushed, a job ref pushed
+// as a blob, and a queued job's ref overwritten with a blob. A drain in another clone lands the
+// good jobs (the overwritten one from the record it had read), fails the two records alone
+// (bad_tip, pushed like any failure), skips the blob refs with a warning, and exits 0; the next
+// drain and every other clone's commands are not stuck on them.
+import { afterAll, describe, expect, it } from 'vitest';
+import { land } from '../helpers/cli.js';
+import { cleanupTempDirs, sh } from '../helpers/repo.js';
+import { makeTeam, type Clone } from './setup.js';
+import { ok, statusJobs } from './teamKit.js';
+
+afterAll(cleanupTempDirs);
+
+/** A commit on top of job `id`'s ref whose record names `tip`: the push refspec that puts it there. */
+function forgedRecord(clone: Clone, id: string, tip: string): string {
+  const parent = clone.git('rev-parse', `refs/forge/jobs/${id}`);
+  const record = JSON.parse(clone.git('show', `${parent}:record.json`));
+  const blob = sh(clone.dir, ['hash-object', '-w', '--stdin'], `${JSON.stringify({ ...record, tip }, null, 2)}\n`);
+  const tree = sh(clone.dir, ['mktree'], `100644 blob ${blob}\trecord.json\n`);
+  const commit = sh(clone.dir, ['commit-tree', tree, '-p', parent, '-m', `land: ${id} queued`]);
+  return `${commit}:refs/land/jobs/${id}`;
+}
+
+describe('forged queue refs', () => {
+  it('a record naming a tree or a commit nobody has fails alone; job refs that are blobs are skipped; the good jobs land', async () => {
+    const team = makeTeam();
+    const dev = team.clone('dev');
+    const good = [dev.branch('good1', { 'good1.txt': '1\n' }), dev.branch('good2', { 'good2.txt': '2\n' })];
+    dev.branch('evil1', { 'evil1.txt': 'e\n' });
+    dev.branch('evil2', { 'evil2.txt': 'e\n' });
+    const submitted = ok(await land(dev.dir, ['submit', 'good1', 'evil1', 'evil2', 'good2', '--json'])).lines();
+    const [good1, evilTree, evilGhost, good2] = submitted.map((line) => line.job.id as string) as [string, string, string, string];
+
+    const ci = team.clone('ci');
+    ok(await land(ci.dir, ['status'])); // the drainer's clone has read every record once
+
+    const mallory = team.clone('mallory');
+    mallory.git('fetch', '-q', 'origin', '+refs/land/*:refs/forge/*');
+    const tree = mallory.git('rev-parse', 'origin/main^{tree}');
+    const ghost = mallory.branch('ghost', { 'ghost.txt': 'never pushed\n' });
+    const blob = mallory.git('rev-parse', 'origin/main:README.md');
+    const junkRef = 'refs/land/jobs/j-29991231-9999';
+    const vandalized = `refs/land/jobs/${good2}`;
+    mallory.git(
+      'push',
+      '-q',
+      'origin',
+      forgedRecord(mallory, evilTree, tree),
+      forgedRecord(mallory, evilGhost, ghost),
+      `${blob}:${junkRef}`,
+      `+${blob}:${vandalized}`,
+    );
+
+    const run = await land(ci.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const summary = run.lines().at(-1);
+    expect(summary.landed.sort()).toEqual([good1, good2].sort());
+    expect(summary.failed.sort()).toEqual([evilTree, evilGhost].sort());
+    for (const ref of [junkRef, vandalized]) {
+      expect(run.stderr).toContain(`land: warning: ${ref} on origin is a blob (${blob.slice(0, 12)}), not a commit holding a job record; it is skipped\n`);
+    }
+    for (const tip of good) team.server('merge-base', '--is-ancestor', tip, 'main');
+    // The failures are on the server, pushed like any other; no head ref was moved to the ghost.
+    const onServer = (id: string) => JSON.parse(team.server('show', `refs/land/jobs/${id}:record.json`));
+    expect(onServer(evilTree)).toMatchObject({ state: 'failed', reason: 'bad_tip', error: { message: `tip ${tree.slice(0, 12)} is a tree, not a commit` } });
+    expect(onServer(evilGhost)).toMatchObject({ state: 'failed', reason: 'bad_tip' });
+    expect(onServer(evilGhost).error.message).toMatch(/^tip [0-9a-f]{12} is not in this repository/);
+    expect(team.server('rev-parse', `refs/land/heads/${evilGhost}`)).not.toBe(ghost);
+    expect(team.server('rev-parse', junkRef)).toBe(blob);
+    // The vandalized job landed from the record the drainer had read; its landing put the record's chain back.
+    expect(onServer(good2)).toMatchObject({ state: 'landed' });
+
+    const again = await land(ci.dir, ['run', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.lines().at(-1)).toMatchObject({ trains: 0, queued: [] });
+    const seen = await statusJobs(dev);
+    expect(
+      seen
+        .filter((job) => job.reason === 'bad_tip')
+        .map((job) => job.id)
+        .sort(),
+    ).toEqual([evilTree, evilGhost].sort());
+  });
+});
