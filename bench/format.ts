@@ -167,6 +167,20 @@ function parallelSection(r: Report): Section {
   };
 }
 
+function sandboxSection(r: Report): Section {
+  const s = r.sandbox;
+  return {
+    title: `sandbox: the cost of the gate sandbox per gate (${s.runs} runs of gate \`true\` each, medians; goal at most 20 ms)`,
+    headers: ['gate run', 'wall'],
+    rows: [
+      ['unsandboxed', ms(s.plainMs)],
+      [`sandboxed (${s.mechanism ?? 'no bubblewrap'})`, s.sandboxedMs === null ? '-' : ms(s.sandboxedMs)],
+    ],
+    right: [1],
+    notes: [s.perGateMs === null ? `no sandbox here: ${s.note}` : `added per gate: ${ms(s.perGateMs)}`],
+  };
+}
+
 function remoteSection(r: Report): Section {
   const q = r.remote;
   return {
@@ -240,6 +254,7 @@ export function sectionsOf(r: Report): Section[] {
     statsSection(r),
     parallelSection(r),
     remoteSection(r),
+    sandboxSection(r),
     ...culpritSection(r),
     rss,
     goalSection(r),

@@ -15,7 +15,7 @@ export interface BenchArgs {
 }
 
 /** The parts of a run, in the order they run; `--only <part>` runs one. */
-export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'remote', 'culprits'] as const;
+export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'remote', 'sandbox', 'culprits'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {

@@ -1,5 +1,6 @@
 // The benchmark's report: its JSON shape (`--json`), the goals it is read against, and the same
 // sections rendered as text tables (the terminal) or as Markdown (`--markdown BENCHMARKS.md`).
+import type { SandboxRow } from './sandbox.js';
 import type { ParallelRow } from './parallel.js';
 import type { BenchSettings } from './plan.js';
 import type { RemoteRow } from './remote.js';
@@ -54,6 +55,8 @@ export interface Report {
   overhead: Overhead;
   parallel: ParallelRow;
   remote: RemoteRow;
+  /** What the gate sandbox adds to every gate (bench/sandbox.ts). */
+  sandbox: SandboxRow;
   /** (b) in full: both drains and the git loop. */
   train: TrainFigure;
   /** The old culprit rows (c), only with --culprits. */

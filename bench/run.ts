@@ -11,6 +11,7 @@
 //   d. peak RSS of the `land run` processes of (b), through GNU time when it is there
 // It measures and prints; it asserts nothing. Flags: see USAGE (bench/plan.ts); `--only <part>` runs
 // one part and prints its figures (and the goals read from them) alone. Progress goes to stderr.
+import { measureSandbox } from './sandbox.js';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,9 @@ function machine(root: string): Machine {
   };
 }
 
+/** Gate runs of each kind the sandbox row takes the median of. */
+const SANDBOX_RUNS = 21;
+
 /** Runs every part in order, timing each one (set-up included) into `partSeconds`. */
 async function measureAll(root: string, settings: BenchSettings, progress: (line: string) => void, partSeconds: Record<string, number>) {
   const part = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
@@ -59,6 +63,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const stats = await part('stats', () => measureStats(root, { ...settings.stats, progress }));
   const parallel = await part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
   const remote = await part('remote', () => measureRemoteQueue(root, { ...settings.remote, progress }));
+  const sandbox = await part('sandbox', () => measureSandbox(root, { runs: SANDBOX_RUNS, progress }));
   const culprits = settings.culprits
     ? await part('culprits', () =>
         measureCulprits(
@@ -71,7 +76,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const rssNote = rss
     ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
     : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' };
-  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, remote, culprits, rss: rssNote };
+  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, remote, sandbox, culprits, rss: rssNote };
 }
 
 /** One part alone (`--only`): its figures, and the goals read from them (the stats part's; the others' need the whole report). */
@@ -95,6 +100,8 @@ async function measureOne(root: string, settings: BenchSettings, only: Part, pro
       return { value: await measureParallel(root, { ...settings.parallel, progress }), goals: [] };
     case 'remote':
       return { value: await measureRemoteQueue(root, { ...settings.remote, progress }), goals: [] };
+    case 'sandbox':
+      return { value: await measureSandbox(root, { runs: SANDBOX_RUNS, progress }), goals: [] };
     case 'culprits':
       return {
         value: measureCulprits(

@@ -96,6 +96,7 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
     startup: { runs: 5, nodeBaselineMs: 60, versionMs: 85, statusMs: 130, statusJobs: 8 },
     overhead: overheadOf(train),
     parallel: parallelRow(),
+    sandbox: { runs: 21, mechanism: '/usr/bin/bwrap', plainMs: 3, sandboxedMs: 9, perGateMs: 6, note: 'test' },
     remote: {
       branches: 16,
       trains: 16,

@@ -17,8 +17,12 @@ export function starterGates(gates: readonly string[]): string[] {
   return gates.length ? [...gates] : ['npm test'];
 }
 
-/** `trusted`: the gate scripts and CI folders found (docs/policy.md#trusted); may be empty. */
-export function starterPolicy(target: string, gates: readonly string[], trusted: readonly string[] = []): PolicyInput {
+/**
+ * `trusted`: the gate scripts and CI folders found (docs/policy.md#trusted); may be empty.
+ * `readOnly`: what the gate sandbox shows from the drainer's checkout (a Node project's
+ * node_modules: the train's fresh checkout has none; docs/sandbox.md#how-a-gate-gets-its-dependencies).
+ */
+export function starterPolicy(target: string, gates: readonly string[], trusted: readonly string[] = [], readOnly: readonly string[] = []): PolicyInput {
   return {
     target,
     remote: 'origin',
@@ -30,6 +34,7 @@ export function starterPolicy(target: string, gates: readonly string[], trusted:
     trusted: [...trusted],
     batch: { max: 8, waitSeconds: 0 },
     publish: { auto: false },
+    ...(readOnly.length ? { sandbox: { readOnly: [...readOnly] } } : {}),
   };
 }
 
@@ -63,7 +68,8 @@ export function registerInit(program: Command): void {
         if (existsSync(file)) throw new LandError('state', `${file} already exists; not overwriting it`);
         const target = await ctx.targetName();
         const gates = starterGates(opts.gate ?? []);
-        const policy = starterPolicy(target, gates, suggestTrusted(gates, existsIn(top)));
+        const node = existsIn(top)('package.json', 'file');
+        const policy = starterPolicy(target, gates, suggestTrusted(gates, existsIn(top)), node ? ['node_modules'] : []);
         writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
         if (ctx.out.json) ctx.out.emit({ file, policy });
         ctx.out.say(`wrote ${file}`);
@@ -73,6 +79,10 @@ export function registerInit(program: Command): void {
             ? `trusted: ${trusted.join(', ')} (restored from ${target} before the gates run, so a queued branch cannot change them; docs/policy.md#trusted)`
             : 'trusted: [] (no gate script or CI folder found: list the files your gates run, so a queued branch cannot change them; docs/policy.md#trusted)',
         );
+        if (node)
+          ctx.out.say(
+            "sandbox: gates see this checkout's node_modules read-only (run `npm ci` here before `land run`; docs/sandbox.md#how-a-gate-gets-its-dependencies)",
+          );
         ctx.out.say(`next: git add ${POLICY_FILE} && git commit -m "land policy" on ${target}; the policy is read from ${target}'s tip`);
       }),
     );
