@@ -398,11 +398,8 @@ async function gateInWorktree(j: Judging, dir: string, trainEnv: TrainEnv, refre
   const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: policy.gates, base: built.base, train, gated: tree });
   const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
   if (!plan.gates.length) {
-    recordPasses(
-      j,
-      train,
-      plan.telemetry.cached.map((c) => c.gate),
-    );
+    const stillCounting = plan.telemetry.cached.map((c) => c.gate);
+    recordPasses(j, train, stillCounting);
     log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
     return { verdict: 'PASS', failure: null, cached: true, seconds: 0, log: logPath, telemetry, ledger: null, refreshed };
   }

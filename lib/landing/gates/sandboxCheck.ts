@@ -28,7 +28,7 @@ export interface SandboxReport {
   ok: boolean;
 }
 
-const CANARY = 'LAND_DOCTOR_CANARY';
+const CANARY = 'DOCTOR_CANARY_SECRET'; // not LAND_*: those the allow-list passes
 
 /** The probe, run by Node inside the sandbox; prints one JSON object. */
 const PROBE = String.raw`
