@@ -21,11 +21,13 @@ import {
   gatePassesSchema,
   jobRecordSchema,
   journalEntrySchema,
+  protectHookSchema,
   verdictSchema,
   windowStateSchema,
   type DrainHolder,
   type JobRecord,
   type JournalEntry,
+  type ProtectHook,
   type VerdictRecord,
   type WindowState,
 } from './schemas.js';
@@ -691,6 +693,25 @@ export class FileStore {
 
   writePublishState(state: Record<string, unknown>): void {
     writeJsonAtomic(this.paths.publishState, state);
+  }
+
+  /**
+   * The record of land's protecting hook: none (not installed, or uninstalled), or what it was.
+   * A record that does not parse is reported with its path, never taken for "not installed".
+   */
+  readProtectHook(): { kind: 'none' } | { kind: 'installed'; hook: ProtectHook } | { kind: 'corrupt'; path: string; problem: string } {
+    const text = readText(this.paths.protectHook);
+    if (text === null) return { kind: 'none' };
+    const parsed = parseWith(protectHookSchema, text);
+    return parsed.ok ? { kind: 'installed', hook: parsed.value } : { kind: 'corrupt', path: this.paths.protectHook, problem: parsed.problem };
+  }
+
+  writeProtectHook(hook: ProtectHook): void {
+    writeJsonAtomic(this.paths.protectHook, hook);
+  }
+
+  clearProtectHook(): void {
+    rmSync(this.paths.protectHook, { force: true });
   }
 
   // ---- per-gate PASS records (selective gates) --------------------------------------------------
