@@ -32,6 +32,10 @@ import {
   type WindowState,
 } from './schemas.js';
 
+export interface RefreshOptions {
+  shouldStop?: () => boolean;
+}
+
 /** Cache entries and the landing token: atomic, not fsynced (lib/store/atomic.ts AtomicWrite). */
 const CACHE = { durable: false } as const;
 
@@ -120,8 +124,11 @@ export class FileStore {
     return branchRef(target);
   }
 
-  /** Brings the cache up to the queue's source (a remote queue fetches); nothing for a local queue. */
-  async refresh(): Promise<void> {}
+  /**
+   * Brings the cache up to the queue's source (a remote queue fetches); nothing for a local queue.
+   * `shouldStop`: a drainer riding out an outage of the remote stops trying when it holds.
+   */
+  async refresh(_opts: RefreshOptions = {}): Promise<void> {}
 
   /** Creates the state folder's layout (idempotent). */
   ensure(): void {
