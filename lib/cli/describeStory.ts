@@ -35,6 +35,7 @@ const REQUEUE_WORDS: Record<string, string> = {
   withdrawn: 'another member withdrew during the gate; the run is void',
   cas_lost: 'the target moved during the gate; the train is rebuilt',
   target_dirty: 'the checked-out target has uncommitted changes; nothing landed',
+  hook_off: "land's hook protecting the target would not run (core.hooksPath changed, or the hook replaced); nothing landed",
   recovered: 'its drainer stopped; recovered and put back in the queue',
   gate_not_started: 'a gate could not start; nothing was tested',
   no_lane: 'no lane answered; nothing was tested',

@@ -35,6 +35,7 @@ export { checkoutIsAt } from './checkoutAt.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';
 export { moveDetachedHead } from './head.js';
 export { hooksDir } from './hooksDir.js';
+export { gitFolders, gitFolderHolding, landingPath, assertOutsideGitFolder } from './gitFolder.js';
 export { restoredTree, checkoutTreeInWorktree } from './restorePaths.js';
 export type { RestoredTree } from './restorePaths.js';
 export { readBlobs } from './catFile.js';

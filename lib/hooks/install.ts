@@ -1,10 +1,14 @@
 // `land hooks install|uninstall`: writes (or removes) land's hooks in the folder git runs hooks
 // from (`git rev-parse --git-path hooks`, which honours core.hooksPath). A hook land did not write
-// (no marker line) is never overwritten without --force and never removed.
+// (no marker line) is never overwritten without --force and never removed. Where the protecting
+// hook went, and what it holds, is recorded in the state folder (hooks.json), so that `land run`
+// checks before each landing that git still runs it (lib/hooks/guard.ts); uninstall forgets it.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LandError } from '../errors.js';
 import { hooksDir } from '../git/index.js';
+import type { FileStore } from '../store/index.js';
+import { PROTECT_HOOK, sha256Of } from './guard.js';
 import { isLandHook, prePushScript, referenceTransactionScript } from './scripts.js';
 
 export type HookName = 'reference-transaction' | 'pre-push';
@@ -64,8 +68,9 @@ function writeExecutable(path: string, text: string): void {
 
 export async function installHooks(opts: {
   cwd: string;
+  /** The queue's store: its token file goes into the hook, and the install is recorded there. */
+  store: FileStore;
   target: string;
-  tokenFile: string;
   prePush: boolean;
   force: boolean;
   /** For the pre-push hook: the node binary and dist/bin/land.js, embedded as absolute paths. */
@@ -73,16 +78,17 @@ export async function installHooks(opts: {
   landEntry: string;
 }): Promise<InstallResult> {
   const dir = await usableHooksDir(opts.cwd);
-  const writes: { hook: HookName; text: string }[] = [
-    { hook: 'reference-transaction', text: referenceTransactionScript({ target: opts.target, tokenFile: opts.tokenFile }) },
-  ];
-  if (opts.prePush) writes.push({ hook: 'pre-push', text: prePushScript({ node: opts.node, landEntry: opts.landEntry, tokenFile: opts.tokenFile }) });
+  const tokenFile = opts.store.tokenFile();
+  const protect = referenceTransactionScript({ target: opts.target, tokenFile });
+  const writes: { hook: HookName; text: string }[] = [{ hook: PROTECT_HOOK, text: protect }];
+  if (opts.prePush) writes.push({ hook: 'pre-push', text: prePushScript({ node: opts.node, landEntry: opts.landEntry, tokenFile }) });
   const planned = writes.map((write) => ({ ...write, ...planWrite(dir, write.hook, opts.force) }));
   for (const write of planned) writeExecutable(write.path, write.text);
+  opts.store.writeProtectHook({ dir, hook: PROTECT_HOOK, sha256: sha256Of(protect), target: opts.target, installedAt: new Date().toISOString() });
   return {
     hooksDir: dir,
     target: opts.target,
-    tokenFile: opts.tokenFile,
+    tokenFile,
     installed: planned.map(({ hook, path, action }) => ({ hook, path, action })),
   };
 }
@@ -94,8 +100,10 @@ export interface UninstallResult {
   kept: string[];
 }
 
-export async function uninstallHooks(opts: { cwd: string }): Promise<UninstallResult> {
+export async function uninstallHooks(opts: { cwd: string; store: FileStore }): Promise<UninstallResult> {
   const dir = await hooksDir(opts.cwd);
+  // Whatever is left in the folder, land's hook is no longer installed: `land run` stops checking it.
+  opts.store.clearProtectHook();
   const result: UninstallResult = { hooksDir: dir, removed: [], kept: [] };
   for (const hook of ['reference-transaction', 'pre-push'] as const) {
     const path = join(dir, hook);

@@ -4,7 +4,7 @@
 // job listing and the policy once and hands them down to the batch it runs.
 import { loadTargetPolicy, targetTip } from './targetPolicy.js';
 import type { LoadedPolicy } from '../config/index.js';
-import { LandError } from '../errors.js';
+import { isLandError, LandError } from '../errors.js';
 import { treeOf } from '../git/index.js';
 import {
   applyChangesLocked,
@@ -111,7 +111,9 @@ function reportCorrupt(run: DrainRun, file: string, problem: string): void {
 
 async function readQueue(run: DrainRun): Promise<QueueRead> {
   const { store } = run.ctx;
-  await store.refresh(); // a queue kept in a remote: one fetch of its refs and the target
+  // A queue kept in a remote: one fetch of its refs and the target; an outage of the remote shorter
+  // than the lease is ridden out there (lib/store/outage.ts), unless a stop is asked meanwhile.
+  await store.refresh({ shouldStop: () => stopAsked(run) || run.lease.compromised() !== null });
   const version = run.idle ? store.jobsVersion() : '';
   const listing = await listActiveJobs(store); // the index of active jobs: no finished record is read
   for (const bad of listing.corrupt) reportCorrupt(run, bad.file, bad.problem);
@@ -290,6 +292,15 @@ async function afterBatch(run: DrainRun, between: Between, outcome: BatchOutcome
   return Boolean(next?.requeued && next.batch?.id === between.onceBatch && next.reason !== 'cas_lost' && next.reason !== 'culprit_found');
 }
 
+/**
+ * The lease was lost because the queue's remote did not answer for the lease's time (an outage,
+ * lib/store/outage.ts): the drain ends with that error (exit 13), not as a lock taken over.
+ */
+function throwIfRemoteGaveUp(run: DrainRun): void {
+  const compromised = run.lease.compromised();
+  if (isLandError(compromised, 'remote')) throw compromised;
+}
+
 /** Stops at a train boundary: a signal, or the drain lock lost. Undefined: go on. */
 function boundaryStop(run: DrainRun): Stopped | undefined {
   if (stopAsked(run)) {
@@ -297,6 +308,7 @@ function boundaryStop(run: DrainRun): Stopped | undefined {
     run.idle.end('signal'); // nothing was running and nothing is runnable: a clean stop
     return null;
   }
+  throwIfRemoteGaveUp(run);
   const compromised = run.lease.compromised();
   return compromised ? { why: 'lock_lost', message: `the drain lock was lost: ${compromised.message}` } : undefined;
 }
@@ -326,6 +338,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     if (stopAsked(run)) return interrupted;
     const outcome = await runBatchRecovering(run, chosen.pass, chosen.members);
     if (run.ctx.store.stateFolderVanished()) throw stateVanishedError(run);
+    if (outcome.kind === 'stop' && outcome.why === 'lock_lost') throwIfRemoteGaveUp(run);
     if (outcome.kind === 'stop') return { why: outcome.why, message: outcome.message };
     if (!(await afterBatch(run, between, outcome))) return null;
   }

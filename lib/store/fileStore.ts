@@ -21,14 +21,20 @@ import {
   gatePassesSchema,
   jobRecordSchema,
   journalEntrySchema,
+  protectHookSchema,
   verdictSchema,
   windowStateSchema,
   type DrainHolder,
   type JobRecord,
   type JournalEntry,
+  type ProtectHook,
   type VerdictRecord,
   type WindowState,
 } from './schemas.js';
+
+export interface RefreshOptions {
+  shouldStop?: () => boolean;
+}
 
 /** Cache entries and the landing token: atomic, not fsynced (lib/store/atomic.ts AtomicWrite). */
 const CACHE = { durable: false } as const;
@@ -126,8 +132,11 @@ export class FileStore {
     return branchRef(target);
   }
 
-  /** Brings the cache up to the queue's source (a remote queue fetches); nothing for a local queue. */
-  async refresh(): Promise<void> {}
+  /**
+   * Brings the cache up to the queue's source (a remote queue fetches); nothing for a local queue.
+   * `shouldStop`: a drainer riding out an outage of the remote stops trying when it holds.
+   */
+  async refresh(_opts: RefreshOptions = {}): Promise<void> {}
 
   /** Creates the state folder's layout (idempotent). */
   ensure(): void {
@@ -699,6 +708,25 @@ export class FileStore {
 
   writePublishState(state: Record<string, unknown>): void {
     writeJsonAtomic(this.paths.publishState, state);
+  }
+
+  /**
+   * The record of land's protecting hook: none (not installed, or uninstalled), or what it was.
+   * A record that does not parse is reported with its path, never taken for "not installed".
+   */
+  readProtectHook(): { kind: 'none' } | { kind: 'installed'; hook: ProtectHook } | { kind: 'corrupt'; path: string; problem: string } {
+    const text = readText(this.paths.protectHook);
+    if (text === null) return { kind: 'none' };
+    const parsed = parseWith(protectHookSchema, text);
+    return parsed.ok ? { kind: 'installed', hook: parsed.value } : { kind: 'corrupt', path: this.paths.protectHook, problem: parsed.problem };
+  }
+
+  writeProtectHook(hook: ProtectHook): void {
+    writeJsonAtomic(this.paths.protectHook, hook);
+  }
+
+  clearProtectHook(): void {
+    rmSync(this.paths.protectHook, { force: true });
   }
 
   // ---- per-gate PASS records (selective gates) --------------------------------------------------

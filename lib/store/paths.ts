@@ -92,6 +92,10 @@ export class StatePaths {
   get token(): string {
     return join(this.root, 'token');
   }
+  /** Where land's protecting hook was installed, and what it holds (schemas.ts protectHookSchema). */
+  get protectHook(): string {
+    return join(this.root, 'hooks.json');
+  }
   get publishState(): string {
     return join(this.root, 'publish.json');
   }

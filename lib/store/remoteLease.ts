@@ -2,12 +2,15 @@
 // holds lease.json (docs/remote.md). Taking it is a push with a lease on the value seen; every
 // push the holder makes renews it (and a heartbeat every ttl/3 when nothing else is pushed), so a
 // holder whose lease was taken over has every push refused. Expiry needs no shared clock: a
-// waiter takes the lease once the ref has not moved for ttlSeconds by its own monotonic clock.
+// waiter takes the lease once the ref has not moved for ttlSeconds by its own monotonic clock. A
+// renewal the remote does not answer is tried again with a back-off (lib/store/outage.ts) until
+// the lease's time has passed since the last renewal; then the holder counts its lease lost.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { LandError } from '../errors.js';
 import { pushAtomic, readBlobs, writeCommits, type NewCommit } from '../git/index.js';
+import { nextRetry, unreachableReason, type OutageNotice } from './outage.js';
 import { leaseHost, leaseMessage, leaseText, parseLeaseText, remoteRefs, type Lease, type QueueRemote } from './remoteLayout.js';
 import type { DrainHolder } from './schemas.js';
 
@@ -19,6 +22,8 @@ interface Held {
 }
 
 export interface LeaseHooks {
+  /** When the remote last answered, and what is said about an outage (the store's). */
+  outage: OutageNotice;
   fetch(): Promise<void>;
   leaseRef(): string | null;
   /** Pushes a renewal under the queue lock when `stillDue()` says so there (a push meanwhile renews it too). */
@@ -45,6 +50,7 @@ export function describeLease(lease: Lease | null): string {
 export class LeaseKeeper {
   private current: Held | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
   readonly holder = randomBytes(8).toString('hex');
 
   constructor(
@@ -124,6 +130,7 @@ export class LeaseKeeper {
     };
     const [commit] = await writeCommits(this.queue.cwd, [{ parent: oid, files: leaseFile(lease), message: leaseMessage(lease) }]);
     const pushed = await pushAtomic(this.queue.cwd, this.queue.remote, [{ ref: remoteRefs(this.queue.remote).lease, to: commit as string, expect: oid }]);
+    this.hooks.outage.reached();
     if (pushed.kind !== 'pushed') return false;
     this.current = { lease, oid: commit as string, renewedAt: performance.now(), lost: null };
     this.startHeartbeat();
@@ -136,27 +143,48 @@ export class LeaseKeeper {
     // One renewal at a time: when a push takes longer than a third of the lease (a loaded machine,
     // a slow link), ticks that come meanwhile are skipped rather than lined up behind it.
     let renewing = false;
-    this.timer = setInterval(() => {
+    let failures = 0;
+    const renew = () => {
       const held = this.current;
       if (!held || renewing || !due(held)) return; // a push renewed it meanwhile
       renewing = true;
       this.hooks
         .renew(() => due(held))
+        .then(() => {
+          failures = 0;
+        })
         .catch((error: unknown) => {
           if (held.lost) return;
-          // Unreachable for longer than the lease lasts: another drainer may hold it by now.
-          if (performance.now() - held.renewedAt >= this.queue.leaseSeconds * 1000) {
-            held.lost = new LandError(
-              'busy',
-              `could not renew the queue lease on ${this.queue.remote} for ${this.queue.leaseSeconds} s: ${(error as Error).message}`,
-            );
-          }
+          failures += 1;
+          this.renewalFailed(held, error, failures, renew);
         })
         .finally(() => {
           renewing = false;
         });
-    }, every);
+    };
+    this.timer = setInterval(renew, every);
     this.timer.unref();
+  }
+
+  /**
+   * A renewal failed: tried again after the back-off (an unreachable remote is said once), until
+   * the lease's time has passed since the last renewal. Then another drainer may hold the lease by
+   * now: it is lost (exit 13 when the remote could not be reached, else 6).
+   */
+  private renewalFailed(held: Held, error: unknown, failures: number, again: () => void): void {
+    const reason = unreachableReason(error);
+    const step = nextRetry(failures, performance.now() - held.renewedAt, this.queue);
+    if (step.kind === 'give_up') {
+      held.lost =
+        reason !== null
+          ? this.hooks.outage.gaveUp(reason)
+          : new LandError('busy', `could not renew the queue lease on ${this.queue.remote} for ${this.queue.leaseSeconds} s: ${(error as Error).message}`);
+      return;
+    }
+    if (reason !== null) this.hooks.outage.unreachable(reason);
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = setTimeout(again, step.waitMs);
+    this.retry.unref();
   }
 
   /** The commit a push of the holder carries: the same lease, one commit further. */
@@ -186,7 +214,9 @@ export class LeaseKeeper {
   /** Stops the heartbeat and hands the lease back (best effort: an unreachable remote lets it expire). */
   async release(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     this.timer = null;
+    this.retry = null;
     const held = this.current;
     this.current = null;
     if (!held || held.lost) return;

@@ -28,7 +28,8 @@ import { writeCacheFile } from './atomic.js';
 // the remote holds the truth, a process killed mid-way leaves the page cache intact, and after a
 // power loss a stale remote.json only costs a re-read of the records that moved.
 const writeCacheJson = (path: string, value: unknown) => writeCacheFile(path, `${JSON.stringify(value)}\n`);
-import { FileStore } from './fileStore.js';
+import { FileStore, type RefreshOptions } from './fileStore.js';
+import { nextRetry, OutageNotice, unreachableReason } from './outage.js';
 import type { DrainLease } from './lock.js';
 import {
   emptyRemoteState,
@@ -93,6 +94,7 @@ export function remoteError(error: unknown): unknown {
   if (error instanceof RemoteUnreachable) {
     return new LandError('remote', `the queue's remote ${error.remote} could not be reached: ${error.reason}`, {
       hint: 'nothing was changed; check the network and `git remote -v`, then run the command again',
+      cause: error,
     });
   }
   return error;
@@ -120,6 +122,12 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Sleeps up to `ms`, returning early once `stop()` holds. */
+async function pauseUnless(ms: number, stop: () => boolean): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && !stop()) await sleep(Math.min(100, deadline - Date.now()));
+}
+
 function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
@@ -136,13 +144,17 @@ export class RemoteStore extends FileStore {
   private refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, misfits: new Map() };
   private txn: Transaction | null = null;
   readonly lease: LeaseKeeper;
+  /** When the remote last answered; what a drainer says about an outage (lib/store/outage.ts). */
+  readonly outage: OutageNotice;
 
   constructor(
     root: string,
     readonly queue: QueueRemote,
   ) {
     super(root);
+    this.outage = new OutageNotice(queue.remote, queue.leaseSeconds, (line) => process.stderr.write(line));
     this.lease = new LeaseKeeper(queue, {
+      outage: this.outage,
       fetch: () => this.fetch(),
       leaseRef: () => this.refs.lease,
       renew: (stillDue) => this.transact(() => undefined, { renew: stillDue, retry: false }),
@@ -250,6 +262,7 @@ export class RemoteStore extends FileStore {
     const names = remoteRefs(remote);
     try {
       await fetchRefs(cwd, remote, [`+refs/land/*:${names.local}*`, `+refs/heads/${target}:${this.targetRef(target)}`]);
+      this.outage.reached();
     } catch (error) {
       if (error instanceof RemoteUnreachable && /couldn't find remote ref/.test(error.reason)) {
         throw new LandError('config', `the remote ${remote} has no branch ${target}`, { hint: `push ${target} to ${remote} first` });
@@ -262,9 +275,32 @@ export class RemoteStore extends FileStore {
   }
 
   /** Fetches, then brings the cache up to the remote's records. */
-  override async refresh(): Promise<void> {
-    await this.fetch();
+  override async refresh(opts: RefreshOptions = {}): Promise<void> {
+    await this.fetchRidingOutage(opts.shouldStop ?? (() => false));
     await super.withQueueLock(() => this.materialize());
+  }
+
+  /**
+   * One fetch. A drainer holding the lease rides out an unreachable remote (lib/store/outage.ts):
+   * it tries again with a back-off until the lease's time has passed since the remote last
+   * answered, then gives up (exit 13). Anyone else fails at once. When `stop()` holds it stops
+   * trying and the cache stays as it was (the caller stops at its boundary).
+   */
+  private async fetchRidingOutage(stop: () => boolean): Promise<void> {
+    for (let failures = 1; ; failures += 1) {
+      try {
+        await this.fetch();
+        return;
+      } catch (error) {
+        const reason = unreachableReason(error);
+        if (reason === null || this.lease.held() === null) throw error;
+        const step = nextRetry(failures, this.outage.sinceContactMs(), this.queue);
+        if (step.kind === 'give_up') throw this.outage.gaveUp(reason);
+        this.outage.unreachable(reason);
+        await pauseUnless(step.waitMs, stop);
+        if (stop()) return;
+      }
+    }
   }
 
   /**
@@ -417,6 +453,7 @@ export class RemoteStore extends FileStore {
       if (landing) failpoint('before-landing-push');
       try {
         pushed = await pushAtomic(this.queue.cwd, this.queue.remote, plan.updates);
+        this.outage.reached();
       } catch (error) {
         this.rollback(txn);
         this.clearInflight();
@@ -577,7 +614,9 @@ export class RemoteStore extends FileStore {
       if (this.jobsVersion() !== opts.since) return { kind: 'changed', by: 'poll' };
       await sleepUnless(this.queue.pollSeconds * 1000, opts.signal);
       if (opts.signal?.aborted) return { kind: 'aborted' };
-      await this.refresh().catch((error: unknown) => {
+      // A drainer holding the lease rides out an outage in refresh, and gives up with its error.
+      await this.refresh({ shouldStop: () => opts.signal?.aborted === true }).catch((error: unknown) => {
+        if (this.lease.held() !== null) throw error;
         process.stderr.write(`land: warning: ${(remoteError(error) as Error).message}; trying again\n`);
       });
     }

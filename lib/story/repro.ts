@@ -8,10 +8,10 @@
 import { isolationOf, type SandboxHost } from '../landing/gates/sandbox.js';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gatesHash, POLICY_FILE, policyOrThrow, type Gate, type Policy } from '../config/index.js';
 import { LandError } from '../errors.js';
-import { addDetachedWorktree, showFile, treeOf } from '../git/index.js';
+import { addDetachedWorktree, assertOutsideGitFolder, showFile, treeOf } from '../git/index.js';
 import { buildTrain, type BuiltTrain } from '../landing/trains/buildTrain.js';
 import type { TrainEnv } from '../landing/gates/gateEnv.js';
 import { runGates, type GateRun } from '../landing/gates/gateRunner.js';
@@ -72,29 +72,10 @@ function memberRecords(store: FileStore, row: RebuildableRow): JobRecord[] {
   });
 }
 
-function isInside(dir: string, parent: string): boolean {
-  const rel = relative(parent, dir);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/** The folder to rebuild in: `--dir` (new or empty, outside the state folder), else a new temp folder. */
-export function reproDir(store: FileStore, train: string, requested: string | undefined, cwd: string): string {
+/** The folder to rebuild in: `--dir` (new or empty; checked outside the git folder by the caller), else a new temp folder. */
+export function reproDir(train: string, requested: string | undefined, cwd: string): string {
   if (requested === undefined) return realpathSync(mkdtempSync(join(tmpdir(), `land-repro-${train}-`)));
   const dir = resolve(cwd, requested);
-  const gitDir = dirname(store.root);
-  // Through symlinks too: the folder itself when it exists, else the folder it would be made in.
-  const where = realOrSelf(existsSync(dir) ? dir : dirname(dir));
-  if (isInside(dir, gitDir) || isInside(where, realOrSelf(gitDir))) {
-    throw new LandError('usage', `--dir ${dir} is inside the repository's git folder (${gitDir}); name a folder outside it`);
-  }
   if (existsSync(dir)) {
     if (!statSync(dir).isDirectory()) throw new LandError('usage', `--dir ${dir} exists and is not a folder`);
     if (readdirSync(dir).length) throw new LandError('usage', `--dir ${dir} exists and is not empty`, { hint: 'name a new or empty folder' });
@@ -147,6 +128,7 @@ export async function rebuildFailedTrain(opts: {
   signal?: AbortSignal;
 }): Promise<ReproTrain> {
   const { cwd, store, job } = opts;
+  if (opts.dir !== undefined) await assertOutsideGitFolder(cwd, resolve(cwd, opts.dir), '--dir');
   const row = failedTrainOf(store, job);
   const policyText = await showFile(cwd, row.base, POLICY_FILE);
   if (policyText === null) throw new LandError('config', `no ${POLICY_FILE} at the train's base ${row.base.slice(0, 12)}`);
@@ -162,7 +144,7 @@ export async function rebuildFailedTrain(opts: {
     );
   }
 
-  const dir = reproDir(store, row.train, opts.dir, cwd);
+  const dir = reproDir(row.train, opts.dir, cwd);
   // Kept after the rebuild (the user runs the gates there); removed only when git refuses it and
   // the folder is ours (a --dir folder is the user's and stays).
   await addDetachedWorktree(cwd, dir, built.train, opts.dir === undefined ? { onCleanup: (left) => rmSync(left, { recursive: true, force: true }) } : {});

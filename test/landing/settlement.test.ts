@@ -358,6 +358,21 @@ describe('settleTrain', () => {
     });
   });
 
+  it("hook_off: nothing was tried; the members go back to the head uncounted, the window stays and the drain stops with the hook's message", () => {
+    const members = [job(1), job(2)];
+    const message =
+      "core.hooksPath now points at /dev/null: land's hook in /repo/.git/hooks would not run; remove the setting or run `land hooks install` again";
+    const s = settleTrain(facts(members), pass, { step: 'landing', outcome: { kind: 'hook_off', message } });
+    expect(on(s, members).map((c) => [c.id, c.to, c.record.reason, c.record.requeues])).toEqual([
+      [members[0]?.id, 'queued', 'hook_off', {}],
+      [members[1]?.id, 'queued', 'hook_off', {}],
+    ]);
+    expect(s.metric).toMatchObject({ verdict: 'PASS', reason: 'hook_off', landed: false, windowBefore: 4, windowAfter: 4 });
+    expect(s.window).toBeNull();
+    expect(s.events).toEqual([{ type: 'requeued', train: 'b-1-t1', jobs: [members[0]?.id, members[1]?.id], reason: 'hook_off' }]);
+    expect(s.next).toEqual({ next: 'stop', why: 'hook_off', message });
+  });
+
   it('a PASS is never settled without its landing', () => {
     expect(() => settleTrain(facts([job(1)]), pass, judged)).toThrow(/after its landing/);
   });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { BASIC_POLICY, jobsDir } from '../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 
@@ -46,5 +47,31 @@ describe('land report', () => {
     const folder = await land(repo.dir, ['report', '--html', 'out']);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('is a folder');
+  });
+
+  it('refuses an --html inside the git folder (a job record, .git/HEAD): exit 2, one line, nothing changed', async () => {
+    const repo = makeRepo({ policy: BASIC_POLICY });
+    repo.branch('feature', { 'f.txt': 'f\n' });
+    const submitted = await land(repo.dir, ['submit', 'feature', '--json']);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const id: string = submitted.json().job.id;
+    const record = join(jobsDir(repo), `${id}.json`);
+    const head = join(repo.dir, '.git', 'HEAD');
+    const before = { record: readFileSync(record, 'utf8'), head: readFileSync(head, 'utf8') };
+
+    for (const path of [record, '.git/HEAD']) {
+      const refused = await land(repo.dir, ['report', '--html', path]);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr.trim().split('\n')).toEqual([
+        `land: --html ${path === record ? record : head} is inside the repository's git folder (${join(repo.dir, '.git')}); name a path outside it`,
+      ]);
+    }
+    expect({ record: readFileSync(record, 'utf8'), head: readFileSync(head, 'utf8') }).toEqual(before);
+    const shown = await land(repo.dir, ['show', id]);
+    expect(shown.code, shown.stderr).toBe(0);
+
+    const written = await land(repo.dir, ['report', '--html', 'report.html']);
+    expect(written.code, written.stderr).toBe(0);
+    expect(readFileSync(join(repo.dir, 'report.html'), 'utf8')).toContain('<svg');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LandError } from '../../lib/errors.js';
-import { parseSince } from '../../lib/stats/since.js';
+import { nonexistentDate, parseSince } from '../../lib/stats/since.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 
@@ -34,5 +34,36 @@ describe('parseSince', () => {
       expect((error as LandError).code).toBe('usage');
       expect((error as LandError).message).toContain('--since');
     }
+  });
+
+  it('refuses a calendar date or time that does not exist, naming the value (no rolling over into the next month)', () => {
+    const refused: [string, string][] = [
+      ['2026-02-30', 'February 2026 has 28 days'],
+      ['2026-02-29', 'February 2026 has 28 days'],
+      ['2026-04-31', 'April 2026 has 30 days'],
+      ['2026-13-01', 'there is no month 13'],
+      ['2026-00-10', 'there is no month 00'],
+      ['2026-11-00', 'there is no day 00'],
+      ['2026-11-01T25:00Z', 'there is no hour 25'],
+      ['2026-11-01T24:00', 'there is no hour 24'],
+      ['2026-11-01T10:60', 'there is no minute 60'],
+      ['2026-11-01 10:30:61', 'there is no second 61'],
+    ];
+    for (const [bad, why] of refused) {
+      let error: unknown = null;
+      try {
+        parseSince(bad, NOW);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, bad).toBeInstanceOf(LandError);
+      expect((error as LandError).code).toBe('usage');
+      expect((error as LandError).message).toBe(`--since: ${JSON.stringify(bad)} is not a date that exists (${why})`);
+    }
+    expect(parseSince('2024-02-29', NOW)).toBe(Date.parse('2024-02-29T00:00Z')); // a leap year
+    expect(parseSince('2000-02-29T23:59:59Z', NOW)).toBe(Date.parse('2000-02-29T23:59:59Z')); // divisible by 400
+    expect(nonexistentDate('1900-02-29')).toBe('February 1900 has 28 days'); // divisible by 100
+    expect(nonexistentDate('2026-12-31T23:59:59.999+02:00')).toBeNull();
+    expect(nonexistentDate('Jan 1 2026')).toBeNull(); // not an ISO date: not this check's to judge
   });
 });

@@ -1,6 +1,6 @@
 // `land why`, `land log` and `land repro` as a user runs them, after real drains on real
 // repositories: a batch of four with one culprit (bisected), and a conflict skip.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
@@ -171,6 +171,16 @@ describe('the story of a batch of four with one culprit', () => {
     const again = await land(repo.dir, ['repro', ids[0] as string, '--dir', dir]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('is not empty');
+    // Inside the git folder, also through a symlink to it and folders not made yet: refused, nothing made there.
+    const link = join(tempDir('land-repro-link-'), 'to-git');
+    symlinkSync(join(repo.dir, '.git'), link);
+    for (const inside of [join(link, 'a', 'b'), '.git/repro']) {
+      const refused = await land(repo.dir, ['repro', ids[0] as string, '--dir', inside]);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain("is inside the repository's git folder");
+    }
+    expect(existsSync(join(repo.dir, '.git', 'a'))).toBe(false);
+    expect(existsSync(join(repo.dir, '.git', 'repro'))).toBe(false);
   });
 
   it('repro --run runs the gates there: exit 5 when the failure reproduces, 0 when it does not', async () => {

@@ -19,8 +19,8 @@ export function registerHooks(program: Command): void {
         const target = await ctx.targetName();
         const result = await installHooks({
           cwd: ctx.cwd,
+          store,
           target,
-          tokenFile: store.tokenFile(),
           prePush: Boolean(opts.prePush),
           force: Boolean(opts.force),
           node: process.execPath,
@@ -43,7 +43,7 @@ export function registerHooks(program: Command): void {
     .option('--json', 'print { hooksDir, removed, kept } as JSON')
     .action(
       action<{ json?: boolean }>(async (ctx) => {
-        const result = await uninstallHooks({ cwd: ctx.cwd });
+        const result = await uninstallHooks({ cwd: ctx.cwd, store: await ctx.store() });
         if (ctx.out.json) {
           ctx.out.emit(result);
           return;

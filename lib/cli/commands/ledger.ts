@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { LandError } from '../../errors.js';
 import { assertJobName, findLedgerLine, ledgerDirOrThrow, readLedger, type LedgerLine } from '../../ledger/index.js';
+import { assertDateExists } from '../../stats/since.js';
 import { action } from '../action.js';
 import type { Output } from '../output.js';
 import { table } from '../output.js';
@@ -55,6 +56,7 @@ export function registerLedger(program: Command): void {
       action<{ job: string; since: string; json?: boolean }>(async (ctx, opts) => {
         const job = assertJobName(opts.job);
         if (Number.isNaN(Date.parse(opts.since))) throw new LandError('usage', `--since: not a time: ${JSON.stringify(opts.since)}`);
+        assertDateExists(opts.since);
         const dir = await ledgerDirOrThrow(ctx.cwd, process.env, ctx.options.target);
         const line = findLedgerLine(dir, job, opts.since);
         if (line === null) throw new LandError('not_found', `no ledger line for ${job} since ${opts.since} in ${dir}`);

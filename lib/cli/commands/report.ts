@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { LandError, isLandError } from '../../errors.js';
+import { assertOutsideGitFolder } from '../../git/index.js';
 import { renderReport } from '../../report/html.js';
 import { historyOf } from '../historyOf.js';
 import { parseSince } from '../../stats/since.js';
@@ -59,6 +60,7 @@ export function registerReport(program: Command): void {
         const now = Date.now();
         const since = opts.since === undefined ? null : parseSince(opts.since, now);
         const file = resolve(ctx.cwd, opts.html);
+        await assertOutsideGitFolder(ctx.cwd, file, '--html');
         // A queue kept in a remote is fetched once by ctx.store() (openQueueStore refreshes it).
         const store = await ctx.store();
         const history = historyOf(store, { since, now });

@@ -54,7 +54,7 @@ export type Found =
   /** A PASS: the compare-and-swap of the target was tried. */
   | { step: 'landing'; outcome: LandOutcome };
 
-export type StopWhy = 'target_dirty' | 'interrupted' | 'lock_lost' | 'target_red';
+export type StopWhy = 'target_dirty' | 'hook_off' | 'interrupted' | 'lock_lost' | 'target_red';
 
 /** What the batch does after this train. */
 export type Next =
@@ -334,11 +334,26 @@ function sendBackUnjudged(
   };
 }
 
-/** A PASS after its compare-and-swap: landed (the window grows), lost (rebuild) or a dirty target checkout (stop). */
+/** The metrics row of a PASS that did not land: the window stays. */
+function unlandedRow(facts: TrainFacts, judgement: Judgement, reason: string): TrainMetricRow {
+  return metricRow(facts, judgement, { verdict: 'PASS', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
+}
+
+/** A PASS whose landing was not tried (`why` says why): the members go back to the head uncounted, and the drain stops. */
+function notTried(facts: TrainFacts, judgement: Judgement, why: 'target_dirty' | 'hook_off', message: string): Settlement {
+  const { members, trainId } = facts;
+  return {
+    changes: [...flakyOf(facts), ...requeueChanges(members, { reason: why, toHead: true, batch: sameAttempt(facts, members) })],
+    metric: unlandedRow(facts, judgement, why),
+    events: [{ type: 'requeued', train: trainId, jobs: ids(members), reason: why }],
+    window: null,
+    next: { next: 'stop', why, message },
+  };
+}
+
+/** A PASS after its compare-and-swap: landed (the window grows), lost (rebuild), or not tried: a dirty target checkout or land's hook switched off (stop). */
 function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOutcome): Settlement {
   const { members, train, trainId } = facts;
-  const unlanded = (reason: string) =>
-    metricRow(facts, judgement, { verdict: 'PASS', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
   switch (outcome.kind) {
     case 'lost': {
       const { casLost } = facts.policy.retries;
@@ -350,7 +365,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
           ...requeueChanges(again, { reason: 'cas_lost', toHead: true, batch: sameAttempt(facts, again), countAs: 'casLost' }),
           ...failChanges(over, { reason: 'cas_lost', code: 'cas_lost', message: `the target kept moving; gave up after ${casLost} rebuilds` }),
         ],
-        metric: unlanded('cas_lost'),
+        metric: unlandedRow(facts, judgement, 'cas_lost'),
         events: [
           {
             type: 'requeued',
@@ -364,17 +379,14 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
       };
     }
     case 'target_dirty':
-      return {
-        changes: [...flakyOf(facts), ...requeueChanges(members, { reason: 'target_dirty', toHead: true, batch: sameAttempt(facts, members) })],
-        metric: unlanded('target_dirty'),
-        events: [{ type: 'requeued', train: trainId, jobs: ids(members), reason: 'target_dirty' }],
-        window: null,
-        next: {
-          next: 'stop',
-          why: 'target_dirty',
-          message: `${facts.target} is checked out with uncommitted changes at ${outcome.worktree}; commit or stash them, then run land again`,
-        },
-      };
+      return notTried(
+        facts,
+        judgement,
+        'target_dirty',
+        `${facts.target} is checked out with uncommitted changes at ${outcome.worktree}; commit or stash them, then run land again`,
+      );
+    case 'hook_off':
+      return notTried(facts, judgement, 'hook_off', outcome.message);
     case 'landed': {
       const window = windowMove(facts, 'PASS', { jobs: members.length, culprits: 0 });
       return {

@@ -5,7 +5,12 @@ import { LandError } from '../../errors.js';
 import { failpoint } from '../../failpoint.js';
 import { branchRef, GitError, refTip, isWorktreeClean, syncWorktreeTo, updateRefCas, worktreeOfBranch } from '../../git/index.js';
 
-export type LandOutcome = { kind: 'landed'; warning: string | null } | { kind: 'lost'; actual: string | null } | { kind: 'target_dirty'; worktree: string };
+export type LandOutcome =
+  | { kind: 'landed'; warning: string | null }
+  | { kind: 'lost'; actual: string | null }
+  | { kind: 'target_dirty'; worktree: string }
+  /** Not tried: land's hook protecting the target would not run (lib/hooks/guard.ts); `message` says why. */
+  | { kind: 'hook_off'; message: string };
 
 /** Arms and disarms the protecting hook (FileStore's token methods). */
 export interface TokenIssuer {

@@ -20,6 +20,7 @@ import { judgeWithReruns, type Judged } from './rerunTrain.js';
 import { landTrain, targetStillAt } from './landTrain.js';
 import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
+import { protectHookCheck } from '../../hooks/guard.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
 import { startsBatch } from '../plan/trainPlan.js';
@@ -301,6 +302,10 @@ async function afterGate(
   if (moved) return { step: 'landing', outcome: moved };
   // A queue kept in a remote lands in one push with the landed records (landRemotely).
   if (ctx.store instanceof RemoteStore) return { step: 'remote_landing' };
+  // land's hook protecting the target, when installed, must be the hook git will run: a
+  // core.hooksPath set since (a gate can set it) or a replaced hook stops the drain unlanded.
+  const hookOff = await protectHookCheck(ctx.cwd, ctx.store, loaded.target);
+  if (hookOff) return { step: 'landing', outcome: { kind: 'hook_off', message: hookOff } };
   await applyChanges(ctx.store, landingChanges(members, { commit: built.train, base: built.base, tree: built.tree, kind: built.kind }));
   const outcome = await landTrain({
     cwd: ctx.cwd,
