@@ -34,6 +34,8 @@ export { firstParentChain } from './log.js';
 export { checkoutIsAt } from './checkoutAt.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';
 export { moveDetachedHead } from './head.js';
+export { pinWorktree } from './pinnedWorktree.js';
+export type { PinnedWorktree } from './pinnedWorktree.js';
 export { hooksDir } from './hooksDir.js';
 export { gitFolders, gitFolderHolding, landingPath, assertOutsideGitFolder } from './gitFolder.js';
 export { restoredTree, checkoutTreeInWorktree } from './restorePaths.js';

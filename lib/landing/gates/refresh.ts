@@ -3,7 +3,7 @@
 // file), and whatever it changed is committed on top of the train. The gates then run on that
 // commit. A refresh that fails fails the train (reason `refresh`).
 import type { Gate, RefreshEntry } from '../../config/index.js';
-import { changedPaths, commitTree, moveDetachedHead, stageAll, treeOf, writeTreeOfIndex } from '../../git/index.js';
+import { changedPaths, commitTree, moveDetachedHead, pinWorktree, stageAll, treeOf, writeTreeOfIndex } from '../../git/index.js';
 import type { FileStore } from '../../store/index.js';
 import { gateEnvironment, type TrainEnv } from './gateEnv.js';
 import { anyPathMatches } from '../plan/glob.js';
@@ -57,6 +57,8 @@ export async function runRefresh(opts: {
   if (!entries.length) return { kind: 'unchanged' };
   const trainEnv: TrainEnv = { LAND_TIP: opts.train, LAND_BASE: opts.base, LAND_JOB: '', LAND_MEMBERS: '', LAND_TRAIN: '', ...opts.trainEnv };
 
+  // Read before the change's code runs: land's git in the worktree afterwards uses this git folder only.
+  const pinned = pinWorktree(opts.worktree);
   for (const entry of entries) {
     const argv = typeof entry.run === 'string' ? ['sh', '-c', entry.run] : [...entry.run];
     opts.log.setSecrets([]);
@@ -79,8 +81,8 @@ export async function runRefresh(opts: {
     if (status !== null) return { kind: 'failed', entry: entry.message, status };
   }
 
-  await stageAll(opts.worktree);
-  const tree = await writeTreeOfIndex(opts.worktree);
+  await stageAll(opts.worktree, pinned);
+  const tree = await writeTreeOfIndex(opts.worktree, pinned);
   if (tree === (await treeOf(opts.cwd, opts.train))) {
     opts.log.line('== refresh: no file changed');
     return { kind: 'unchanged' };
@@ -88,7 +90,7 @@ export async function runRefresh(opts: {
   const messages = entries.map((entry) => entry.message);
   const message = `${messages.join('\n')}\n\nLand-Refresh-Of: ${opts.train}`;
   const commit = await commitTree(opts.cwd, tree, [opts.train], message);
-  await moveDetachedHead(opts.worktree, commit);
+  await moveDetachedHead(opts.worktree, commit, pinned);
   opts.log.line(`== refresh: committed ${commit} on top of the train`);
   return { kind: 'refreshed', commit, tree, entries: messages };
 }
