@@ -1,6 +1,7 @@
 // Where the queue lives (docs/remote.md): the clone's own .git/land/ (default), or a git remote
 // named by `--queue-remote`, else by `queue.remote` in the policy. The policy is read at the clone's
 // target branch, else (a clone that has no such local branch) at origin's remote-tracking ref.
+import { z } from 'zod';
 import { LandError } from '../errors.js';
 import { branchRef, configGet, readCommitFile } from '../git/index.js';
 import { primePolicyRead } from './load.js';
@@ -12,6 +13,9 @@ export interface QueueMode {
   leaseSeconds: number;
   pollSeconds: number;
 }
+
+/** What this module reads of a raw policy: its `queue` section, whatever else it holds. */
+const withQueue = z.looseObject({ queue: z.unknown().optional() });
 
 /** The `queue` section of the policy at `ref`, validated alone (the rest is the command's business); null when none is readable. */
 async function queueSection(cwd: string, ref: string): Promise<{ remote?: string; leaseSeconds: number; pollSeconds: number } | null> {
@@ -25,8 +29,8 @@ async function queueSection(cwd: string, ref: string): Promise<{ remote?: string
   } catch {
     return null; // an unreadable policy is reported by the command that loads it
   }
-  const section = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).queue : undefined;
-  const parsed = queueSchema.safeParse(section ?? {});
+  const section = withQueue.safeParse(raw);
+  const parsed = queueSchema.safeParse((section.success ? section.data.queue : undefined) ?? {});
   if (!parsed.success) {
     const problem = parsed.error.issues[0];
     throw new LandError('config', `${POLICY_FILE} at ${ref}: queue.${problem?.path.join('.') ?? ''}: ${problem?.message ?? 'invalid'}`);

@@ -1,5 +1,5 @@
 // Turns a .ctm.json text into a policy or into every problem at once, each with its key path.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { LandError } from '../errors.js';
 import { knownKeysAt } from './knownKeys.js';
 import { POLICY_FILE, policySchema, type Policy } from './schema.js';
@@ -67,14 +67,19 @@ export function parsePolicy(text: string): PolicyParse {
   return { ok: true, policy: result.data };
 }
 
+/** What the duplicate check reads of a raw policy, whatever else it holds (valid or not). */
+const rawGates = z.looseObject({ gates: z.array(z.unknown()) });
+const namedGate = z.looseObject({ name: z.string() });
+
 function duplicateGateNames(raw: unknown): string[] {
-  const gates = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).gates : undefined;
-  if (!Array.isArray(gates)) return [];
+  const parsed = rawGates.safeParse(raw);
+  if (!parsed.success) return [];
   const problems: string[] = [];
   const seen = new Set<string>();
-  gates.forEach((gate: unknown, index) => {
-    const name = gate && typeof gate === 'object' ? (gate as Record<string, unknown>).name : undefined;
-    if (typeof name !== 'string') return;
+  parsed.data.gates.forEach((gate, index) => {
+    const named = namedGate.safeParse(gate);
+    if (!named.success) return;
+    const { name } = named.data;
     if (seen.has(name)) problems.push(`gates[${index}].name: duplicate gate name "${name}"`);
     seen.add(name);
   });
