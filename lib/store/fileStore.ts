@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { LandError } from '../errors.js';
 import { branchRef } from '../git/revParse.js';
 import type { QueueRemote } from './remoteLayout.js';
+import type { LandingPush, QueueView } from './queueKind.js';
 import { ensureDir, removeStaleTempFiles, TEMP_MARK, writeCacheFile, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { activeIndexSchema, branchJobsSchema, branchKey, JOURNAL_TAIL_BYTES, type ActiveIndex } from './activeIndex.js';
 import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './jsonl.js';
@@ -116,6 +117,16 @@ export class FileStore {
 
   /** The remote that holds this queue (docs/remote.md); null for a clone's own queue. */
   get queueRemote(): QueueRemote | null {
+    return null;
+  }
+
+  /** Where the queue is kept and who drains it (`land status`): this clone's own, no lease. */
+  async queueView(): Promise<QueueView> {
+    return { remote: null, drainer: null };
+  }
+
+  /** How a landing is pushed with the queue's changes; null: a compare-and-swap of the local ref lands it. */
+  landingPush(): LandingPush | null {
     return null;
   }
 

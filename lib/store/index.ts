@@ -7,6 +7,7 @@ import { RemoteStore } from './remoteStore.js';
 export { FileStore } from './fileStore.js';
 export { RemoteStore, QueueRaced, remoteError } from './remoteStore.js';
 export type { TransactOptions } from './remoteStore.js';
+export type { LandingPush, QueueView } from './queueKind.js';
 export type { QueueRemote, Lease } from './remoteLayout.js';
 export type { CorruptRecord, JobListing, JobRead } from './fileStore.js';
 export { assertSafeId } from './paths.js';
@@ -20,9 +21,17 @@ export * from './schemas.js';
 export * from './recordParts.js';
 export * from './activeIndex.js';
 
+/**
+ * The state folder of a repository whose git common dir is `gitDir`: every queue's files (a clone's
+ * own, and the caches of queues kept in remotes) are under it.
+ */
+export function stateRoot(gitDir: string): string {
+  return join(gitDir, 'land');
+}
+
 /** The store of the repository that contains `cwd`: `<git common dir>/land/`. */
 export async function openStore(cwd: string): Promise<FileStore> {
-  const store = new FileStore(join(await commonDir(cwd), 'land'));
+  const store = new FileStore(stateRoot(await commonDir(cwd)));
   store.ensure();
   return store;
 }
@@ -33,7 +42,7 @@ export async function openStore(cwd: string): Promise<FileStore> {
  */
 export async function openQueueStore(cwd: string, queue: Omit<QueueRemote, 'cwd'> | null): Promise<FileStore> {
   if (!queue) return openStore(cwd);
-  const store = new RemoteStore(join(await commonDir(cwd), 'land', 'remote', encodeURIComponent(queue.remote)), { ...queue, cwd });
+  const store = new RemoteStore(join(stateRoot(await commonDir(cwd)), 'remote', encodeURIComponent(queue.remote)), { ...queue, cwd });
   store.ensure();
   await store.refresh();
   return store;

@@ -5,6 +5,7 @@
 // with a lease on every ref it moves; a refused push takes the local changes back, fetches, and
 // runs the holder again (or, for a landing, reports the lost race). A drainer's pushes also move
 // its lease ref, so a drainer whose lease was taken over can change nothing.
+import type { LandingPush, QueueView } from './queueKind.js';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LandError } from '../errors.js';
@@ -620,6 +621,23 @@ export class RemoteStore extends FileStore {
         process.stderr.write(`land: warning: ${(remoteError(error) as Error).message}; trying again\n`);
       });
     }
+  }
+
+  override async queueView(): Promise<QueueView> {
+    const found = await this.drainerLease();
+    const lease = found?.lease;
+    return {
+      remote: this.queue.remote,
+      drainer:
+        found && lease ? { holder: lease.holder, host: lease.host, pid: lease.pid, epoch: lease.epoch, released: lease.released, commit: found.commit } : null,
+    };
+  }
+
+  override landingPush(): LandingPush {
+    return {
+      pushLanding: (fn, target) => this.transact(fn, { retry: false, extra: [target] }),
+      noteTargetMoved: (target, commit) => this.noteTargetMoved(target, commit),
+    };
   }
 
   /** The lease as last fetched: who drains this queue (null: nobody ever did). */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
-import { RemoteStore, type FileStore, type JobRecord } from '../../store/index.js';
+import type { FileStore, JobRecord, QueueView } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
@@ -26,24 +26,6 @@ function note(job: JobRecord): string {
 function uncertainLine(job: JobRecord): string {
   const why = job.error?.message ?? job.reason ?? 'its record and git disagree';
   return `uncertain ${job.id} ${showName(job.branch)} ${short(job.tip)}: ${why}; not drained until decided: see land reconcile (land reconcile --resolve ${job.id} landed|queued|failed|canceled)`;
-}
-
-interface QueueView {
-  /** The git remote that holds the queue; null: this clone's own. */
-  remote: string | null;
-  /** Who drains it (the lease as fetched): null when nobody ever did. */
-  drainer: { holder: string; host: string; pid: number; epoch: number; released: boolean; commit: string } | null;
-}
-
-async function queueView(store: FileStore): Promise<QueueView> {
-  if (!(store instanceof RemoteStore)) return { remote: null, drainer: null };
-  const found = await store.drainerLease();
-  const lease = found?.lease;
-  return {
-    remote: store.queue.remote,
-    drainer:
-      found && lease ? { holder: lease.holder, host: lease.host, pid: lease.pid, epoch: lease.epoch, released: lease.released, commit: found.commit } : null,
-  };
 }
 
 function queueLine(queue: QueueView): string {
@@ -106,7 +88,7 @@ export function registerStatus(program: Command): void {
         // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
         const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
-        const queue = await queueView(store);
+        const queue = await store.queueView();
         if (ctx.out.json) {
           ctx.out.emit({
             queue,

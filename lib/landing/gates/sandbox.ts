@@ -14,7 +14,7 @@ export interface SandboxHost {
   tools: readonly string[];
   /** The git common dir: read-only in the sandbox. */
   gitDir: string;
-  /** The state folder (`<git dir>/land`): not visible at all. */
+  /** The state folder (`<git dir>/land`, every queue's): not visible at all. */
   stateDir: string;
   /** The repository's top-level folder, against which relative policy paths are read (null: bare). */
   topLevel: string | null;

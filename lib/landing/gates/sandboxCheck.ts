@@ -31,12 +31,13 @@ export interface SandboxReport {
 const CANARY = 'DOCTOR_CANARY_SECRET'; // not LAND_*: those the allow-list passes
 
 /** The probe, run by Node inside the sandbox; prints one JSON object. */
-const PROBE = String.raw`
+const PROBE = `
 const fs = require('node:fs'), net = require('node:net'), path = require('node:path'), cp = require('node:child_process');
 const [gitDir, stateDir, drainerPid, port] = process.argv.slice(1);
 const out = {};
 try { fs.writeFileSync(path.join(gitDir, 'land-doctor-probe'), 'x'); out.gitWrite = 'written'; fs.unlinkSync(path.join(gitDir, 'land-doctor-probe')); } catch (e) { out.gitWrite = e.code || String(e); }
-try { out.state = fs.readdirSync(stateDir).filter((n) => n !== 'trains'); } catch (e) { out.state = []; }
+const files = (dir) => { let found = []; let names = []; try { names = fs.readdirSync(dir); } catch {} for (const n of names) { const p = path.join(dir, n); if (p === process.cwd()) continue; const s = fs.lstatSync(p); if (s.isDirectory()) found = found.concat(files(p)); else found.push(path.relative(stateDir, p)); } return found; };
+out.state = files(stateDir);
 out.canary = process.env.${CANARY} ?? null;
 out.drainerVisible = fs.existsSync('/proc/' + drainerPid);
 out.home = process.env.HOME;
@@ -84,7 +85,7 @@ function findingsOf(answer: ProbeAnswer, expect: { network: boolean; tip: string
     {
       check: 'state_hidden',
       ok: answer.state.length === 0,
-      detail: answer.state.length ? `the state folder shows ${answer.state.join(', ')}` : 'the state folder is not visible',
+      detail: answer.state.length ? `the state folder shows ${answer.state.slice(0, 5).join(', ')}` : 'the state folder is not visible',
     },
     {
       check: 'environment',

@@ -4,7 +4,7 @@
 import { alternateObjectDirs, commonDir, topLevel } from '../../git/index.js';
 import { landPackageRoot } from '../../landEntry.js';
 import { probeSandbox, sandboxPresence, systemEntries, toolFolders } from '../../proc/sandbox/index.js';
-import type { FileStore } from '../../store/index.js';
+import { stateRoot, type FileStore } from '../../store/index.js';
 import type { SandboxHost } from './sandbox.js';
 
 export async function resolveSandboxHost(cwd: string, store: FileStore, opts: { probe: boolean }): Promise<SandboxHost> {
@@ -15,7 +15,8 @@ export async function resolveSandboxHost(cwd: string, store: FileStore, opts: { 
     system,
     tools: toolFolders(process.env, [landPackageRoot()]),
     gitDir,
-    stateDir: store.root,
+    // All of it, not only this queue's: a clone's own queue and every remote queue's cache.
+    stateDir: stateRoot(gitDir),
     topLevel: await topLevel(cwd),
     alternates: alternateObjectDirs(gitDir),
     defaultMode: store.defaultSandboxMode(),

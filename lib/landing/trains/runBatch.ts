@@ -7,7 +7,7 @@
 import type { SandboxHost } from '../gates/sandbox.js';
 import { branchRef } from '../../git/index.js';
 import { loadTargetPolicy, targetTip } from '../targetPolicy.js';
-import { QueueRaced, RemoteStore } from '../../store/index.js';
+import { QueueRaced } from '../../store/index.js';
 import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import { applyChanges, applyChangesLocked, landingChanges, newBatchId, nowIso, startChanges } from '../../queue/index.js';
@@ -243,12 +243,14 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
  * member moved meanwhile (a cancel from another clone), settled as a lost compare-and-swap.
  */
 async function landRemotely(ctx: DrainContext, facts: TrainFacts, judgement: Judgement, trainId: string): Promise<Next> {
-  const store = ctx.store as RemoteStore;
+  const { store } = ctx;
+  const push = store.landingPush();
+  if (!push) throw new Error('landRemotely: the store lands by compare-and-swap, not by push');
   const max = facts.policy.batch.max;
   const landed = settleTrain(facts, judgement, { step: 'landing', outcome: { kind: 'landed', warning: null } });
   const target = { ref: branchRef(facts.target), to: facts.train.commit, expect: facts.train.base };
   try {
-    await store.transact(() => applyChangesLocked(store, landed.changes), { retry: false, extra: [target] });
+    await push.pushLanding(() => applyChangesLocked(store, landed.changes), target);
   } catch (error) {
     if (!(error instanceof QueueRaced)) throw error;
     // The refusal fetched the queue. A member changed from another clone meanwhile (canceled, a
@@ -266,7 +268,7 @@ async function landRemotely(ctx: DrainContext, facts: TrainFacts, judgement: Jud
     await applySettlement(ctx, { ...lost, changes: lost.changes.map((change) => ({ ...change, lenient: true })) }, trainId, max);
     return lost.next;
   }
-  await store.noteTargetMoved(facts.target, facts.train.commit);
+  await push.noteTargetMoved(facts.target, facts.train.commit);
   await applySettlement(ctx, { ...landed, changes: [] }, trainId, max);
   return landed.next;
 }
@@ -301,7 +303,7 @@ async function afterGate(
   const moved = await targetStillAt(ctx.cwd, ctx.store.targetRef(loaded.target), built.base);
   if (moved) return { step: 'landing', outcome: moved };
   // A queue kept in a remote lands in one push with the landed records (landRemotely).
-  if (ctx.store instanceof RemoteStore) return { step: 'remote_landing' };
+  if (ctx.store.landingPush()) return { step: 'remote_landing' };
   // land's hook protecting the target, when installed, must be the hook git will run: a
   // core.hooksPath set since (a gate can set it) or a replaced hook stops the drain unlanded.
   const hookOff = await protectHookCheck(ctx.cwd, ctx.store, loaded.target);
