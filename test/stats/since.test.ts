@@ -4,6 +4,19 @@ import { nonexistentDate, parseSince } from '../../lib/stats/since.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 
+/** The usage error parseSince gives for `bad` (the test fails when it gives none, or another). */
+function usageErrorOf(bad: string): LandError {
+  let error: unknown = null;
+  try {
+    parseSince(bad, NOW);
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error, bad).toBeInstanceOf(LandError);
+  expect((error as LandError).code, bad).toBe('usage');
+  return error as LandError;
+}
+
 describe('parseSince', () => {
   it('takes spans back from now', () => {
     expect(parseSince('90m', NOW)).toBe(NOW - 90 * 60_000);
@@ -24,15 +37,7 @@ describe('parseSince', () => {
 
   it('refuses anything else with a usage error that names the value', () => {
     for (const bad of ['yesterday', '7', '7y', '-1d', '2026-13-01', '2026-12-25', '', '1d; rm -rf /']) {
-      let error: unknown = null;
-      try {
-        parseSince(bad, NOW);
-      } catch (caught) {
-        error = caught;
-      }
-      expect(error, bad).toBeInstanceOf(LandError);
-      expect((error as LandError).code).toBe('usage');
-      expect((error as LandError).message).toContain('--since');
+      expect(usageErrorOf(bad).message).toContain('--since');
     }
   });
 
@@ -50,15 +55,7 @@ describe('parseSince', () => {
       ['2026-11-01 10:30:61', 'there is no second 61'],
     ];
     for (const [bad, why] of refused) {
-      let error: unknown = null;
-      try {
-        parseSince(bad, NOW);
-      } catch (caught) {
-        error = caught;
-      }
-      expect(error, bad).toBeInstanceOf(LandError);
-      expect((error as LandError).code).toBe('usage');
-      expect((error as LandError).message).toBe(`--since: ${JSON.stringify(bad)} is not a date that exists (${why})`);
+      expect(usageErrorOf(bad).message).toBe(`--since: ${JSON.stringify(bad)} is not a date that exists (${why})`);
     }
     expect(parseSince('2024-02-29', NOW)).toBe(Date.parse('2024-02-29T00:00Z')); // a leap year
     expect(parseSince('2000-02-29T23:59:59Z', NOW)).toBe(Date.parse('2000-02-29T23:59:59Z')); // divisible by 400
