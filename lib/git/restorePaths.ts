@@ -2,6 +2,7 @@
 // (policy `trusted`) come from the target tip instead of the train. `restoredTree` writes that
 // tree as an object without touching any checkout (a temporary index outside the repository);
 // `checkoutTreeInWorktree` moves a clean worktree's files and index to it, HEAD staying where it is.
+import type { PinnedWorktree } from './pinnedWorktree.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,9 @@ export async function restoredTree(cwd: string, tree: string, from: string, sele
  * rewritten, files not in `tree` removed, missing ones added. HEAD does not move. Returns the tree
  * the index now holds (equal to `tree`).
  */
-export async function checkoutTreeInWorktree(dir: string, tree: string): Promise<string> {
-  await git(dir, ['read-tree', '-m', '-u', 'HEAD', tree]);
-  return git(dir, ['write-tree']);
+export async function checkoutTreeInWorktree(dir: string, tree: string, pinned?: PinnedWorktree): Promise<string> {
+  const config = pinned?.config ?? [];
+  const opts = pinned ? { env: pinned.env } : {};
+  await git(dir, [...config, 'read-tree', '-m', '-u', 'HEAD', tree], opts);
+  return git(dir, [...config, 'write-tree'], opts);
 }

@@ -1,7 +1,7 @@
 // Worktrees: the detached checkout a train's gates run in (added, used, removed by one helper),
 // and the lookup of a worktree that has the target branch checked out (it must follow the landing,
 // or refuse when it is dirty).
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { commonDir } from './repo.js';
 import { git, runGit } from './run.js';
@@ -54,6 +54,8 @@ export async function discardWorktree(cwd: string, dir: string, opts: WorktreeCl
  */
 function forgetWorktree(common: string, dir: string): boolean {
   try {
+    // A gate may have replaced `.git` with a symlink to another train's: then git decides.
+    if (!lstatSync(join(dir, '.git')).isFile()) return false;
     const pointer = /^gitdir: (.+)$/.exec(readFileSync(join(dir, '.git'), 'utf8').trim())?.[1];
     if (!pointer) return false;
     const admin = realpathSync(resolve(dir, pointer));

@@ -5,6 +5,7 @@
 // are restored from the base as the drainer restored them, so the checkout holds the tree that
 // was gated. The pure choices are exported
 // for tests; the rest is the thin effectful shell.
+import { pinWorktree } from '../git/index.js';
 import { isolationOf, type SandboxHost } from '../landing/gates/sandbox.js';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,6 +127,8 @@ export async function rebuildFailedTrain(opts: {
   dir?: string;
   log: LogSink;
   signal?: AbortSignal;
+  /** The sandbox the train's refresh entries run in, as the drainer's did (gates/sandboxHost.ts). */
+  sandbox: SandboxHost;
 }): Promise<ReproTrain> {
   const { cwd, store, job } = opts;
   if (opts.dir !== undefined) await assertOutsideGitFolder(cwd, resolve(cwd, opts.dir), '--dir');
@@ -149,6 +152,7 @@ export async function rebuildFailedTrain(opts: {
   // the folder is ours (a --dir folder is the user's and stays).
   await addDetachedWorktree(cwd, dir, built.train, opts.dir === undefined ? { onCleanup: (left) => rmSync(left, { recursive: true, force: true }) } : {});
   const env = reproEnv(row, built.train);
+  const pinned = pinWorktree(dir); // before a change's refresh entry runs in it
   if (row.gate?.refreshed?.length && policy.refresh.length) {
     const outcome = await runRefresh({
       cwd,
@@ -157,6 +161,8 @@ export async function rebuildFailedTrain(opts: {
       base: row.base,
       train: built.train,
       worktree: dir,
+      pinned,
+      isolation: isolationOf(opts.sandbox, policy.sandbox),
       log: opts.log,
       signal: opts.signal,
       trainEnv: env,
@@ -175,7 +181,7 @@ export async function rebuildFailedTrain(opts: {
   }
   // The gates saw the base's version of the trusted paths: so does the checkout.
   const gated = await gatedTreeOf(cwd, policy, row.base, built.tree);
-  await restoreTrustedInWorktree(dir, gated);
+  await restoreTrustedInWorktree(dir, gated, pinned);
   return {
     job,
     row,

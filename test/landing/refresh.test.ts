@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { policySchema, type RefreshEntry } from '../../lib/config/index.js';
-import { addDetachedWorktree, removeWorktree } from '../../lib/git/index.js';
+import { addDetachedWorktree, pinWorktree, removeWorktree } from '../../lib/git/index.js';
 import { LogSink } from '../../lib/landing/gates/logSink.js';
 import { runRefresh, triggeredEntries } from '../../lib/landing/gates/refresh.js';
 import { openStore } from '../../lib/store/index.js';
@@ -33,7 +33,7 @@ async function setup(files: Record<string, string>, entries: RefreshEntry[]) {
   const log = new LogSink(logPath);
   const run = async () => {
     try {
-      return await runRefresh({ cwd: repo.dir, store, entries, base, train, worktree, log });
+      return await runRefresh({ cwd: repo.dir, store, entries, base, train, worktree, pinned: pinWorktree(worktree), log });
     } finally {
       await log.close();
     }

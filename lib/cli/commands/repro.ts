@@ -94,7 +94,8 @@ export function registerRepro(program: Command): void {
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         try {
-          const repro = await rebuildFailedTrain({ cwd: ctx.cwd, store, job, dir: opts.dir, log: sink, signal: abort.signal });
+          const sandbox = await resolveSandboxHost(ctx.cwd, store, { probe: true });
+          const repro = await rebuildFailedTrain({ cwd: ctx.cwd, store, job, dir: opts.dir, log: sink, signal: abort.signal, sandbox });
           const result = summary(repro);
           if (!ctx.out.json) {
             ctx.out.say(describe(repro).join('\n'));
@@ -108,7 +109,7 @@ export function registerRepro(program: Command): void {
           }
           ctx.out.say('');
           // The gate runner's own `== gate` lines frame each gate's output.
-          const run = await runReproGates(repro, await resolveSandboxHost(ctx.cwd, store, { probe: true }), sink, abort.signal);
+          const run = await runReproGates(repro, sandbox, sink, abort.signal);
           await sink.close();
           if (ctx.out.json) ctx.out.emit({ ...result, run });
           else {

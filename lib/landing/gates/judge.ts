@@ -6,7 +6,7 @@
 // (policy `trusted`, ./trusted.ts) the gates run on the gated tree, and the cache and proofs are
 // keyed by it: a verdict is about the content that was tested.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
-import { withDetachedWorktree } from '../../git/index.js';
+import { pinWorktree, withDetachedWorktree, type PinnedWorktree } from '../../git/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
 import { nowIso } from '../../queue/index.js';
 import type {
@@ -274,9 +274,11 @@ async function judgeInWorktree(j: Judging): Promise<Judgement> {
   };
   const dir = ctx.store.trainDir(ids.trainId);
   const result = await withWorktree(ctx, dir, built.train, async (): Promise<Judgement> => {
-    const refreshed = await refreshInWorktree(j, dir, trainEnv);
+    // Before any of the change's code runs in it: land's git there afterwards uses this git folder.
+    const pinned = pinWorktree(dir);
+    const refreshed = await refreshInWorktree(j, pinned, trainEnv);
     if (refreshed.kind === 'judged') return refreshed.judgement;
-    const notRestored = await restoreTrusted(j, dir);
+    const notRestored = await restoreTrusted(j, pinned);
     if (notRestored !== null) return infraJudgement(j, notRestored);
     return gateInWorktree(j, dir, trainEnv, refreshed.refreshed);
   });
@@ -304,7 +306,7 @@ type Refreshed = JudgementFacts['refreshed'];
 /** Refresh entries run first; a failed or stopped one, or a refreshed tree already judged, decides. */
 async function refreshInWorktree(
   j: Judging,
-  dir: string,
+  pinned: PinnedWorktree,
   trainEnv: TrainEnv,
 ): Promise<{ kind: 'judged'; judgement: Judgement } | { kind: 'go'; refreshed: Refreshed }> {
   const { ctx, built, hash, log, logPath } = j;
@@ -316,7 +318,8 @@ async function refreshInWorktree(
     entries: policy.refresh,
     base: built.base,
     train: built.train,
-    worktree: dir,
+    worktree: pinned.dir,
+    pinned,
     ownsWorktree: true,
     log,
     signal: ctx.abort,
@@ -379,9 +382,9 @@ function recordPasses(j: Judging, train: string, gates: readonly string[]): void
 }
 
 /** The trusted paths restored in the checkout before the gates; an error message when git would not. */
-async function restoreTrusted(j: Judging, dir: string): Promise<string | null> {
+async function restoreTrusted(j: Judging, pinned: PinnedWorktree): Promise<string | null> {
   try {
-    await restoreTrustedInWorktree(dir, j.gated);
+    await restoreTrustedInWorktree(pinned.dir, j.gated, pinned);
     return null;
   } catch (error) {
     return `could not restore the trusted paths: ${(error as Error).message}`;

@@ -3,7 +3,7 @@
 // file), and whatever it changed is committed on top of the train. The gates then run on that
 // commit. A refresh that fails fails the train (reason `refresh`).
 import type { Gate, RefreshEntry } from '../../config/index.js';
-import { changedPaths, commitTree, moveDetachedHead, pinWorktree, stageAll, treeOf, writeTreeOfIndex } from '../../git/index.js';
+import { changedPaths, commitTree, moveDetachedHead, stageAll, treeOf, writeTreeOfIndex, type PinnedWorktree } from '../../git/index.js';
 import type { FileStore } from '../../store/index.js';
 import { gateEnvironment, type TrainEnv } from './gateEnv.js';
 import { anyPathMatches } from '../plan/glob.js';
@@ -42,6 +42,11 @@ export async function runRefresh(opts: {
   train: string;
   /** Already checked out at `train`, detached. Left at the refresh commit when one is made. */
   worktree: string;
+  /**
+   * Its git folder, read when it was made (pinWorktree), before any of a change's code ran in it:
+   * land's own git calls in it after an entry name that folder, never what its `.git` says then.
+   */
+  pinned: PinnedWorktree;
   log: LogSink;
   signal?: AbortSignal;
   /** The worktree is land's own (GroupCommand.ownsCwd): what still works in it after an entry is killed. */
@@ -57,8 +62,7 @@ export async function runRefresh(opts: {
   if (!entries.length) return { kind: 'unchanged' };
   const trainEnv: TrainEnv = { LAND_TIP: opts.train, LAND_BASE: opts.base, LAND_JOB: '', LAND_MEMBERS: '', LAND_TRAIN: '', ...opts.trainEnv };
 
-  // Read before the change's code runs: land's git in the worktree afterwards uses this git folder only.
-  const pinned = pinWorktree(opts.worktree);
+  const { pinned } = opts;
   for (const entry of entries) {
     const argv = typeof entry.run === 'string' ? ['sh', '-c', entry.run] : [...entry.run];
     opts.log.setSecrets([]);

@@ -5,6 +5,7 @@
 // commit is still the train's; a change to a trusted path takes effect once it has landed.
 // The verdict cache and proofs are keyed by the gated tree (the content that was tested).
 import type { Policy } from '../../config/index.js';
+import type { PinnedWorktree } from '../../git/index.js';
 import { changedPaths, checkoutTreeInWorktree, restoredTree } from '../../git/index.js';
 import type { TrustedTelemetry } from '../../store/index.js';
 import { anyPathMatches, matchingPaths } from '../plan/glob.js';
@@ -40,9 +41,9 @@ export async function gatedTreeOf(cwd: string, policy: Pick<Policy, 'trusted'>, 
  * Restores the trusted paths in the checkout `dir` (HEAD: the train, clean) so that its files are
  * the gated tree. Throws when the checkout does not end up as that tree.
  */
-export async function restoreTrustedInWorktree(dir: string, gated: Gated): Promise<void> {
+export async function restoreTrustedInWorktree(dir: string, gated: Gated, pinned?: PinnedWorktree): Promise<void> {
   if (!gated.restored.length) return;
-  const now = await checkoutTreeInWorktree(dir, gated.tree);
+  const now = await checkoutTreeInWorktree(dir, gated.tree, pinned);
   if (now !== gated.tree) throw new Error(`restoring the trusted paths left tree ${now} in ${dir}, not ${gated.tree}`);
 }
 
