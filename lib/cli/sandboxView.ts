@@ -2,7 +2,7 @@
 // machine offers (bwrap looked for on PATH, not started, so these commands stay quick; `land
 // doctor` starts one).
 import type { Policy } from '../config/index.js';
-import { describeSandbox, sandboxDecision } from '../landing/gates/sandbox.js';
+import { describeSandbox, sandboxDecision, sandboxMode } from '../landing/gates/sandbox.js';
 import { sandboxPresence } from '../proc/sandbox/index.js';
 import type { FileStore } from '../store/index.js';
 
@@ -15,7 +15,7 @@ export interface SandboxView {
 
 export function sandboxView(store: FileStore, policy: Policy): SandboxView {
   const support = sandboxPresence();
-  const mode = policy.sandbox.mode ?? store.defaultSandboxMode();
+  const mode = sandboxMode(policy.sandbox, { defaultMode: store.defaultSandboxMode() });
   const decision = sandboxDecision(mode, support);
-  return { mode, gates: decision.kind, line: describeSandbox(mode, decision, support, policy.sandbox.network) };
+  return { mode, gates: decision.kind, line: describeSandbox(mode, decision, policy.sandbox.network) };
 }

@@ -28,7 +28,7 @@ import { planTrain } from './plan/trainPlan.js';
 import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
-import { describeIsolation, isolationOf, noSandboxError, type SandboxHost } from './gates/sandbox.js';
+import { checkSandboxPaths, describeIsolation, isolationOf, noSandboxError, type SandboxHost } from './gates/sandbox.js';
 
 export interface DrainOptions {
   /** One admitted batch (with its bisection), then stop. */
@@ -332,6 +332,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     run.idle?.resume(runnable.length);
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await loadTargetPolicy(run.ctx.cwd, run.ctx.store, run.opts.target);
+    checkSandbox(loaded, run.ctx.sandbox, null);
     const chosen = await chooseTrain(run, { loaded, queue, runnable });
     if (chosen === 'again') continue;
     if (!chosen.members.length) return null;
@@ -345,15 +346,18 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
 }
 
 /**
- * Whether gates can run as the policy says: a required sandbox this machine cannot make stops the
- * drain before it takes anything (exit 14); gates that will run unsandboxed are said at every start.
- * A policy without gates or refresh entries runs none of a change's code: nothing to say.
+ * Whether gates can run as the policy says, checked at the start and again for every policy a pass
+ * reads (the target may have moved): a required sandbox this machine cannot make stops the drain
+ * before it takes a job (exit 14), and so does a sandbox path inside the git folder (exit 3); gates
+ * that will run unsandboxed are said at the start. A policy without gates or refresh entries runs
+ * none of a change's code: nothing to check.
  */
 function checkSandbox(loaded: LoadedPolicy, host: SandboxHost, emit: Emit | null): void {
   const { policy } = loaded;
   if (!policy.gates.length && !policy.refresh.length) return;
   const iso = isolationOf(host, policy.sandbox);
   if (iso.decision.kind === 'refused') throw noSandboxError(iso.decision.message);
+  checkSandboxPaths(iso, policy.gates);
   if (iso.decision.kind === 'unsandboxed' && emit) emit({ type: 'warning', message: describeIsolation(iso) });
 }
 

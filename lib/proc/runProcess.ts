@@ -69,6 +69,8 @@ export interface ProcessSpec {
    * before they are let go of (default: until they close).
    */
   outputGraceMs?: number;
+  /** A fourth stream, the child's fd 3, read chunk by chunk (bwrap's --json-status-fd 3). */
+  fd3?: (chunk: Buffer) => void;
   /** This process's signals passed on to the child's group while it runs. */
   forwardSignals?: readonly NodeJS.Signals[];
   /** What to do with a forwarded signal instead of passing it on. */
@@ -111,7 +113,7 @@ export function startProcess(spec: ProcessSpec): RunningProcess {
     cwd: spec.cwd,
     env: spec.env,
     detached: spec.group ?? true,
-    stdio: [spec.stdin ?? 'ignore', stdioOf(spec.stdout), stdioOf(spec.stderr)],
+    stdio: [spec.stdin ?? 'ignore', stdioOf(spec.stdout), stdioOf(spec.stderr), ...(spec.fd3 ? (['pipe'] as const) : [])],
   });
   return new ProcessRun(spec, child, startedAt);
 }
@@ -174,6 +176,7 @@ class ProcessRun implements RunningProcess {
     child.stdin?.on('error', () => undefined);
     feed(child.stdout, spec.stdout);
     feed(child.stderr, spec.stderr);
+    if (spec.fd3) (child.stdio[3] as Readable | null)?.on('data', spec.fd3);
     this.watchEnd();
     this.armStops();
     this.forwardSignals();

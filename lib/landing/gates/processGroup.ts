@@ -8,7 +8,7 @@
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { markerScope, newRunMarker, RUN_MARKER_VAR, RunContainment, runProcess, type Ending } from '../../proc/index.js';
-import { withSandbox, type SandboxSpec } from '../../proc/sandbox/index.js';
+import { sandboxFailed, withSandbox, type SandboxSpec } from '../../proc/sandbox/index.js';
 import { LastLine } from './lastLine.js';
 
 export type GroupOutcome = Ending;
@@ -71,15 +71,38 @@ export async function runInGroup(cmd: GroupCommand): Promise<GroupResult> {
   const stderrTail = new LastLine();
   const marker = gateRunMarker(cmd.cwd);
   const env = { ...cmd.env, [RUN_MARKER_VAR]: marker };
-  const ending = cmd.sandbox
-    ? await withSandbox(cmd.sandbox, cmd.argv, env, (inside) => runMarked(cmd, inside.argv, inside.env, marker, stderrTail))
-    : await runMarked(cmd, cmd.argv, env, marker, stderrTail);
+  if (!cmd.sandbox) return { ...(await runMarked(cmd, cmd.argv, env, marker, stderrTail)), lastStderrLine: stderrTail.last() };
+  let status = '';
+  const ending = await withSandbox(cmd.sandbox, cmd.argv, env, (inside) =>
+    runMarked(cmd, inside.argv, inside.env, marker, stderrTail, (chunk) => {
+      status += String(chunk);
+    }),
+  );
+  // bwrap exits 1 when it cannot make the sandbox: nothing of the change ran (infra, not a FAIL).
+  if (ending.kind === 'exited' && sandboxFailed(status)) {
+    const said = stderrTail.last();
+    return {
+      kind: 'spawn_failed',
+      message: `the sandbox could not be made${said ? `: ${said}` : ''}`,
+      errno: null,
+      seconds: ending.seconds,
+      lastStderrLine: said,
+    };
+  }
   return { ...ending, lastStderrLine: stderrTail.last() };
 }
 
 /** Runs the command (or the sandbox that runs it) in its group, tagged with its run marker. */
-async function runMarked(cmd: GroupCommand, argv: readonly string[], env: Record<string, string>, marker: string, stderrTail: LastLine): Promise<Ending> {
+async function runMarked(
+  cmd: GroupCommand,
+  argv: readonly string[],
+  env: Record<string, string>,
+  marker: string,
+  stderrTail: LastLine,
+  fd3?: (chunk: Buffer) => void,
+): Promise<Ending> {
   const { ending } = await runProcess({
+    fd3,
     argv,
     cwd: cmd.cwd,
     env,

@@ -1,19 +1,21 @@
 // Whether and how a gate runs in a sandbox (docs/sandbox.md). The machine's support and the
 // repository's folders are resolved once per command (SandboxHost); the policy, read from the
 // target per train, decides the mode and what each gate may see besides its checkout.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Gate, SandboxMode, SandboxPolicy } from '../../config/index.js';
 import { LandError } from '../../errors.js';
-import { within, type SandboxMount, type SandboxSpec, type SandboxSupport, type SystemEntry } from '../../proc/sandbox/index.js';
+import { within, type Mechanism, type SandboxMount, type SandboxSpec, type SandboxSupport, type SystemEntry } from '../../proc/sandbox/index.js';
 
 /** What a command resolved once: the machine's sandbox support and the repository's folders. */
 export interface SandboxHost {
   support: SandboxSupport;
   system: readonly SystemEntry[];
   tools: readonly string[];
-  /** The git common dir: read-only in the sandbox. */
+  /** The git common dir, as git names it: read-only in the sandbox. */
   gitDir: string;
+  /** Its real path (symlinks resolved): read-only too, and what policy paths are checked against. */
+  gitReal: string;
   /** The state folder (`<git dir>/land`, every queue's): not visible at all. */
   stateDir: string;
   /** The repository's top-level folder, against which relative policy paths are read (null: bare). */
@@ -24,7 +26,10 @@ export interface SandboxHost {
 }
 
 /** What the mode and the machine decide for every gate of a run. */
-export type SandboxDecision = { kind: 'sandbox' } | { kind: 'unsandboxed'; mode: 'off' | 'auto'; warning: string } | { kind: 'refused'; message: string };
+export type SandboxDecision =
+  | { kind: 'sandbox'; mechanism: Mechanism }
+  | { kind: 'unsandboxed'; mode: 'off' | 'auto'; warning: string }
+  | { kind: 'refused'; message: string };
 
 /** The mode in force: the policy's, else the queue's default. */
 export function sandboxMode(policy: SandboxPolicy, host: Pick<SandboxHost, 'defaultMode'>): SandboxMode {
@@ -40,7 +45,7 @@ export function sandboxDecision(mode: SandboxMode, support: SandboxSupport): San
       warning: "sandbox.mode is off: gates run unsandboxed, and every queued change is trusted with the drainer's files and credentials",
     };
   }
-  if (support.available) return { kind: 'sandbox' };
+  if (support.available) return { kind: 'sandbox', mechanism: support.mechanism };
   if (mode === 'auto') {
     return {
       kind: 'unsandboxed',
@@ -69,36 +74,67 @@ export function isolationOf(host: SandboxHost, policy: SandboxPolicy): Isolation
   return { host, policy, decision: sandboxDecision(sandboxMode(policy, host), host.support) };
 }
 
-/** Policy paths as mounts: absolute ones at the same path, relative ones from the top level into the checkout. */
+/** The real path of `path` (symlinks resolved), or null when nothing is there. */
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+const insideGit = (path: string, gitReal: string) =>
+  new LandError('config', `sandbox: ${path} is inside the git folder ${gitReal}, which a gate never sees writable or whole`);
+
+/**
+ * Policy paths as mounts, each by its real path (symlinks resolved): an absolute one at that real
+ * path, so the protections mounted after it at the git folder's real path cover whatever of the
+ * repository it holds; a relative one from the top level into the checkout, refused when it holds
+ * the git folder (its view in the checkout would not be covered). A path inside the git folder is
+ * refused either way (exit 3); one that does not exist is listed in `missing`.
+ */
 export function policyMounts(
   paths: { readOnly: readonly string[]; readWrite: readonly string[] },
-  where: { topLevel: string | null; worktree: string; gitDir: string },
-): { mounts: SandboxMount[]; worktreeMounts: SandboxMount[] } {
+  where: { topLevel: string | null; worktree: string; gitReal: string },
+): { mounts: SandboxMount[]; worktreeMounts: SandboxMount[]; missing: string[] } {
   const mounts: SandboxMount[] = [];
   const worktreeMounts: SandboxMount[] = [];
+  const missing: string[] = [];
   const add = (path: string, access: 'ro' | 'rw') => {
-    if (isAbsolute(path)) {
-      const dest = resolve(path);
-      if (within(dest, where.gitDir))
-        throw new LandError('config', `sandbox: ${path} is inside the git folder ${where.gitDir}, which a gate never sees writable or whole`);
-      mounts.push({ access, source: dest, dest });
-      return;
-    }
-    if (where.topLevel === null) throw new LandError('config', `sandbox: ${path} is relative, and this repository has no top-level folder (bare)`);
-    const source = resolve(where.topLevel, path);
-    if (within(source, where.gitDir))
-      throw new LandError('config', `sandbox: ${path} is inside the git folder ${where.gitDir}, which a gate never sees writable or whole`);
-    worktreeMounts.push({ access, source, dest: resolve(where.worktree, path) });
+    if (!isAbsolute(path) && where.topLevel === null)
+      throw new LandError('config', `sandbox: ${path} is relative, and this repository has no top-level folder (bare)`);
+    const source = isAbsolute(path) ? resolve(path) : resolve(where.topLevel as string, path);
+    const real = realOrNull(source);
+    if (real === null) return void missing.push(source);
+    if (within(real, where.gitReal)) throw insideGit(path, where.gitReal);
+    if (isAbsolute(path)) return void mounts.push({ access, source: real, dest: real });
+    if (within(where.gitReal, real))
+      throw new LandError('config', `sandbox: ${path} holds the git folder ${where.gitReal}; name the folders inside it the gates need`);
+    worktreeMounts.push({ access, source: real, dest: resolve(where.worktree, path) });
   };
   for (const path of paths.readOnly) add(path, 'ro');
   for (const path of paths.readWrite) add(path, 'rw');
   // Parents before children, so a folder shown inside another is not covered by it.
   const byDepth = (a: SandboxMount, b: SandboxMount) => a.dest.split('/').length - b.dest.split('/').length;
-  return { mounts: mounts.sort(byDepth), worktreeMounts: worktreeMounts.sort(byDepth) };
+  return { mounts: mounts.sort(byDepth), worktreeMounts: worktreeMounts.sort(byDepth), missing };
 }
 
 /** The sandbox settings of one gate (or refresh entry): the policy's, with the gate's additions. */
 export type GateSandboxSettings = Pick<Gate, 'network' | 'readOnly' | 'readWrite'>;
+
+const pathsOf = (policy: SandboxPolicy, gate: GateSandboxSettings) => ({
+  readOnly: [...policy.readOnly, ...(gate.readOnly ?? [])],
+  readWrite: [...policy.readWrite, ...(gate.readWrite ?? [])],
+});
+
+/**
+ * Every gate's (and the refresh entries') sandbox paths checked before a drain takes a job: a path
+ * inside the git folder is the policy's error (exit 3), not a train's. Nothing to check unsandboxed.
+ */
+export function checkSandboxPaths(iso: Isolation, gates: readonly GateSandboxSettings[]): void {
+  if (iso.decision.kind !== 'sandbox') return;
+  for (const gate of [{}, ...gates]) policyMounts(pathsOf(iso.policy, gate), { topLevel: iso.host.topLevel, worktree: '/', gitReal: iso.host.gitReal });
+}
 
 /**
  * The sandbox one gate runs in, or null when gates run unsandboxed. Policy paths that do not exist
@@ -107,35 +143,30 @@ export type GateSandboxSettings = Pick<Gate, 'network' | 'readOnly' | 'readWrite
 export function gateSandboxSpec(iso: Isolation, gate: GateSandboxSettings, worktree: string): { spec: SandboxSpec | null; notes: string[] } {
   const { host, policy, decision } = iso;
   if (decision.kind === 'refused') throw noSandboxError(decision.message);
-  if (decision.kind === 'unsandboxed' || !host.support.available) return { spec: null, notes: [] };
-  const paths = { readOnly: [...policy.readOnly, ...(gate.readOnly ?? [])], readWrite: [...policy.readWrite, ...(gate.readWrite ?? [])] };
-  const placed = policyMounts(paths, { topLevel: host.topLevel, worktree, gitDir: host.gitDir });
-  const notes: string[] = [];
-  const present = (mount: SandboxMount) => {
-    if (existsSync(mount.source)) return true;
-    notes.push(`sandbox: ${mount.source} does not exist; not shown to the gate`);
-    return false;
-  };
+  if (decision.kind === 'unsandboxed') return { spec: null, notes: [] };
+  const placed = policyMounts(pathsOf(policy, gate), { topLevel: host.topLevel, worktree, gitReal: host.gitReal });
   const spec: SandboxSpec = {
-    mechanism: host.support.mechanism,
+    mechanism: decision.mechanism,
     system: host.system,
     worktree,
-    gitDir: host.gitDir,
+    gitDirs: unique([host.gitDir, host.gitReal]),
     alternates: host.alternates.filter((dir) => existsSync(dir)),
-    hidden: [host.stateDir],
+    hidden: unique([host.stateDir, realOrNull(host.stateDir) ?? host.stateDir]),
     tools: host.tools,
-    mounts: placed.mounts.filter(present),
-    worktreeMounts: placed.worktreeMounts.filter(present),
+    mounts: placed.mounts,
+    worktreeMounts: placed.worktreeMounts,
     network: gate.network ?? policy.network,
   };
-  return { spec, notes };
+  return { spec, notes: placed.missing.map((path) => `sandbox: ${path} does not exist; not shown to the gate`) };
 }
 
+const unique = (paths: readonly string[]) => [...new Set(paths)];
+
 /** One line saying how gates run, for `land config`, `land status` and the drain's start. */
-export function describeSandbox(mode: SandboxMode, decision: SandboxDecision, support: SandboxSupport, network: boolean): string {
+export function describeSandbox(mode: SandboxMode, decision: SandboxDecision, network: boolean): string {
   switch (decision.kind) {
     case 'sandbox':
-      return `sandbox: on (mode ${mode}, ${support.available ? support.mechanism.path : 'bwrap'}; network ${network ? 'allowed' : 'off'})`;
+      return `sandbox: on (mode ${mode}, ${decision.mechanism.path}; network ${network ? 'allowed' : 'off'})`;
     case 'unsandboxed':
       return `sandbox: OFF (mode ${mode}): ${decision.warning}`;
     case 'refused':
@@ -148,5 +179,5 @@ export function describeSandbox(mode: SandboxMode, decision: SandboxDecision, su
 }
 
 export function describeIsolation(iso: Isolation): string {
-  return describeSandbox(sandboxMode(iso.policy, iso.host), iso.decision, iso.host.support, iso.policy.network);
+  return describeSandbox(sandboxMode(iso.policy, iso.host), iso.decision, iso.policy.network);
 }

@@ -3,6 +3,7 @@
 // and a probe inside it that tries what a hostile gate would: write the git folder, read the state
 // folder, see the drainer's process and environment, reach a port the drainer listens on, and run
 // git read commands. Each finding is a line; the verdict is whether every protection held.
+import { readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { withDetachedWorktree } from '../../git/index.js';
@@ -33,13 +34,13 @@ const CANARY = 'DOCTOR_CANARY_SECRET'; // not LAND_*: those the allow-list passe
 /** The probe, run by Node inside the sandbox; prints one JSON object. */
 const PROBE = `
 const fs = require('node:fs'), net = require('node:net'), path = require('node:path'), cp = require('node:child_process');
-const [gitDir, stateDir, drainerPid, port] = process.argv.slice(1);
+const [gitDir, stateDir, port] = process.argv.slice(1);
 const out = {};
 try { fs.writeFileSync(path.join(gitDir, 'land-doctor-probe'), 'x'); out.gitWrite = 'written'; fs.unlinkSync(path.join(gitDir, 'land-doctor-probe')); } catch (e) { out.gitWrite = e.code || String(e); }
 const files = (dir) => { let found = []; let names = []; try { names = fs.readdirSync(dir); } catch {} for (const n of names) { const p = path.join(dir, n); if (p === process.cwd()) continue; const s = fs.lstatSync(p); if (s.isDirectory()) found = found.concat(files(p)); else found.push(path.relative(stateDir, p)); } return found; };
 out.state = files(stateDir);
 out.canary = process.env.${CANARY} ?? null;
-out.drainerVisible = fs.existsSync('/proc/' + drainerPid);
+out.pidNamespace = fs.readlinkSync('/proc/self/ns/pid');
 out.home = process.env.HOME;
 try { fs.writeFileSync(path.join(process.env.HOME, 'probe'), 'x'); out.homeWritable = true; } catch { out.homeWritable = false; }
 const log = cp.spawnSync('git', ['log', '-1', '--format=%H'], { encoding: 'utf8' });
@@ -66,14 +67,14 @@ interface ProbeAnswer {
   gitWrite: string;
   state: string[];
   canary: string | null;
-  drainerVisible: boolean;
+  pidNamespace: string;
   home: string;
   homeWritable: boolean;
   gitLog: string;
   network: string;
 }
 
-function findingsOf(answer: ProbeAnswer, expect: { network: boolean; tip: string }): SandboxFinding[] {
+function findingsOf(answer: ProbeAnswer, expect: { network: boolean; tip: string; pidNamespace: string }): SandboxFinding[] {
   const gitOk = answer.gitWrite === 'EROFS' || answer.gitWrite === 'EACCES';
   const reached = answer.network === 'reached';
   return [
@@ -94,8 +95,11 @@ function findingsOf(answer: ProbeAnswer, expect: { network: boolean; tip: string
     },
     {
       check: 'pid_namespace',
-      ok: !answer.drainerVisible,
-      detail: answer.drainerVisible ? "the drainer's process is visible" : "own PID namespace: the drainer's process is not visible",
+      ok: answer.pidNamespace !== expect.pidNamespace,
+      detail:
+        answer.pidNamespace === expect.pidNamespace
+          ? "the drainer's PID namespace: its processes are visible"
+          : "own PID namespace: the drainer's processes are not visible",
     },
     {
       check: 'network',
@@ -144,7 +148,7 @@ export async function checkSandbox(opts: { cwd: string; store: FileStore; loaded
         const asGate = { name: 'doctor', run: 'true', timeoutSeconds: 30, env: {}, passEnv: [] };
         const train = { LAND_TIP: loaded.tip, LAND_BASE: loaded.tip, LAND_JOB: id, LAND_MEMBERS: '', LAND_TRAIN: id };
         const env = gateEnvironment(asGate, train, { ...process.env, [CANARY]: 'never-seen' });
-        const argv = [process.execPath, '-e', PROBE, host.gitDir, host.stateDir, String(process.pid), String(port)];
+        const argv = [process.execPath, '-e', PROBE, host.gitDir, host.stateDir, String(port)];
         await runInGroup({ argv, cwd: dir, env, timeoutSeconds: 30, output: sink, ownsCwd: true, sandbox: spec });
       },
       { onCleanup: (left) => opts.store.removeTrainDir(left) },
@@ -159,6 +163,6 @@ export async function checkSandbox(opts: { cwd: string; store: FileStore; loaded
   } catch {
     return { mode, mechanism, unavailable: `the probe in the sandbox said: ${output.trim().slice(0, 300) || 'nothing'}`, findings: [], ok: false };
   }
-  const findings = findingsOf(answer, { network: iso.policy.network, tip: loaded.tip });
+  const findings = findingsOf(answer, { network: iso.policy.network, tip: loaded.tip, pidNamespace: readlinkSync('/proc/self/ns/pid') });
   return { mode, mechanism, unavailable: null, findings, ok: findings.every((f) => f.ok) };
 }

@@ -1,4 +1,4 @@
-export { bwrapArgs, SANDBOX_HOME, SANDBOX_PRIVATE } from './plan.js';
+export { bwrapArgs, SANDBOX_HOME, SANDBOX_PRIVATE, sandboxFailed } from './plan.js';
 export type { SandboxMount, SandboxPlan, SystemEntry } from './plan.js';
 export { findBwrap, probeSandbox, sandboxPresence } from './mechanism.js';
 export type { Mechanism, SandboxSupport } from './mechanism.js';

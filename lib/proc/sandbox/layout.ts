@@ -40,13 +40,17 @@ function isFolder(path: string): boolean {
 
 /**
  * The folders of the tools a gate runs, read-only: every absolute folder on PATH, the Node that
- * runs land and land's own package (a batch stage runs `land batch`); those the system folders
- * already show, or inside another one, left out.
+ * runs land (its bin folder, and its prefix for npm) and land's own package (a batch stage runs
+ * `land batch`); those the system folders already show, or inside another one, left out. A folder
+ * that holds one of `privateFolders` (the drainer's HOME, /tmp, the repository) is never shown: a
+ * PATH entry of `/` or `~`, or Node installed as `~/bin/node`, must not show the drainer's home.
  */
-export function toolFolders(env: NodeJS.ProcessEnv, extra: readonly string[]): string[] {
-  const candidates = [...(env.PATH ?? '').split(delimiter), dirname(dirname(process.execPath)), ...extra].filter((dir) => isAbsolute(dir) && isFolder(dir));
+export function toolFolders(env: NodeJS.ProcessEnv, extra: readonly string[], privateFolders: readonly string[]): string[] {
+  const node = dirname(process.execPath);
+  const candidates = [...(env.PATH ?? '').split(delimiter), node, dirname(node), ...extra].filter((dir) => isAbsolute(dir) && isFolder(dir));
   const shown = SYSTEM_FOLDERS.filter((dir) => dir !== '/sys');
-  const outside = [...new Set(candidates.map((dir) => resolve(dir)))].filter((dir) => !shown.some((sys) => within(dir, sys)));
+  const kept = [...new Set(candidates.map((dir) => resolve(dir)))].filter((dir) => !privateFolders.some((folder) => within(folder, dir)));
+  const outside = kept.filter((dir) => !shown.some((sys) => within(dir, sys)));
   return outside.filter((dir) => !outside.some((other) => other !== dir && within(dir, other))).sort();
 }
 

@@ -54,7 +54,7 @@ export function probeSandbox(system: readonly SystemEntry[], env: NodeJS.Process
   const scratch = makeScratch();
   const plan: SandboxPlan = {
     worktree: scratch.tmp,
-    gitDir: scratch.home,
+    gitDirs: [scratch.home],
     alternates: [],
     hidden: [],
     tools: [],
@@ -64,7 +64,7 @@ export function probeSandbox(system: readonly SystemEntry[], env: NodeJS.Process
     scratch: { tmp: scratch.tmp, home: scratch.home },
   };
   const [file, ...args] = bwrapArgs(presence.mechanism.path, plan, system, ['true']);
-  const run = spawnSync(file as string, args, { encoding: 'utf8', timeout: 10_000, env: { PATH: '/usr/bin:/bin' } });
+  const run = spawnSync(file as string, args, { encoding: 'utf8', timeout: 10_000, env: { PATH: '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   removeScratch(scratch);
   if (run.status === 0) return presence;
   const said = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0];

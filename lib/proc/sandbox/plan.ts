@@ -17,8 +17,8 @@ export type SystemEntry = { path: string; kind: 'dir' } | { path: string; kind: 
 export interface SandboxPlan {
   /** The train's checkout: read-write, the gate's working folder. */
   worktree: string;
-  /** The repository's git folder (the common dir): read-only. */
-  gitDir: string;
+  /** The repository's git folder (the common dir), as named and by its real path: read-only. */
+  gitDirs: readonly string[];
   /** Folders of other object stores the repository borrows from (objects/info/alternates): read-only. */
   alternates: readonly string[];
   /** Folders shown empty (the state folder): nothing of them is visible. */
@@ -43,9 +43,21 @@ export const SANDBOX_PRIVATE = ['/', '/tmp', '/home', SANDBOX_HOME, '/proc', '/d
 /**
  * The bwrap argv that runs `argv` in the sandbox. The command runs through `sh -c 'exec "$@"'` so a
  * command that cannot be found or run exits 127 or 126 as it would outside (bwrap itself says 1).
+ * bwrap reports on fd 3 (--json-status-fd): an `exit-code` line only once the command ran, so a
+ * sandbox that could not be made is told from a command that exited 1 (sandboxFailed).
  */
 export function bwrapArgs(bwrap: string, plan: SandboxPlan, system: readonly SystemEntry[], argv: readonly string[]): string[] {
-  const args = [bwrap, '--unshare-all', ...(plan.network ? ['--share-net'] : []), '--cap-drop', 'ALL', '--die-with-parent', '--new-session'];
+  const args = [
+    bwrap,
+    '--json-status-fd',
+    '3',
+    '--unshare-all',
+    ...(plan.network ? ['--share-net'] : []),
+    '--cap-drop',
+    'ALL',
+    '--die-with-parent',
+    '--new-session',
+  ];
   for (const entry of system) {
     if (entry.kind === 'symlink') args.push('--symlink', entry.target, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);
@@ -54,7 +66,7 @@ export function bwrapArgs(bwrap: string, plan: SandboxPlan, system: readonly Sys
   args.push('--bind', plan.scratch.tmp, '/tmp', '--bind', plan.scratch.home, SANDBOX_HOME);
   for (const tool of plan.tools) args.push('--ro-bind', tool, tool);
   for (const mount of plan.mounts) args.push(mount.access === 'ro' ? '--ro-bind' : '--bind', mount.source, mount.dest);
-  args.push('--ro-bind', plan.gitDir, plan.gitDir);
+  for (const gitDir of plan.gitDirs) args.push('--ro-bind', gitDir, gitDir);
   for (const store of plan.alternates) args.push('--ro-bind', store, store);
   for (const folder of plan.hidden) args.push('--tmpfs', folder);
   args.push('--bind', plan.worktree, plan.worktree);
@@ -63,4 +75,9 @@ export function bwrapArgs(bwrap: string, plan: SandboxPlan, system: readonly Sys
   for (const mount of plan.worktreeMounts) args.push(mount.access === 'ro' ? '--ro-bind' : '--bind', mount.source, mount.dest);
   args.push('--chdir', plan.worktree, '--', '/bin/sh', '-c', 'exec "$@"', 'land-gate', ...argv);
   return args;
+}
+
+/** bwrap's fd-3 report of a run that exited: true when the sandbox never ran the command. */
+export function sandboxFailed(status: string): boolean {
+  return !status.includes('"exit-code"');
 }
