@@ -1,7 +1,7 @@
 // Throwaway git repositories that behave the same on every machine: per-repo identity,
 // no signing, no auto gc, branch main. Removed after the test.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findBwrap } from '../../lib/proc/sandbox/mechanism.js';
@@ -187,4 +187,13 @@ export function makeRepo(opts: { policy?: Record<string, unknown>; bare?: boolea
 
 export function cleanupTempDirs(): void {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  // The root too, once it holds nothing: made again by the next tempDir.
+  if (testRoot !== null) {
+    try {
+      rmdirSync(testRoot);
+      testRoot = null;
+    } catch {
+      // still holds a folder made without tempDir's list (none should): left for the OS
+    }
+  }
 }

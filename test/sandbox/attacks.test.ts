@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findBwrap } from '../../lib/proc/sandbox/mechanism.js';
 import { FIXTURES, land } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo, type TestRepo } from '../helpers/repo.js';
+import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
 
 const REQUIRED = process.env.LAND_REQUIRE_SANDBOX === '1';
 const HAVE_BWRAP = findBwrap() !== null || REQUIRED;
@@ -135,6 +135,39 @@ describe.skipIf(!HAVE_BWRAP)(HAVE_BWRAP ? 'a hostile gate in the sandbox' : `a h
     expect(repo.git('merge-base', '--is-ancestor', bystander, 'main')).toBe('');
     // The good job's gate ran git read commands and wrote build output in its checkout.
     expect(evilLog).toContain('sandboxed');
+  });
+
+  it("a refresh entry that points the checkout's .git at a folder it made never gets land's own git to run its code", async () => {
+    const marker = join(tempDir('land-marker-'), 'escaped');
+    const repo = makeRepo({
+      policy: {
+        target: 'main',
+        gates: [{ name: 'test', run: ['true'] }],
+        refresh: [{ paths: ['**'], run: ['sh', 'ci/refresh.sh'], message: 'refresh' }],
+        trusted: ['ci/test.sh'],
+        sandbox: { mode: 'required' },
+      },
+    });
+    repo.commit('ci', { 'ci/refresh.sh': 'true\n', 'ci/test.sh': 'true\n' });
+    // Inside the sandbox: a git folder of its own in the checkout whose fsmonitor writes the marker,
+    // the checkout's .git pointed at it, and a file changed so land stages and commits after it.
+    const redirect = [
+      'set -e',
+      'common=$(git rev-parse --path-format=absolute --git-common-dir)',
+      'git init -q --bare .evilgit',
+      'echo "$common/objects" > .evilgit/objects/info/alternates',
+      'git --git-dir=.evilgit config core.bare false',
+      `git --git-dir=.evilgit config core.fsmonitor 'touch ${marker}; true'`,
+      'cp "$common/HEAD" .evilgit/HEAD 2>/dev/null || true',
+      'printf "gitdir: %s/.evilgit\\n" "$PWD" > .git',
+      'echo refreshed > refreshed.txt',
+      '',
+    ].join('\n');
+    repo.branch('evil', { 'ci/refresh.sh': redirect, 'ci/test.sh': 'exit 0\n' });
+    expect((await land(repo.dir, ['submit', 'evil'])).code).toBe(0);
+    const run = await land(repo.dir, ['run']);
+    expect(run.stdout + run.stderr).not.toContain('internal error');
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('land doctor starts a sandbox and reports each protection', async () => {
