@@ -46,3 +46,4 @@ export type { ObjectAnswer } from './objectTypes.js';
 export { writeCommits, listRefs, fetchRefs, pushAtomic, chainMessages, setLocalRef, RemoteUnreachable, LocalRefsBusy, isLocalRefRace } from './queueRefs.js';
 export { alternateObjectDirs } from './alternates.js';
 export type { NewCommit, FileEntry, RefUpdate, AtomicPush, RefObject } from './queueRefs.js';
+export { gateConfigText, keptConfigText } from './gateConfig.js';

@@ -104,6 +104,8 @@ describe.skipIf(!HAVE_BWRAP)(HAVE_BWRAP ? 'a hostile gate in the sandbox' : `a h
   it('lands nothing of its own, changes no file of the git folder, reads no secret, erases no job and leaves no process', async () => {
     const { repo, good, bystander } = hostileRepo({ mode: 'required' });
     const gitDir = join(repo.dir, '.git');
+    // As actions/checkout leaves a CI checkout: a token in the repository's config.
+    repo.git('config', 'http.https://example.invalid/.extraheader', `AUTHORIZATION: basic ${SECRET}`);
     const before = gitFolderFiles(gitDir);
     const mainBefore = repo.tip('main');
     const submitted = await land(repo.dir, ['submit', 'evil', 'good', 'bystander', '--json']);

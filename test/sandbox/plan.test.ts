@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { policySchema } from '../../lib/config/index.js';
 import { isLandError } from '../../lib/errors.js';
+import { keptConfigText } from '../../lib/git/gateConfig.js';
 import { policyMounts, sandboxDecision } from '../../lib/landing/gates/sandbox.js';
 import { bwrapArgs, sandboxFailed, type SandboxPlan } from '../../lib/proc/sandbox/plan.js';
 import { toolFolders } from '../../lib/proc/sandbox/layout.js';
@@ -16,6 +17,7 @@ afterEach(cleanupTempDirs);
 const plan: SandboxPlan = {
   worktree: '/repo/.git/land/trains/t1',
   gitDirs: ['/repo/.git'],
+  gitConfig: '/tmp/s/config',
   alternates: ['/shared/objects'],
   hidden: ['/repo/.git/land'],
   tools: ['/opt/node/bin'],
@@ -42,7 +44,8 @@ describe('bwrapArgs', () => {
     expect(at('--symlink', 'usr/bin', '/bin')).toBeGreaterThan(0);
     expect(at('--bind', '/tmp/s/tmp', '/tmp')).toBeLessThan(at('--ro-bind', '/opt/node/bin', '/opt/node/bin'));
     expect(at('--bind', '/srv', '/srv')).toBeLessThan(at('--ro-bind', '/repo/.git', '/repo/.git'));
-    expect(at('--ro-bind', '/repo/.git', '/repo/.git')).toBeLessThan(at('--tmpfs', '/repo/.git/land'));
+    expect(at('--ro-bind', '/repo/.git', '/repo/.git')).toBeLessThan(at('--ro-bind', '/tmp/s/config', '/repo/.git/config'));
+    expect(at('--ro-bind', '/tmp/s/config', '/repo/.git/config')).toBeLessThan(at('--tmpfs', '/repo/.git/land'));
     expect(at('--tmpfs', '/repo/.git/land')).toBeLessThan(at('--bind', plan.worktree, plan.worktree));
     expect(at('--bind', plan.worktree, plan.worktree)).toBeLessThan(at('--remount-ro', '/repo/.git/land'));
     expect(at('--remount-ro', '/repo/.git/land')).toBeLessThan(at('--ro-bind', '/repo/node_modules', '/repo/.git/land/trains/t1/node_modules'));
@@ -57,6 +60,24 @@ describe('bwrapArgs', () => {
     expect(args).toContain('--new-session');
     expect(args).not.toContain('--share-net');
     expect(bwrapArgs('/usr/bin/bwrap', { ...plan, network: true }, [], ['true'])).toContain('--share-net');
+  });
+});
+
+describe('keptConfigText', () => {
+  it("keeps the repository's format and file handling, and drops remotes, tokens, helpers, includes and hooks", () => {
+    const list = [
+      'core.repositoryformatversion\n1',
+      'core.bare\nfalse',
+      'extensions.objectformat\nsha256',
+      'remote.origin.url\nhttps://user:token@example.invalid/repo.git',
+      'http.https://example.invalid/.extraheader\nAUTHORIZATION: basic c2VjcmV0',
+      'credential.helper\nstore',
+      'include.path\n/home/ci/.gitconfig-extra',
+      'core.fsmonitor\nsh steal.sh',
+      'core.hookspath\n/tmp/hooks',
+      '',
+    ].join('\0');
+    expect(keptConfigText(list)).toBe('[core]\n\trepositoryformatversion = "1"\n\tbare = "false"\n[extensions]\n\tobjectformat = "sha256"\n');
   });
 });
 

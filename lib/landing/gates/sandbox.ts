@@ -16,6 +16,8 @@ export interface SandboxHost {
   gitDir: string;
   /** Its real path (symlinks resolved): read-only too, and what policy paths are checked against. */
   gitReal: string;
+  /** What a gate's git sees as the repository's config: the kept settings only (lib/git/gateConfig.ts). */
+  gitConfigText: string;
   /** The state folder (`<git dir>/land`, every queue's): not visible at all. */
   stateDir: string;
   /** The repository's top-level folder, against which relative policy paths are read (null: bare). */
@@ -150,6 +152,7 @@ export function gateSandboxSpec(iso: Isolation, gate: GateSandboxSettings, workt
     system: host.system,
     worktree,
     gitDirs: unique([host.gitDir, host.gitReal]),
+    gitConfigText: host.gitConfigText,
     alternates: host.alternates.filter((dir) => existsSync(dir)),
     hidden: unique([host.stateDir, realOrNull(host.stateDir) ?? host.stateDir]),
     tools: host.tools,

@@ -3,7 +3,7 @@
 // and the repository's git folder, state folder and top level.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { alternateObjectDirs, commonDir, topLevel } from '../../git/index.js';
+import { alternateObjectDirs, commonDir, gateConfigText, topLevel } from '../../git/index.js';
 import { landPackageRoot } from '../../landEntry.js';
 import { probeSandbox, sandboxPresence, systemEntries, toolFolders } from '../../proc/sandbox/index.js';
 import { stateRoot, type FileStore } from '../../store/index.js';
@@ -21,6 +21,7 @@ export async function resolveSandboxHost(cwd: string, store: FileStore, opts: { 
     tools: toolFolders(process.env, [landPackageRoot()], privateFolders),
     gitDir,
     gitReal: realpathSync(gitDir),
+    gitConfigText: await gateConfigText(gitDir),
     // All of it, not only this queue's: a clone's own queue and every remote queue's cache.
     stateDir: stateRoot(gitDir),
     topLevel: top,

@@ -55,6 +55,7 @@ export function probeSandbox(system: readonly SystemEntry[], env: NodeJS.Process
   const plan: SandboxPlan = {
     worktree: scratch.tmp,
     gitDirs: [scratch.home],
+    gitConfig: null,
     alternates: [],
     hidden: [],
     tools: [],

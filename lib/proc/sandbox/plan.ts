@@ -19,6 +19,8 @@ export interface SandboxPlan {
   worktree: string;
   /** The repository's git folder (the common dir), as named and by its real path: read-only. */
   gitDirs: readonly string[];
+  /** A file shown as the git folder's `config` (the kept settings only), or null: the real one. */
+  gitConfig: string | null;
   /** Folders of other object stores the repository borrows from (objects/info/alternates): read-only. */
   alternates: readonly string[];
   /** Folders shown empty (the state folder): nothing of them is visible. */
@@ -66,7 +68,10 @@ export function bwrapArgs(bwrap: string, plan: SandboxPlan, system: readonly Sys
   args.push('--bind', plan.scratch.tmp, '/tmp', '--bind', plan.scratch.home, SANDBOX_HOME);
   for (const tool of plan.tools) args.push('--ro-bind', tool, tool);
   for (const mount of plan.mounts) args.push(mount.access === 'ro' ? '--ro-bind' : '--bind', mount.source, mount.dest);
-  for (const gitDir of plan.gitDirs) args.push('--ro-bind', gitDir, gitDir);
+  for (const gitDir of plan.gitDirs) {
+    args.push('--ro-bind', gitDir, gitDir);
+    if (plan.gitConfig !== null) args.push('--ro-bind', plan.gitConfig, `${gitDir}/config`);
+  }
   for (const store of plan.alternates) args.push('--ro-bind', store, store);
   for (const folder of plan.hidden) args.push('--tmpfs', folder);
   args.push('--bind', plan.worktree, plan.worktree);

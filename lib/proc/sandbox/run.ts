@@ -1,13 +1,17 @@
 // A command run inside a sandbox: its private /tmp and HOME made, the bwrap argv and the
 // environment it runs with, and the scratch removed after it, however it ended.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Mechanism } from './mechanism.js';
 import { bwrapArgs, SANDBOX_HOME, type SandboxPlan, type SystemEntry } from './plan.js';
 import { makeScratch, removeScratch } from './layout.js';
 
 /** Everything of a sandbox but one run's scratch. */
-export interface SandboxSpec extends Omit<SandboxPlan, 'scratch'> {
+export interface SandboxSpec extends Omit<SandboxPlan, 'scratch' | 'gitConfig'> {
   mechanism: Mechanism;
   system: readonly SystemEntry[];
+  /** The text shown as the git folder's `config` (written to the run's scratch), or null: the real one. */
+  gitConfigText: string | null;
 }
 
 /** What a sandboxed command runs as. */
@@ -29,8 +33,10 @@ export async function withSandbox<T>(
 ): Promise<T> {
   const scratch = makeScratch();
   try {
-    const { mechanism, system, ...rest } = spec;
-    const plan: SandboxPlan = { ...rest, scratch: { tmp: scratch.tmp, home: scratch.home } };
+    const { mechanism, system, gitConfigText, ...rest } = spec;
+    const gitConfig = gitConfigText === null ? null : join(scratch.root, 'config');
+    if (gitConfig !== null) writeFileSync(gitConfig, gitConfigText ?? '');
+    const plan: SandboxPlan = { ...rest, gitConfig, scratch: { tmp: scratch.tmp, home: scratch.home } };
     const sandboxEnv = { ...env, HOME: SANDBOX_HOME, TMPDIR: '/tmp', GIT_CONFIG_NOSYSTEM: '1' };
     return await body({ argv: bwrapArgs(mechanism.path, plan, system, argv), env: sandboxEnv });
   } finally {
