@@ -143,6 +143,8 @@ function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
 
 export class RemoteStore extends FileStore {
   private refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, misfits: new Map() };
+  /** Misfit job refs already warned about (id and object), each said once per process. */
+  private readonly misfitsSaid = new Set<string>();
   private txn: Transaction | null = null;
   readonly lease: LeaseKeeper;
   /** When the remote last answered; what a drainer says about an outage (lib/store/outage.ts). */
@@ -271,8 +273,14 @@ export class RemoteStore extends FileStore {
       throw remoteError(error);
     }
     this.refs = parseQueueRefs(remote, await listRefs(this.queue.cwd, names.local));
-    // A job ref that names no commit holds no record: it is skipped, and said once per fetch.
-    for (const [id, misfit] of this.refs.misfits) process.stderr.write(`${misfitWarning(remote, id, misfit)}\n`);
+    // A job ref that names no commit holds no record: it is skipped, and said once per object (a
+    // --watch drainer fetches every pollSeconds: anyone who can push must not fill its log).
+    for (const [id, misfit] of this.refs.misfits) {
+      const seen = `${id} ${misfit.oid}`;
+      if (this.misfitsSaid.has(seen)) continue;
+      this.misfitsSaid.add(seen);
+      process.stderr.write(`${misfitWarning(remote, id, misfit)}\n`);
+    }
   }
 
   /** Fetches, then brings the cache up to the remote's records. */
