@@ -42,6 +42,13 @@ export interface QueueRefs {
   seq: string | null;
   lease: string | null;
   /**
+   * Whether `seq` and `lease` name commits. Anyone who can push may put a blob or a tree there: the
+   * next commit written there then starts a new history (no parent), with its push still leased on
+   * what the ref names, so the forged ref is replaced instead of wedging every submit and drainer.
+   */
+  seqIsCommit: boolean;
+  leaseIsCommit: boolean;
+  /**
    * Job refs that name no commit (a tree, a blob or a tag pushed there by hand or by a hostile
    * client): no record can be read from them, so they are left out of `jobs` and reported. By job
    * id: the object the ref names, and its type.
@@ -51,12 +58,12 @@ export interface QueueRefs {
 
 export function parseQueueRefs(remote: string, refs: ReadonlyMap<string, RefObject>): QueueRefs {
   const names = remoteRefs(remote);
-  const found: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, misfits: new Map() };
+  const found: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, seqIsCommit: false, leaseIsCommit: false, misfits: new Map() };
   const jobsPrefix = `${REMOTE_PREFIX}jobs/`;
   for (const [localRef, { oid, type }] of refs) {
     const ref = names.remoteOf(localRef);
-    if (ref === names.seq) found.seq = oid;
-    else if (ref === names.lease) found.lease = oid;
+    if (ref === names.seq) Object.assign(found, { seq: oid, seqIsCommit: type === 'commit' });
+    else if (ref === names.lease) Object.assign(found, { lease: oid, leaseIsCommit: type === 'commit' });
     else if (ref.startsWith(jobsPrefix) && type === 'commit') found.jobs.set(ref.slice(jobsPrefix.length), oid);
     else if (ref.startsWith(jobsPrefix)) found.misfits.set(ref.slice(jobsPrefix.length), { oid, type });
     else if (ref.startsWith(`${REMOTE_PREFIX}heads/`)) found.heads.set(ref.slice(`${REMOTE_PREFIX}heads/`.length), oid);

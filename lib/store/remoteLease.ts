@@ -26,6 +26,8 @@ export interface LeaseHooks {
   outage: OutageNotice;
   fetch(): Promise<void>;
   leaseRef(): string | null;
+  /** Whether the lease ref names a commit (a forged blob or tree there is replaced by a new history). */
+  leaseIsCommit(): boolean;
   /** Pushes a renewal under the queue lock when `stillDue()` says so there (a push meanwhile renews it too). */
   renew(stillDue: () => boolean): Promise<unknown>;
   /** When this host first saw lease commit `oid` (wall clock, ms), as kept in its cache; null when it never did. */
@@ -128,7 +130,8 @@ export class LeaseKeeper {
       ttlSeconds: this.queue.leaseSeconds,
       released: false,
     };
-    const [commit] = await writeCommits(this.queue.cwd, [{ parent: oid, files: leaseFile(lease), message: leaseMessage(lease) }]);
+    const parent = oid !== null && oid === this.hooks.leaseRef() && !this.hooks.leaseIsCommit() ? null : oid;
+    const [commit] = await writeCommits(this.queue.cwd, [{ parent, files: leaseFile(lease), message: leaseMessage(lease) }]);
     const pushed = await pushAtomic(this.queue.cwd, this.queue.remote, [{ ref: remoteRefs(this.queue.remote).lease, to: commit as string, expect: oid }]);
     this.hooks.outage.reached();
     if (pushed.kind !== 'pushed') return false;

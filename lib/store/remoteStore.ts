@@ -142,7 +142,7 @@ function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export class RemoteStore extends FileStore {
-  private refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, misfits: new Map() };
+  private refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, seqIsCommit: false, leaseIsCommit: false, misfits: new Map() };
   /** Misfit job refs already warned about (id and object), each said once per process. */
   private readonly misfitsSaid = new Set<string>();
   private txn: Transaction | null = null;
@@ -160,6 +160,7 @@ export class RemoteStore extends FileStore {
       outage: this.outage,
       fetch: () => this.fetch(),
       leaseRef: () => this.refs.lease,
+      leaseIsCommit: () => this.refs.leaseIsCommit,
       renew: (stillDue) => this.transact(() => undefined, { renew: stillDue, retry: false }),
       firstSeen: (oid) => this.leaseSeen(oid),
       noteSeen: (oid, at) => writeCacheJson(join(this.root, 'lease-seen.json'), { commit: oid, at }),
@@ -450,7 +451,15 @@ export class RemoteStore extends FileStore {
   /** Pushes the transaction's changes; 'pushed' also when there was nothing to push. */
   private async push(txn: Transaction, opts: TransactOptions): Promise<'pushed' | { refs: { ref: string; why: string }[] }> {
     const state = this.readState();
-    const plan = await this.updatesOf(txn, state, opts);
+    let plan: Awaited<ReturnType<RemoteStore['updatesOf']>>;
+    try {
+      plan = await this.updatesOf(txn, state, opts);
+    } catch (error) {
+      // The commits could not even be written (git failed): nothing reached the remote, so the
+      // cache must not keep the change either (it would show a job the remote never had).
+      this.rollback(txn);
+      throw error;
+    }
     if (!plan.updates.length && plan.kept) {
       plan.commit(state);
       this.writeState(state);
@@ -498,7 +507,9 @@ export class RemoteStore extends FileStore {
       message: recordMessage(job, entriesOf(job.id)),
     }));
     const last = created.sort().at(-1);
-    if (last) commits.push({ parent: state.seq, files: [{ name: 'last', content: `${last}\n` }], message: `land: seq ${last}\n` });
+    // A seq ref that names no commit (forged) is replaced by a new history, leased on what it names.
+    const seqParent = state.seq !== null && state.seq === this.refs.seq && !this.refs.seqIsCommit ? null : state.seq;
+    if (last) commits.push({ parent: seqParent, files: [{ name: 'last', content: `${last}\n` }], message: `land: seq ${last}\n` });
     const lease = renewing ? this.lease.renewalCommit() : null;
     if (lease) commits.push(lease);
     const ids = await writeCommits(this.queue.cwd, commits);

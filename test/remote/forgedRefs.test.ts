@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, sh } from '../helpers/repo.js';
-import { makeTeam, type Clone } from './setup.js';
+import { makeTeam, queuePolicy, type Clone } from './setup.js';
 import { ok, statusJobs } from './teamKit.js';
 
 afterAll(cleanupTempDirs);
@@ -81,5 +81,25 @@ describe('forged queue refs', () => {
         .map((job) => job.id)
         .sort(),
     ).toEqual([evilTree, evilGhost].sort());
+  });
+
+  it('a seq or lease ref pushed as a blob is replaced by a new history: submits go on, and a drainer takes the lease once it stood unmoved', async () => {
+    const team = makeTeam({ policy: queuePolicy({ leaseSeconds: 2, pollSeconds: 0.2 }) });
+    const mallory = team.clone('mallory');
+    const blob = mallory.git('rev-parse', 'origin/main:README.md');
+    mallory.git('push', '-q', 'origin', `+${blob}:refs/land/seq`, `+${blob}:refs/land/lease`);
+
+    const dev = team.clone('dev');
+    const tip = dev.branch('after', { 'after.txt': 'a\n' });
+    const [job] = ok(await land(dev.dir, ['submit', 'after', '--json'])).lines();
+    expect(team.server('cat-file', '-t', 'refs/land/seq')).toBe('commit');
+    expect(JSON.parse(team.server('show', `refs/land/jobs/${job.job.id}:record.json`))).toMatchObject({ state: 'queued' });
+
+    const ci = team.clone('ci');
+    const run = await land(ci.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.lines().at(-1).landed).toEqual([job.job.id]);
+    team.server('merge-base', '--is-ancestor', tip, 'main');
+    expect(team.server('cat-file', '-t', 'refs/land/lease')).toBe('commit');
   });
 });
