@@ -2,7 +2,7 @@ export { runGit, git, GitError } from './run.js';
 export type { GitResult, GitOptions } from './run.js';
 export { commonDir, topLevel, currentBranch, configGet, userIdentity } from './repo.js';
 export { revParse, revParseOrThrow, treeOf, branchRef, branchTip, refTip } from './revParse.js';
-export { isAncestor } from './isAncestor.js';
+export { isAncestor, isKnownAncestor } from './isAncestor.js';
 export { readCommitFile } from './catFile.js';
 export type { CommitFile } from './catFile.js';
 export { ancestryOf, reachableFrom } from './reachable.js';

@@ -1,9 +1,9 @@
 // Recovery at the start of every drain: a job left in_progress by a drainer that died is decided
-// against git, never guessed. Its train commit already in the target → landed; otherwise it goes
+// against git, never guessed. Its train commit and its own tip already in the target → landed; otherwise it goes
 // back to the head of the queue at the same attempt. Leftover train worktrees are removed, and
 // first whatever a gate of a dead drainer left running is killed, so no old gate still runs in
 // (or on) what this drainer does next.
-import { discardWorktree, isAncestor } from '../git/index.js';
+import { discardWorktree, isKnownAncestor } from '../git/index.js';
 import { killRun, markerScope } from '../proc/index.js';
 import { applyChanges, cancelChanges, landChanges, listActiveJobs, requeueChanges } from '../queue/index.js';
 import type { FileStore, JobRecord } from '../store/index.js';
@@ -32,7 +32,10 @@ export async function recoverInProgress(opts: { cwd: string; store: FileStore; t
   const landedBases: string[] = [];
   for (const job of stuck) {
     const train = job.train;
-    const landed = train !== null && (await isAncestor(opts.cwd, train, opts.targetTip));
+    // The job's own tip too: a train in the target holds it, so this never changes a real landing,
+    // but a record forged in a remote queue (in_progress, its train the target's tip) is not landed.
+    // (An id that names no commit here is not in the target: a forged record never stops recovery.)
+    const landed = train !== null && (await isKnownAncestor(opts.cwd, train, opts.targetTip)) && (await isKnownAncestor(opts.cwd, job.tip, opts.targetTip));
     if (landed) {
       if (job.base) landedBases.push(job.base);
       await applyChanges(

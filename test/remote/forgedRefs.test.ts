@@ -13,10 +13,10 @@ import { ok, statusJobs } from './teamKit.js';
 afterAll(cleanupTempDirs);
 
 /** A commit on top of job `id`'s ref whose record names `tip`: the push refspec that puts it there. */
-function forgedRecord(clone: Clone, id: string, tip: string): string {
+function forgedRecord(clone: Clone, id: string, tip: string, more: Record<string, unknown> = {}): string {
   const parent = clone.git('rev-parse', `refs/forge/jobs/${id}`);
   const record = JSON.parse(clone.git('show', `${parent}:record.json`));
-  const blob = sh(clone.dir, ['hash-object', '-w', '--stdin'], `${JSON.stringify({ ...record, tip }, null, 2)}\n`);
+  const blob = sh(clone.dir, ['hash-object', '-w', '--stdin'], `${JSON.stringify({ ...record, tip, ...more }, null, 2)}\n`);
   const tree = sh(clone.dir, ['mktree'], `100644 blob ${blob}\trecord.json\n`);
   const commit = sh(clone.dir, ['commit-tree', tree, '-p', parent, '-m', `land: ${id} queued`]);
   return `${commit}:refs/land/jobs/${id}`;
@@ -101,5 +101,36 @@ describe('forged queue refs', () => {
     expect(run.lines().at(-1).landed).toEqual([job.job.id]);
     team.server('merge-base', '--is-ancestor', tip, 'main');
     expect(team.server('cat-file', '-t', 'refs/land/lease')).toBe('commit');
+  });
+
+  it('a record forged as in_progress with the target as its train is not recovered as landed, nor does a train that is no commit stop recovery', async () => {
+    const team = makeTeam();
+    const dev = team.clone('dev');
+    const tips = [dev.branch('f1', { 'f1.txt': '1\n' }), dev.branch('f2', { 'f2.txt': '2\n' })];
+    const [one, two] = ok(await land(dev.dir, ['submit', 'f1', 'f2', '--json']))
+      .lines()
+      .map((line) => line.job.id as string) as [string, string];
+    const mallory = team.clone('mallory');
+    mallory.git('fetch', '-q', 'origin', '+refs/land/*:refs/forge/*');
+    const main = mallory.git('rev-parse', 'origin/main');
+    const nowhere = 'f'.repeat(40);
+    mallory.git(
+      'push',
+      '-q',
+      'origin',
+      forgedRecord(mallory, one, tips[0] as string, { state: 'in_progress', train: main }),
+      forgedRecord(mallory, two, tips[1] as string, { state: 'in_progress', train: nowhere }),
+    );
+    const ci = team.clone('ci');
+    const run = await land(ci.dir, ['run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const recovered = run.lines().filter((event) => event.type === 'recovered');
+    expect(recovered.map((event) => [event.job, event.to]).sort()).toEqual([
+      [one, 'queued'],
+      [two, 'queued'],
+    ]);
+    // Gated and landed as any queued job, by a train of their own.
+    expect(run.lines().at(-1).landed.sort()).toEqual([one, two].sort());
+    for (const tip of tips) team.server('merge-base', '--is-ancestor', tip, 'main');
   });
 });
