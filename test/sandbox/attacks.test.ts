@@ -172,6 +172,19 @@ describe.skipIf(!HAVE_BWRAP)(HAVE_BWRAP ? 'a hostile gate in the sandbox' : `a h
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a sandbox path inside the git folder: land config and land run exit 3, and no job is taken', async () => {
+    const repo = makeRepo({ policy: { target: 'main', gates: [{ name: 'test', run: ['true'], readWrite: ['.git/land'] }], sandbox: { mode: 'required' } } });
+    repo.branch('feature', { 'f.txt': 'f\n' });
+    expect((await land(repo.dir, ['submit', 'feature'])).code).toBe(0);
+    const config = await land(repo.dir, ['config']);
+    expect(config.code).toBe(3);
+    expect(config.stderr).toContain('sandbox: .git/land is inside the git folder');
+    const run = await land(repo.dir, ['run']);
+    expect(run.code).toBe(3);
+    const status = await land(repo.dir, ['status', '--json']);
+    expect(status.lines()[0]?.jobs.map((job: { state: string }) => job.state)).toEqual(['queued']);
+  });
+
   it('land doctor starts a sandbox and reports each protection', async () => {
     const { repo } = hostileRepo({ mode: 'required' });
     const doctor = await land(repo.dir, ['doctor', '--json']);

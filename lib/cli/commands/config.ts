@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { gatesHash, policyJsonSchema } from '../../config/index.js';
+import { checkSandboxPaths, isolationOf } from '../../landing/gates/sandbox.js';
+import { resolveSandboxHost } from '../../landing/gates/sandboxHost.js';
 import { action } from '../action.js';
 import { sandboxView } from '../sandboxView.js';
 
@@ -13,7 +15,11 @@ export function registerConfig(program: Command): void {
         const loaded = await ctx.policy();
         const { policy, target, tip } = loaded;
         const hash = gatesHash(policy.gates);
-        const sandbox = sandboxView(await ctx.store(), policy);
+        const store = await ctx.store();
+        const sandbox = sandboxView(store, policy);
+        // A sandbox path inside the git folder is the policy's error, said here as land run would (exit 3).
+        if (sandbox.gates === 'sandbox')
+          checkSandboxPaths(isolationOf(await resolveSandboxHost(ctx.cwd, store, { probe: false }), policy.sandbox), policy.gates);
         if (ctx.out.json) {
           ctx.out.emit({ target, tip, gatesHash: hash, policy, sandbox });
           return;
