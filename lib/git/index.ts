@@ -47,3 +47,4 @@ export { writeCommits, listRefs, fetchRefs, pushAtomic, chainMessages, setLocalR
 export { alternateObjectDirs } from './alternates.js';
 export type { NewCommit, FileEntry, RefUpdate, AtomicPush, RefObject } from './queueRefs.js';
 export { gateConfigText, keptConfigText } from './gateConfig.js';
+export { checkoutTop } from './checkoutTop.js';

@@ -3,7 +3,7 @@
 // and the repository's git folder, state folder and top level.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { alternateObjectDirs, commonDir, gateConfigText, topLevel } from '../../git/index.js';
+import { alternateObjectDirs, checkoutTop, commonDir, gateConfigText } from '../../git/index.js';
 import { landPackageRoot } from '../../landEntry.js';
 import { probeSandbox, sandboxPresence, systemEntries, toolFolders } from '../../proc/sandbox/index.js';
 import { stateRoot, type FileStore } from '../../store/index.js';
@@ -12,7 +12,8 @@ import type { SandboxHost } from './sandbox.js';
 export async function resolveSandboxHost(cwd: string, store: FileStore, opts: { probe: boolean }): Promise<SandboxHost> {
   const system = systemEntries();
   const gitDir = await commonDir(cwd);
-  const top = await topLevel(cwd);
+  const gitReal = realpathSync(gitDir);
+  const top = checkoutTop(cwd, gitReal);
   // Never shown through a tool folder that holds them (docs/sandbox.md#what-a-gate-sees).
   const privateFolders = [homedir(), process.env.HOME, '/tmp', '/home', top, gitDir].filter((dir): dir is string => Boolean(dir));
   return {
@@ -20,7 +21,7 @@ export async function resolveSandboxHost(cwd: string, store: FileStore, opts: { 
     system,
     tools: toolFolders(process.env, [landPackageRoot()], privateFolders),
     gitDir,
-    gitReal: realpathSync(gitDir),
+    gitReal,
     gitConfigText: await gateConfigText(gitDir),
     // All of it, not only this queue's: a clone's own queue and every remote queue's cache.
     stateDir: stateRoot(gitDir),
