@@ -7,7 +7,7 @@ import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
 import { failpoint } from '../../failpoint.js';
-import { gateSandboxSpec, type Isolation } from './sandbox.js';
+import { sandboxForRun, type Isolation } from './sandbox.js';
 
 /** The code under test failed: bisect, or fail a singleton. */
 export type GateFail = { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string };
@@ -114,9 +114,8 @@ export async function runGates(opts: {
   for (const gate of opts.gates) {
     const argv = commandOf(gate);
     opts.log.setSecrets(secretsOf(gate));
-    const sandbox = opts.isolation ? gateSandboxSpec(opts.isolation, gate, opts.worktree) : { spec: null, notes: [] };
-    for (const note of sandbox.notes) opts.log.line(`== ${note}`);
-    const how = sandbox.spec ? `, sandboxed${sandbox.spec.network ? ' with network' : ''}` : '';
+    const sandbox = sandboxForRun(opts.isolation, gate, opts.worktree, opts.log);
+    const how = sandbox ? `, sandboxed${sandbox.network ? ' with network' : ''}` : '';
     opts.log.line(`== gate ${gate.name}: ${JSON.stringify(argv)} (timeout ${gate.timeoutSeconds}s${how})`);
     opts.onGate?.({ phase: 'started', gate: gate.name });
     const running = runInGroup({
@@ -127,7 +126,7 @@ export async function runGates(opts: {
       output: opts.log,
       signal: opts.signal,
       ownsCwd: opts.ownsWorktree,
-      sandbox: sandbox.spec,
+      sandbox,
     });
     failpoint('mid-gate'); // the gate's process has started: runInGroup spawns it before its first await
     const outcome = await running;

@@ -9,7 +9,7 @@ import { gateEnvironment, type TrainEnv } from './gateEnv.js';
 import { anyPathMatches } from '../plan/glob.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText, runInGroup, type GroupOutcome } from './processGroup.js';
-import { gateSandboxSpec, type Isolation } from './sandbox.js';
+import { sandboxForRun, type Isolation } from './sandbox.js';
 
 export type RefreshOutcome =
   | { kind: 'unchanged' }
@@ -66,9 +66,8 @@ export async function runRefresh(opts: {
   for (const entry of entries) {
     const argv = typeof entry.run === 'string' ? ['sh', '-c', entry.run] : [...entry.run];
     opts.log.setSecrets([]);
-    const sandbox = opts.isolation ? gateSandboxSpec(opts.isolation, {}, opts.worktree) : { spec: null, notes: [] };
-    for (const note of sandbox.notes) opts.log.line(`== ${note}`);
-    opts.log.line(`== refresh "${entry.message}": ${JSON.stringify(argv)} (timeout ${entry.timeoutSeconds}s${sandbox.spec ? ', sandboxed' : ''})`);
+    const sandbox = sandboxForRun(opts.isolation, {}, opts.worktree, opts.log);
+    opts.log.line(`== refresh "${entry.message}": ${JSON.stringify(argv)} (timeout ${entry.timeoutSeconds}s${sandbox ? ', sandboxed' : ''})`);
     const outcome = await runInGroup({
       argv,
       cwd: opts.worktree,
@@ -77,7 +76,7 @@ export async function runRefresh(opts: {
       output: opts.log,
       signal: opts.signal,
       ownsCwd: opts.ownsWorktree,
-      sandbox: sandbox.spec,
+      sandbox,
     });
     const status = statusOf(outcome);
     opts.log.line(`== refresh "${entry.message}": ${status ?? 'exit 0'} after ${outcome.seconds}s`);

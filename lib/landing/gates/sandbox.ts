@@ -165,6 +165,19 @@ export function gateSandboxSpec(iso: Isolation, gate: GateSandboxSettings, workt
 
 const unique = (paths: readonly string[]) => [...new Set(paths)];
 
+/** The sandbox of one gate or refresh entry run, its notes written to the run's log (null: unsandboxed). */
+export function sandboxForRun(
+  iso: Isolation | null | undefined,
+  settings: GateSandboxSettings,
+  worktree: string,
+  log: { line(text: string): void },
+): SandboxSpec | null {
+  if (!iso) return null;
+  const { spec, notes } = gateSandboxSpec(iso, settings, worktree);
+  for (const note of notes) log.line(`== ${note}`);
+  return spec;
+}
+
 /** One line saying how gates run, for `land config`, `land status` and the drain's start. */
 export function describeSandbox(mode: SandboxMode, decision: SandboxDecision, network: boolean): string {
   switch (decision.kind) {
