@@ -1,6 +1,6 @@
 // LAND_FAILPOINT parsing: `<name>`, `<name>@<n>`, several separated by commas; unknown names ignored.
 import { describe, expect, it } from 'vitest';
-import { enospcError, parseFailpoints } from '../../lib/failpoint.js';
+import { enospcError, parseFailpoints } from '../lib/failpoint.js';
 
 describe('LAND_FAILPOINT', () => {
   it('parses names, counts and lists, and ignores what it does not know', () => {

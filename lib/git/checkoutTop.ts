@@ -1,6 +1,6 @@
 // The top of the checkout `cwd` is in, found as git finds it (the nearest folder upwards holding a
 // `.git` entry) and checked to belong to the repository, without starting git: a drain asks for it
-// once, beside every other start-up read (test/run/gitSpawns.test.ts keeps their count).
+// once, beside every other start-up read (test/landing/gitSpawns.test.ts keeps their count).
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { jobsDir } from '../helpers/state.js';
-import { afterFault, createBranches, makeFaultRepo, submitAll } from './harness.js';
+import { afterFault, createBranches, makeFaultRepo, submitAll } from '../helpers/faultHarness.js';
 
 afterAll(cleanupTempDirs);
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { jobsDir } from '../helpers/state.js';
-import { createBranches, type FaultRepo, makeFaultRepo, submitAll } from './harness.js';
-import { checkInvariants, isClean, summarize, type InvariantReport } from './invariants.js';
+import { createBranches, type FaultRepo, makeFaultRepo, submitAll } from '../helpers/faultHarness.js';
+import { checkInvariants, isClean, summarize, type InvariantReport } from '../helpers/invariants.js';
 
 afterAll(cleanupTempDirs);
 

@@ -2,18 +2,17 @@
 // waits, or exits 6 under --no-wait; their gates never overlap), and 50 `land submit` racing a
 // running drain (every job exists once, with a unique id, lands once, in queue order).
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land, startLand } from '../helpers/cli.js';
+import { FIXTURES, land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { waitUntil } from '../helpers/wait.js';
-import { afterFault, createBranches, makeFaultRepo, submitAll } from './harness.js';
-import { readRecords } from './invariants.js';
+import { afterFault, createBranches, makeFaultRepo, submitAll } from '../helpers/faultHarness.js';
+import { readRecords } from '../helpers/invariants.js';
 
 afterAll(cleanupTempDirs);
 
-const RACE_GATE = join(dirname(fileURLToPath(import.meta.url)), 'race-gate.sh');
+const RACE_GATE = join(FIXTURES, 'gates', 'race-gate.sh');
 
 type Event = { type: string; members?: string[]; message?: string };
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { stateDir } from '../helpers/state.js';
-import { afterFault, createBranches, makeFaultRepo, submitAll } from './harness.js';
+import { afterFault, createBranches, makeFaultRepo, submitAll } from '../helpers/faultHarness.js';
 
 afterAll(cleanupTempDirs);
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { waitUntil } from '../helpers/wait.js';
-import { afterFault, createBranches, makeFaultRepo, pick, seededRandom, sleep, submitAll } from './harness.js';
+import { afterFault, createBranches, makeFaultRepo, pick, seededRandom, sleep, submitAll } from '../helpers/faultHarness.js';
 
 afterAll(cleanupTempDirs);
 

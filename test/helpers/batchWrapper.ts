@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runningInProcessGroup } from '../../lib/proc/procTree.js';
-import { FIXTURES, LAND_BIN } from '../helpers/cli.js';
+import { FIXTURES, LAND_BIN } from './cli.js';
 
 export const FAKE_BATCH = join(FIXTURES, 'batch', 'fake-batch.sh');
 

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES } from '../helpers/cli.js';
+import { FIXTURES } from './cli.js';
 
 export const FAKE_SSH = join(FIXTURES, 'ssh', 'fake-ssh');
 

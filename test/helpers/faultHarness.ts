@@ -2,14 +2,13 @@
 // in one `git fast-import`, a seeded random source, and afterFault: the one place every fault test
 // asks "did anything get lost, landed twice, landed unexpectedly or stuck?".
 import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { makeRepo, type TestRepo } from '../helpers/repo.js';
+import { FIXTURES, land } from './cli.js';
+import { makeRepo, type TestRepo } from './repo.js';
 import { checkInvariants, isClean, summarize, type InvariantReport, type SubmittedBranch } from './invariants.js';
 
-export const FAULT_GATE = join(dirname(fileURLToPath(import.meta.url)), 'gate.sh');
+export const FAULT_GATE = join(FIXTURES, 'gates', 'fault-gate.sh');
 
 export interface FaultRepo {
   repo: TestRepo;

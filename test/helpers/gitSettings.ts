@@ -7,7 +7,7 @@
 //   receive.autogc=false    no `git gc --auto` process after each push a test server receives
 //   core.fsync=none         no fsync: a test's repository never has to survive a machine crash
 // A server reached over ssh (sshd does not pass this environment on) gets the same settings in its
-// own config (test/remote/setup.ts).
+// own config (test/helpers/remoteTeam.ts).
 export const TEST_GIT_SETTINGS: Readonly<Record<string, string>> = {
   'maintenance.auto': 'false',
   'gc.auto': '0',

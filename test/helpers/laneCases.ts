@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it as vitestIt } from 'vitest';
-import { LAND_BIN } from '../helpers/cli.js';
-import { makeRepo, tempDir } from '../helpers/repo.js';
+import { LAND_BIN } from './cli.js';
+import { makeRepo, tempDir } from './repo.js';
 import {
   FAKE_COUNTS,
   batchArgs,
@@ -21,7 +21,7 @@ import {
   startLand,
   waitFor,
   waitForFile,
-} from './wrapper.js';
+} from './batchWrapper.js';
 
 export interface TestLane {
   /** The name to give as the lane (LAND_LANE_SSH or a lane file's "ssh"). */

@@ -2,15 +2,15 @@
 // (separate hosts) at once, a holder killed (kill -9, mid-gate and around the landing's push), a
 // holder paused past its lease (SIGSTOP), a holder alive through a gate longer than its lease, and
 // `land run --watch` polling the remote. Real git (file://), the built CLI. The lease lasts 4 s
-// (test/remote/setup.ts) where a live holder must keep it, 2 s where a dead or paused one is taken
+// (test/helpers/remoteTeam.ts) where a live holder must keep it, 2 s where a dead or paused one is taken
 // over (a takeover costs that much waiting).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { FIXTURES, land, startLand } from '../helpers/cli.js';
-import { trackStray } from '../helpers/procs.js';
-import { tempDir } from '../helpers/repo.js';
-import { makeTeam, queuePolicy, type Clone, type Team } from './setup.js';
+import { FIXTURES, land, startLand } from './cli.js';
+import { trackStray } from './procs.js';
+import { tempDir } from './repo.js';
+import { makeTeam, queuePolicy, type Clone, type Team } from './remoteTeam.js';
 
 export interface LeaseTeam {
   team: Team;

@@ -1,9 +1,9 @@
 // Plants what a crash or a tamper leaves in the state folder, by writing its files directly.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { land } from '../helpers/cli.js';
-import { makeRepo, type TestRepo } from '../helpers/repo.js';
-import { jobsDir, readJobFile, stateDir } from '../helpers/state.js';
+import { land } from './cli.js';
+import { makeRepo, type TestRepo } from './repo.js';
+import { jobsDir, readJobFile, stateDir } from './state.js';
 import type { JobRecord } from '../../lib/store/schemas.js';
 
 /** A repository whose gate passes at once; `batchMax` 1 makes a train (and a metrics row) per job. */

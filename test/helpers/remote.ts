@@ -1,6 +1,6 @@
 // A team around one remote, reached through either transport a team uses: file:// (the bare
-// repository on this machine) or ssh:// through a real sshd on 127.0.0.1 (test/ledger/sshd.ts).
-// Builds on test/remote/setup.ts (makeTeam: the bare remote seeded with a main whose policy keeps the
+// repository on this machine) or ssh:// through a real sshd on 127.0.0.1 (test/helpers/sshd.ts).
+// Builds on test/helpers/remoteTeam.ts (makeTeam: the bare remote seeded with a main whose policy keeps the
 // queue in it; separate clones for separate hosts). Over ssh, every clone carries core.sshCommand in
 // its own git config, as a developer's clone would, so `land` (which runs git as a child) and plain
 // git commands in the clone both reach the server without any extra environment.
@@ -12,8 +12,8 @@
 // makeRemoteSetup fails saying what is missing; without it the ssh cases are left out, reported as
 // skipped under a title that says what they need.
 import { tempDir } from './repo.js';
-import { SSHD, SSHD_REQUIRED, gitSshCommand, sshdInstalled, startSshd, type TestSshd } from '../ledger/sshd.js';
-import { makeTeam, queuePolicy, type Clone, type Team } from '../remote/setup.js';
+import { SSHD, SSHD_REQUIRED, gitSshCommand, sshdInstalled, startSshd, type TestSshd } from './sshd.js';
+import { makeTeam, queuePolicy, type Clone, type Team } from './remoteTeam.js';
 
 export type Transport = 'file' | 'ssh';
 

@@ -3,8 +3,8 @@
 // (developer laptops, CI runners). Reached through file:// here; test/helpers/remote.ts adds ssh://.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gitConfigLines } from '../helpers/gitSettings.js';
-import { fastBranchable, fastCommits, makeRepo, sh, tempDir } from '../helpers/repo.js';
+import { gitConfigLines } from './gitSettings.js';
+import { fastBranchable, fastCommits, makeRepo, sh, tempDir } from './repo.js';
 
 export interface Clone {
   dir: string;

@@ -97,4 +97,4 @@ export function windowEntry(at: number, event: WindowHistoryEntry['event'], befo
 }
 
 /** An empty History at T0 with `parts` over it: the stats tests' own (the same T0). */
-export { history } from '../stats/fixture.js';
+export { history } from './statsFixture.js';

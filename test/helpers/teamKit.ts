@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { FIXTURES, land, type CliResult } from '../helpers/cli.js';
-import { tempDir } from '../helpers/repo.js';
-import { makeTeam, queuePolicy, type Clone, type Team } from './setup.js';
+import { FIXTURES, land, type CliResult } from './cli.js';
+import { tempDir } from './repo.js';
+import { makeTeam, queuePolicy, type Clone, type Team } from './remoteTeam.js';
 
 export interface Job {
   id: string;

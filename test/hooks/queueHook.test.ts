@@ -10,7 +10,7 @@ import { queuePreReceiveScript } from '../../lib/hooks/scripts.js';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
 import { BASIC_POLICY } from '../helpers/state.js';
-import { canonicalLease, duplicateKeyLease, HOLDER, type LeaseFields, nonCanonicalLeases, OTHER } from '../remote/leaseForms.js';
+import { canonicalLease, duplicateKeyLease, HOLDER, type LeaseFields, nonCanonicalLeases, OTHER } from '../helpers/leaseForms.js';
 import { parseLeaseText } from '../../lib/store/remoteLayout.js';
 
 afterAll(() => cleanupTempDirs());
@@ -29,7 +29,7 @@ function leaseTextCommit(repo: TestRepo, text: string, parent: string | null, me
   return tryGit(repo.dir, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message]).stdout.trim();
 }
 
-/** A lease commit as land writes it: lease.json (its one form, test/remote/leaseForms.ts) alone in the tree. */
+/** A lease commit as land writes it: lease.json (its one form, test/helpers/leaseForms.ts) alone in the tree. */
 function leaseCommit(repo: TestRepo, lease: LeaseFields, parent: string | null): string {
   const held = lease.released ? 'released' : `held by ${lease.holder}`;
   return leaseTextCommit(repo, canonicalLease(lease), parent, `land: lease epoch ${lease.epoch ?? 1} ${held}`);

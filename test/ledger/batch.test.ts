@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
-import { FAKE_COUNTS, batchArgs, clearedEnv, fakeBatch, ledgerLines, runLand, startLand, waitForFile } from './wrapper.js';
+import { FAKE_COUNTS, batchArgs, clearedEnv, fakeBatch, ledgerLines, runLand, startLand, waitForFile } from '../helpers/batchWrapper.js';
 
 afterEach(() => cleanupTempDirs());
 

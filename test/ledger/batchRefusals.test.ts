@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
-import { batchArgs, clearedEnv, fakeBatch, ledgerLines, runLand } from './wrapper.js';
+import { batchArgs, clearedEnv, fakeBatch, ledgerLines, runLand } from '../helpers/batchWrapper.js';
 
 afterEach(() => cleanupTempDirs());
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { FAKE_SSH, SESSION_LOST, loseSession, runSsh } from './fakeSsh.js';
+import { FAKE_SSH, SESSION_LOST, loseSession, runSsh } from '../helpers/fakeSsh.js';
 
 afterAll(() => cleanupTempDirs());
 

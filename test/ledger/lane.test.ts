@@ -6,9 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { FAKE_SSH } from './fakeSsh.js';
-import { laneCases, laneSetup, type TestLane } from './laneCases.js';
-import { batchArgs, clearedEnv, fakeBatch, killLeftoverBatches, runLand } from './wrapper.js';
+import { FAKE_SSH } from '../helpers/fakeSsh.js';
+import { laneCases, laneSetup, type TestLane } from '../helpers/laneCases.js';
+import { batchArgs, clearedEnv, fakeBatch, killLeftoverBatches, runLand } from '../helpers/batchWrapper.js';
 
 let fake: TestLane;
 

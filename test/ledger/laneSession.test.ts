@@ -20,7 +20,7 @@ import {
   trackBatch,
   waitFor,
   waitForFile,
-} from './wrapper.js';
+} from '../helpers/batchWrapper.js';
 
 afterEach(() => {
   killLeftoverBatches();

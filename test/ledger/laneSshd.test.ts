@@ -1,13 +1,13 @@
-// The lane cases through a real sshd this file starts on 127.0.0.1 (test/ledger/sshd.ts), and the
+// The lane cases through a real sshd this file starts on 127.0.0.1 (test/helpers/sshd.ts), and the
 // stand-in ssh checked against the real ssh. They run where sshd is installed. Under
 // LAND_REQUIRE_SSHD=1 (.ci/run sets it) a missing sshd fails them; only without that variable are
 // they left out (reported as skipped) on a machine without sshd.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { FAKE_SSH, SESSION_LOST, loseSession, runSsh } from './fakeSsh.js';
-import { laneCases, type TestLane } from './laneCases.js';
-import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from './sshd.js';
-import { killLeftoverBatches } from './wrapper.js';
+import { FAKE_SSH, SESSION_LOST, loseSession, runSsh } from '../helpers/fakeSsh.js';
+import { laneCases, type TestLane } from '../helpers/laneCases.js';
+import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from '../helpers/sshd.js';
+import { killLeftoverBatches } from '../helpers/batchWrapper.js';
 
 let sshd: TestSshd | null = null;
 let startError: unknown = null;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
-import { batchArgs, clearedEnv, fakeBatch, runLand } from './wrapper.js';
+import { batchArgs, clearedEnv, fakeBatch, runLand } from '../helpers/batchWrapper.js';
 
 afterEach(() => cleanupTempDirs());
 

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, sh } from '../helpers/repo.js';
 import { readJobFile } from '../helpers/state.js';
-import { makeTeam, queuePolicy } from '../remote/setup.js';
-import { ok } from '../remote/teamKit.js';
-import { appendJournal, drain, editJob, kinds, makeReconcileRepo, reconcile, submit, type ReconcileJson } from './helpers.js';
+import { makeTeam, queuePolicy } from '../helpers/remoteTeam.js';
+import { ok } from '../helpers/teamKit.js';
+import { appendJournal, drain, editJob, kinds, makeReconcileRepo, reconcile, submit, type ReconcileJson } from '../helpers/reconcile.js';
 
 afterAll(cleanupTempDirs);
 

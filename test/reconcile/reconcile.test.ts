@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { journal, readJobFile } from '../helpers/state.js';
-import { appendJournal, drain, editJob, kinds, makeReconcileRepo, metricsRows, reconcile, submit, writeMetricsRows } from './helpers.js';
+import { appendJournal, drain, editJob, kinds, makeReconcileRepo, metricsRows, reconcile, submit, writeMetricsRows } from '../helpers/reconcile.js';
 
 afterAll(cleanupTempDirs);
 

@@ -1,9 +1,9 @@
-// computeStats on a synthetic History (test/stats/fixture.ts): every figure of `land stats`, pure.
+// computeStats on a synthetic History (test/helpers/statsFixture.ts): every figure of `land stats`, pure.
 import { describe, expect, it } from 'vitest';
 import { computeStats } from '../../lib/stats/figures.js';
 import { distribution, percentile } from '../../lib/stats/percentile.js';
 import { humanDuration, statsText } from '../../lib/stats/statsText.js';
-import { T0, at, history, job, ran, sampleHistory, train } from './fixture.js';
+import { T0, at, history, job, ran, sampleHistory, train } from '../helpers/statsFixture.js';
 
 describe('percentile (nearest rank)', () => {
   it('gives an observed value: rank ceil(p/100 x n)', () => {

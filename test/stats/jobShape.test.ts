@@ -2,7 +2,7 @@
 // read, with their types; anything else is left to the full schema (land status --all, reconcile).
 import { describe, expect, it } from 'vitest';
 import { jobShapeProblem } from '../../lib/store/jobShape.js';
-import { job } from './fixture.js';
+import { job } from '../helpers/statsFixture.js';
 
 describe('jobShapeProblem', () => {
   const good = job(1, 0, { state: 'landed', at: 10 });

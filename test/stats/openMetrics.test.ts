@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { computeStats, type Stats } from '../../lib/stats/figures.js';
 import { escapeLabelValue, toOpenMetrics } from '../../lib/stats/openMetrics.js';
-import { history, ran, sampleHistory, train } from './fixture.js';
+import { history, ran, sampleHistory, train } from '../helpers/statsFixture.js';
 
 const PYTHON = '/usr/bin/python3';
 const REQUIRED = process.env.LAND_REQUIRE_OPENMETRICS_PARSER === '1';

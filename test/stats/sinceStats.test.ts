@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { readHistory } from '../../lib/stats/history.js';
 import { FileStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { T0, at, job, ran, train } from './fixture.js';
+import { T0, at, job, ran, train } from '../helpers/statsFixture.js';
 
 afterAll(cleanupTempDirs);
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKED_TRAIN_FIELDS, trainRowsOf } from '../../lib/stats/history.js';
 import { parseTrainRows, trainRowSchema } from '../../lib/story/trainRow.js';
-import { at, ran } from './fixture.js';
+import { at, ran } from '../helpers/statsFixture.js';
 
 const row = {
   at: at(5),

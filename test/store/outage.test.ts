@@ -1,5 +1,5 @@
 // The schedule a drainer rides out an outage of its queue's remote with, and the two lines it says
-// about it, as plain values (a clock the test moves). The drainer end to end: test/remote/outage.test.ts.
+// about it, as plain values (a clock the test moves). The drainer end to end: test/store/remote/outage.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LandError } from '../../lib/errors.js';
 import { nextRetry, OutageNotice } from '../../lib/store/outage.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateGrid, tune } from '../../lib/tune/recommend.js';
 import { ASSUMED_GATE_SECONDS, replayInput } from '../../lib/tune/replayInput.js';
-import { history, job, queueHistory, train } from './syntheticHistory.js';
+import { history, job, queueHistory, train } from '../helpers/tuneHistory.js';
 
 const CURRENT = { max: 8, waitSeconds: 0, parallel: 1 };
 

@@ -4,14 +4,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bashScript } from '../../lib/cli/completion/bash.js';
-import { buildCompletionSpec } from '../../lib/cli/completion/spec.js';
-import { buildProgram } from '../../lib/cli/program.js';
-import { applyChanges } from '../../lib/queue/index.js';
-import { openStore } from '../../lib/store/index.js';
-import { LAND_BIN, land } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
-import { BASIC_POLICY, errorLines } from '../helpers/state.js';
+import { bashScript } from '../../../lib/cli/completion/bash.js';
+import { buildCompletionSpec } from '../../../lib/cli/completion/spec.js';
+import { buildProgram } from '../../../lib/cli/program.js';
+import { applyChanges } from '../../../lib/queue/index.js';
+import { openStore } from '../../../lib/store/index.js';
+import { LAND_BIN, land } from '../../helpers/cli.js';
+import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../../helpers/repo.js';
+import { BASIC_POLICY, errorLines } from '../../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 

@@ -4,15 +4,15 @@
 // The reporters themselves are also driven with a fake clock and terminal.
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DrainEvent } from '../../lib/landing/events.js';
-import { liveReporter, MIN_REDRAW_MS, UP_AND_CLEAR } from '../../lib/cli/progress/liveReporter.js';
-import { colorEnabled, heartbeatSeconds, progressMode } from '../../lib/cli/progress/mode.js';
-import { plainReporter } from '../../lib/cli/progress/plainReporter.js';
-import { makeColors } from '../../lib/cli/progress/reporter.js';
-import type { ProgressSource } from '../../lib/cli/progress/source.js';
-import { land } from '../helpers/cli.js';
-import { landInPty } from '../helpers/pty.js';
-import { cleanupTempDirs, makeRepo, type TestRepo } from '../helpers/repo.js';
+import type { DrainEvent } from '../../../lib/landing/events.js';
+import { liveReporter, MIN_REDRAW_MS, UP_AND_CLEAR } from '../../../lib/cli/progress/liveReporter.js';
+import { colorEnabled, heartbeatSeconds, progressMode } from '../../../lib/cli/progress/mode.js';
+import { plainReporter } from '../../../lib/cli/progress/plainReporter.js';
+import { makeColors } from '../../../lib/cli/progress/reporter.js';
+import type { ProgressSource } from '../../../lib/cli/progress/source.js';
+import { land } from '../../helpers/cli.js';
+import { landInPty } from '../../helpers/pty.js';
+import { cleanupTempDirs, makeRepo, type TestRepo } from '../../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
 

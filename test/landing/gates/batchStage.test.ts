@@ -3,10 +3,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { jobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
-import { FAKE_BATCH } from '../ledger/wrapper.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
+import { jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { FAKE_BATCH } from '../../helpers/batchWrapper.js';
 
 afterAll(cleanupTempDirs);
 

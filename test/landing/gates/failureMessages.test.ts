@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, assert, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { jobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
-import { stateDir } from '../helpers/state.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { stateDir } from '../../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 
@@ -16,7 +16,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 describe('failure messages', () => {
   it('a FAIL from the verdict cache names the train that ran the gate and points at its log; it is no fast path', async () => {
     // Without a flaky allowance (retries.flaky 0) a lone job's cached FAIL is final; with one, its
-    // gates would run again despite the cache (test/run/flaky.test.ts).
+    // gates would run again despite the cache (test/landing/trains/flaky.test.ts).
     const repo = makeQueueRepo({ policy: { retries: { flaky: 0 } } });
     // b2 is the culprit: [b1 b2] fails, b1 lands alone, and b2 alone on the new main is the
     // failed train's tree again, judged from the verdict cache.

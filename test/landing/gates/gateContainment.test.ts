@@ -5,12 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { land, startLand } from '../helpers/cli.js';
-import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
-import { UNSANDBOXED } from '../helpers/repo.js';
-import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
-import { waitUntil } from '../helpers/wait.js';
-import { killStrays, pidsWritten, running } from '../helpers/procs.js';
+import { land, startLand } from '../../helpers/cli.js';
+import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { UNSANDBOXED } from '../../helpers/repo.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { killStrays, pidsWritten, running } from '../../helpers/procs.js';
 
 afterAll(cleanupTempDirs);
 

@@ -1,7 +1,7 @@
 // The last non-empty stderr line of a gate, quoted in the message of a gate that could not start.
 import { describe, expect, it } from 'vitest';
-import { LastLine } from '../../lib/landing/gates/lastLine.js';
-import { runInGroup } from '../../lib/landing/gates/processGroup.js';
+import { LastLine } from '../../../lib/landing/gates/lastLine.js';
+import { runInGroup } from '../../../lib/landing/gates/processGroup.js';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 

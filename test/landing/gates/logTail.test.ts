@@ -3,15 +3,15 @@
 // stay on the drainer). The tail function, then the CLI on real repositories.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Judgement } from '../../lib/landing/gates/judge.js';
-import { cutLine, LOG_TAIL_LINES, LOG_TAIL_WIDTH, logTextTail } from '../../lib/landing/gates/logTail.js';
-import { settleTrain, type TrainFacts } from '../../lib/landing/plan/settlement.js';
-import { newJobRecord, reopenChange, type JobChange } from '../../lib/queue/index.js';
-import type { JobRecord } from '../../lib/store/index.js';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
-import { readJobFile } from '../helpers/state.js';
-import { makeTeam, queuePolicy } from '../remote/setup.js';
+import type { Judgement } from '../../../lib/landing/gates/judge.js';
+import { cutLine, LOG_TAIL_LINES, LOG_TAIL_WIDTH, logTextTail } from '../../../lib/landing/gates/logTail.js';
+import { settleTrain, type TrainFacts } from '../../../lib/landing/plan/settlement.js';
+import { newJobRecord, reopenChange, type JobChange } from '../../../lib/queue/index.js';
+import type { JobRecord } from '../../../lib/store/index.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs, makeRepo } from '../../helpers/repo.js';
+import { readJobFile } from '../../helpers/state.js';
+import { makeTeam, queuePolicy } from '../../helpers/remoteTeam.js';
 
 afterAll(cleanupTempDirs);
 

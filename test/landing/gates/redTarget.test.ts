@@ -4,9 +4,9 @@
 // culprit-* file committed on main makes main itself red.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
 
 afterAll(cleanupTempDirs);
 

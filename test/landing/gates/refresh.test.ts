@@ -3,12 +3,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { policySchema, type RefreshEntry } from '../../lib/config/index.js';
-import { addDetachedWorktree, pinWorktree, removeWorktree } from '../../lib/git/index.js';
-import { LogSink } from '../../lib/landing/gates/logSink.js';
-import { runRefresh, triggeredEntries } from '../../lib/landing/gates/refresh.js';
-import { openStore } from '../../lib/store/index.js';
-import { cleanupTempDirs, makeRepo, sh } from '../helpers/repo.js';
+import { policySchema, type RefreshEntry } from '../../../lib/config/index.js';
+import { addDetachedWorktree, pinWorktree, removeWorktree } from '../../../lib/git/index.js';
+import { LogSink } from '../../../lib/landing/gates/logSink.js';
+import { runRefresh, triggeredEntries } from '../../../lib/landing/gates/refresh.js';
+import { openStore } from '../../../lib/store/index.js';
+import { cleanupTempDirs, makeRepo, sh } from '../../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
 

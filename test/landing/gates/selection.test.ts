@@ -1,10 +1,10 @@
 // Selective gates: the pure planner, then selectGates and recordGatePasses on a real repository.
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { policySchema, type Gate } from '../../lib/config/index.js';
-import { gateHash, planSelection, recordGatePasses, selectGates } from '../../lib/landing/gates/selection.js';
-import { openStore } from '../../lib/store/index.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { policySchema, type Gate } from '../../../lib/config/index.js';
+import { gateHash, planSelection, recordGatePasses, selectGates } from '../../../lib/landing/gates/selection.js';
+import { openStore } from '../../../lib/store/index.js';
+import { cleanupTempDirs, makeRepo } from '../../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
 

@@ -6,12 +6,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gatesHash, policySchema } from '../../lib/config/index.js';
-import { recordProof } from '../../lib/landing/proofs/proof.js';
-import { openStore } from '../../lib/store/index.js';
-import { land } from '../helpers/cli.js';
-import { jobsById } from '../helpers/queue.js';
-import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
+import { gatesHash, policySchema } from '../../../lib/config/index.js';
+import { recordProof } from '../../../lib/landing/proofs/proof.js';
+import { openStore } from '../../../lib/store/index.js';
+import { land } from '../../helpers/cli.js';
+import { jobsById } from '../../helpers/queue.js';
+import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
 

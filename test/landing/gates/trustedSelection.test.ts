@@ -1,11 +1,11 @@
 // Selective gates and trusted paths: a change to a trusted path is not what the gates see (they
 // get the target's version), so it selects no gate in its own train.
 import { afterAll, describe, expect, it } from 'vitest';
-import { policySchema } from '../../lib/config/index.js';
-import { gatedTreeOf } from '../../lib/landing/gates/trusted.js';
-import { gateHash, selectGates } from '../../lib/landing/gates/selection.js';
-import { openStore } from '../../lib/store/index.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { policySchema } from '../../../lib/config/index.js';
+import { gatedTreeOf } from '../../../lib/landing/gates/trusted.js';
+import { gateHash, selectGates } from '../../../lib/landing/gates/selection.js';
+import { openStore } from '../../../lib/store/index.js';
+import { cleanupTempDirs, makeRepo } from '../../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
 

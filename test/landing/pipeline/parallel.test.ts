@@ -4,14 +4,14 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { land, startLand } from '../helpers/cli.js';
-import { killStrays } from '../helpers/procs.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
-import { UNSANDBOXED } from '../helpers/repo.js';
-import { journal, stateDir } from '../helpers/state.js';
-import { waitUntil } from '../helpers/wait.js';
-import { checkInvariants, isClean, summarize } from '../faults/invariants.js';
+import { land, startLand } from '../../helpers/cli.js';
+import { killStrays } from '../../helpers/procs.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../../helpers/queue.js';
+import { UNSANDBOXED } from '../../helpers/repo.js';
+import { journal, stateDir } from '../../helpers/state.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { checkInvariants, isClean, summarize } from '../../helpers/invariants.js';
 
 afterAll(cleanupTempDirs);
 afterEach(killStrays);

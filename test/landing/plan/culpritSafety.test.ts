@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { stateDir } from '../helpers/state.js';
+import { land } from '../../helpers/cli.js';
+import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { stateDir } from '../../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 

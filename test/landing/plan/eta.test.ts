@@ -11,7 +11,7 @@ import {
   NO_WINDOW,
   recentMedian,
   trainsUntilLanded,
-} from '../../lib/landing/plan/eta.js';
+} from '../../../lib/landing/plan/eta.js';
 
 const gated = (seconds: number[], extra: Record<string, unknown> = {}) => ({
   train: 't',

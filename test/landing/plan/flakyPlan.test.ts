@@ -1,11 +1,11 @@
 // Flaky gates as plain values: when a train's gates run again (plan/flakyPlan.ts), and what the
 // settlement keeps of the runs (plan/settlement.ts): the flake, the run count, the metrics row.
 import { describe, expect, it } from 'vitest';
-import type { Judgement } from '../../lib/landing/gates/judge.js';
-import { decideRerun, flakeOf, MAX_TRAIN_RUNS, priorRuns, runsAfter, trainKey, type RunHistory } from '../../lib/landing/plan/flakyPlan.js';
-import { settleTrain, type TrainFacts } from '../../lib/landing/plan/settlement.js';
-import { newJobRecord, type JobChange } from '../../lib/queue/index.js';
-import type { GateRun, GateTelemetry, JobRecord, TrainRuns } from '../../lib/store/index.js';
+import type { Judgement } from '../../../lib/landing/gates/judge.js';
+import { decideRerun, flakeOf, MAX_TRAIN_RUNS, priorRuns, runsAfter, trainKey, type RunHistory } from '../../../lib/landing/plan/flakyPlan.js';
+import { settleTrain, type TrainFacts } from '../../../lib/landing/plan/settlement.js';
+import { newJobRecord, type JobChange } from '../../../lib/queue/index.js';
+import type { GateRun, GateTelemetry, JobRecord, TrainRuns } from '../../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
 const BASE = 'b'.repeat(40);

@@ -1,6 +1,6 @@
 // The hand-written glob matcher of gates[].paths and refresh[].paths.
 import { describe, expect, it } from 'vitest';
-import { anyPathMatches, matchGlob, matchingPaths } from '../../lib/landing/plan/glob.js';
+import { anyPathMatches, matchGlob, matchingPaths } from '../../../lib/landing/plan/glob.js';
 
 describe('matchGlob', () => {
   it('* stays within one segment', () => {

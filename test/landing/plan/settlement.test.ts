@@ -1,9 +1,9 @@
 // The settlement of a judged train, case by case, as plain values: no git, no files.
 import { describe, expect, it } from 'vitest';
-import type { Judgement } from '../../lib/landing/gates/judge.js';
-import { effectNeeded, settleTrain, type Found, type Settlement, type TrainFacts } from '../../lib/landing/plan/settlement.js';
-import { newJobRecord, type JobChange } from '../../lib/queue/index.js';
-import type { GateTelemetry, JobRecord } from '../../lib/store/index.js';
+import type { Judgement } from '../../../lib/landing/gates/judge.js';
+import { effectNeeded, settleTrain, type Found, type Settlement, type TrainFacts } from '../../../lib/landing/plan/settlement.js';
+import { newJobRecord, type JobChange } from '../../../lib/queue/index.js';
+import type { GateTelemetry, JobRecord } from '../../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
 const BASE = 'b'.repeat(40);

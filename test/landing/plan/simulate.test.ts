@@ -1,10 +1,10 @@
 // The planner replayed on known culprits (plan/simulate.ts): the gate runs per job of the
 // culprit-rate sweep over many seeded queues (the issue's goals for the default policy), and the
 // outcome on every small queue. The real drain is checked against the same replay in
-// test/landing/culpritSafety.test.ts and by `npm run bench` (bench/sweep.ts).
+// test/landing/plan/culpritSafety.test.ts and by `npm run bench` (bench/sweep.ts).
 import { describe, expect, it } from 'vitest';
-import { culpritPositions, queueSeed } from '../../bench/sweep.js';
-import { simulateDrain } from '../../lib/landing/plan/simulate.js';
+import { culpritPositions, queueSeed } from '../../../bench/sweep.js';
+import { simulateDrain } from '../../../lib/landing/plan/simulate.js';
 
 function queue(n: number, positions: readonly number[]): boolean[] {
   return Array.from({ length: n }, (_, i) => positions.includes(i + 1));
@@ -40,7 +40,7 @@ describe('simulateDrain: every queue of up to 10 jobs and up to 3 culprits', () 
     }
   });
 
-  it('replays the real drain of test/landing/culpritSafety.test.ts: 8 jobs, culprits 2 and 5, 9 gate runs', () => {
+  it('replays the real drain of test/landing/plan/culpritSafety.test.ts: 8 jobs, culprits 2 and 5, 9 gate runs', () => {
     const out = simulateDrain(queue(8, [2, 5]), 8);
     expect(out).toMatchObject({ gateRuns: 9, failed: [2, 5], windows: [8, 2, 2, 2, 2, 2] });
   });

@@ -2,9 +2,9 @@
 // parsed, classified (a commit rides; missing, not a commit or unreadable fails the job with
 // bad_tip), and turned into the failure's record change and event.
 import { describe, expect, it } from 'vitest';
-import { parseBatchCheck } from '../../lib/git/index.js';
-import { badTipSteps, classifyTip } from '../../lib/landing/plan/tipCheck.js';
-import { newJobRecord } from '../../lib/queue/index.js';
+import { parseBatchCheck } from '../../../lib/git/index.js';
+import { badTipSteps, classifyTip } from '../../../lib/landing/plan/tipCheck.js';
+import { newJobRecord } from '../../../lib/queue/index.js';
 
 const TIP = 'a'.repeat(40);
 const OTHER = 'b'.repeat(40);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { newJobRecord } from '../../lib/queue/index.js';
-import { runnableJobs } from '../../lib/queue/index.js';
-import { planTrain, splitFailed, startsBatch } from '../../lib/landing/plan/trainPlan.js';
-import type { JobRecord } from '../../lib/store/index.js';
+import { newJobRecord } from '../../../lib/queue/index.js';
+import { runnableJobs } from '../../../lib/queue/index.js';
+import { planTrain, splitFailed, startsBatch } from '../../../lib/landing/plan/trainPlan.js';
+import type { JobRecord } from '../../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
 

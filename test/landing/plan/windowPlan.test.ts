@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clampWindow, culpritRate, initialWindow, judgedIn, rateWindow, windowFor, type Judged } from '../../lib/landing/plan/windowPlan.js';
-import type { WindowHistoryEntry } from '../../lib/store/index.js';
+import { clampWindow, culpritRate, initialWindow, judgedIn, rateWindow, windowFor, type Judged } from '../../../lib/landing/plan/windowPlan.js';
+import type { WindowHistoryEntry } from '../../../lib/store/index.js';
 
 describe('clampWindow', () => {
   it('keeps the size within 1..batch.max', () => {

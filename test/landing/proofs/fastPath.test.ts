@@ -1,12 +1,12 @@
 // The one fast-path decision, on real repositories and a real FileStore in .git/land.
 import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gatesHash, policySchema, type Policy, type PolicyInput } from '../../lib/config/index.js';
-import { fastPathDecision } from '../../lib/landing/proofs/fastPath.js';
-import { recordProof, type Proof } from '../../lib/landing/proofs/proof.js';
-import { newJobRecord } from '../../lib/queue/index.js';
-import { openStore, type FileStore } from '../../lib/store/index.js';
-import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
+import { gatesHash, policySchema, type Policy, type PolicyInput } from '../../../lib/config/index.js';
+import { fastPathDecision } from '../../../lib/landing/proofs/fastPath.js';
+import { recordProof, type Proof } from '../../../lib/landing/proofs/proof.js';
+import { newJobRecord } from '../../../lib/queue/index.js';
+import { openStore, type FileStore } from '../../../lib/store/index.js';
+import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, sh, tempDir } from '../helpers/repo.js';
-import { gateScript, jobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs, sh, tempDir } from '../../helpers/repo.js';
+import { gateScript, jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { proofRefusal, readProof, recordProof, type Proof } from '../../lib/landing/proofs/proof.js';
-import { FileStore } from '../../lib/store/index.js';
-import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { proofRefusal, readProof, recordProof, type Proof } from '../../../lib/landing/proofs/proof.js';
+import { FileStore } from '../../../lib/store/index.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
 

@@ -3,13 +3,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadPolicy } from '../../lib/config/index.js';
-import { fastPathDecision } from '../../lib/landing/proofs/fastPath.js';
-import { newJobRecord } from '../../lib/queue/index.js';
-import { openStore } from '../../lib/store/index.js';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
-import { errorLines, stateDir } from '../helpers/state.js';
+import { loadPolicy } from '../../../lib/config/index.js';
+import { fastPathDecision } from '../../../lib/landing/proofs/fastPath.js';
+import { newJobRecord } from '../../../lib/queue/index.js';
+import { openStore } from '../../../lib/store/index.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs, makeRepo } from '../../helpers/repo.js';
+import { errorLines, stateDir } from '../../helpers/state.js';
 
 afterAll(() => cleanupTempDirs());
 

@@ -5,10 +5,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { jobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { journal, jobsDir } from '../helpers/state.js';
+import { land } from '../../helpers/cli.js';
+import { jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { journal, jobsDir } from '../../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 

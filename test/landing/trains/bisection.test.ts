@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
-import { simulateDrain } from '../../lib/landing/plan/simulate.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { simulateDrain } from '../../../lib/landing/plan/simulate.js';
 
 afterAll(cleanupTempDirs);
 

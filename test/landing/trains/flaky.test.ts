@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { jobsById, makeQueueRepo, type QueueRepo } from '../helpers/queue.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
+import { land } from '../../helpers/cli.js';
+import { jobsById, makeQueueRepo, type QueueRepo } from '../../helpers/queue.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
 

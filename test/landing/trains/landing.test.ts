@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land, startLand } from '../helpers/cli.js';
-import { cleanupTempDirs, sh, tempDir } from '../helpers/repo.js';
-import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches } from '../helpers/queue.js';
-import { UNSANDBOXED } from '../helpers/repo.js';
-import { pidAlive, waitForFile, waitUntil } from '../helpers/wait.js';
+import { land, startLand } from '../../helpers/cli.js';
+import { cleanupTempDirs, sh, tempDir } from '../../helpers/repo.js';
+import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { UNSANDBOXED } from '../../helpers/repo.js';
+import { pidAlive, waitForFile, waitUntil } from '../../helpers/wait.js';
 
 afterAll(cleanupTempDirs);
 

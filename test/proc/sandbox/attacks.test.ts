@@ -10,9 +10,9 @@ import { createServer, type Server } from 'node:net';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findBwrap } from '../../lib/proc/sandbox/mechanism.js';
-import { FIXTURES, land } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../helpers/repo.js';
+import { findBwrap } from '../../../lib/proc/sandbox/mechanism.js';
+import { FIXTURES, land } from '../../helpers/cli.js';
+import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../../helpers/repo.js';
 
 const REQUIRED = process.env.LAND_REQUIRE_SANDBOX === '1';
 const HAVE_BWRAP = findBwrap() !== null || REQUIRED;

@@ -5,9 +5,9 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findBwrap } from '../../lib/proc/sandbox/mechanism.js';
-import { land, ROOT } from '../helpers/cli.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { findBwrap } from '../../../lib/proc/sandbox/mechanism.js';
+import { land, ROOT } from '../../helpers/cli.js';
+import { cleanupTempDirs, makeRepo } from '../../helpers/repo.js';
 
 const HAVE_BWRAP = findBwrap() !== null || process.env.LAND_REQUIRE_SANDBOX === '1';
 const NEEDS = 'needs bubblewrap: apt-get install bubblewrap (LAND_REQUIRE_SANDBOX=1 makes its absence a failure)';

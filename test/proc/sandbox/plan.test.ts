@@ -4,13 +4,13 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { policySchema } from '../../lib/config/index.js';
-import { isLandError } from '../../lib/errors.js';
-import { keptConfigText } from '../../lib/git/gateConfig.js';
-import { policyMounts, sandboxDecision } from '../../lib/landing/gates/sandbox.js';
-import { bwrapArgs, sandboxFailed, type SandboxPlan } from '../../lib/proc/sandbox/plan.js';
-import { toolFolders } from '../../lib/proc/sandbox/layout.js';
-import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { policySchema } from '../../../lib/config/index.js';
+import { isLandError } from '../../../lib/errors.js';
+import { keptConfigText } from '../../../lib/git/gateConfig.js';
+import { policyMounts, sandboxDecision } from '../../../lib/landing/gates/sandbox.js';
+import { bwrapArgs, sandboxFailed, type SandboxPlan } from '../../../lib/proc/sandbox/plan.js';
+import { toolFolders } from '../../../lib/proc/sandbox/layout.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
 
 afterEach(cleanupTempDirs);
 

@@ -2,15 +2,15 @@
 // marks each draws, from which data, that hostile names come out escaped, and that an empty history
 // gives a page of "no data" charts.
 import { describe, expect, it } from 'vitest';
-import { failedJobsChart, failedJobsData, MAX_ROWS } from '../../lib/report/charts/failedJobs.js';
-import { gateDurationsChart, gateDurationsData } from '../../lib/report/charts/gateDurations.js';
-import { outcomesChart, outcomesData } from '../../lib/report/charts/outcomes.js';
-import { bins, timeToLandChart, timeToLandData } from '../../lib/report/charts/timeToLand.js';
-import { windowChart, windowData } from '../../lib/report/charts/window.js';
-import { CSP, renderReport } from '../../lib/report/html.js';
-import { summaryRows } from '../../lib/report/summary.js';
-import { esc, niceTicks, timeTicks } from '../../lib/report/svg.js';
-import { history, job, T0, train, windowEntry } from './synthetic.js';
+import { failedJobsChart, failedJobsData, MAX_ROWS } from '../../../lib/report/charts/failedJobs.js';
+import { gateDurationsChart, gateDurationsData } from '../../../lib/report/charts/gateDurations.js';
+import { outcomesChart, outcomesData } from '../../../lib/report/charts/outcomes.js';
+import { bins, timeToLandChart, timeToLandData } from '../../../lib/report/charts/timeToLand.js';
+import { windowChart, windowData } from '../../../lib/report/charts/window.js';
+import { CSP, renderReport } from '../../../lib/report/html.js';
+import { summaryRows } from '../../../lib/report/summary.js';
+import { esc, niceTicks, timeTicks } from '../../../lib/report/svg.js';
+import { history, job, T0, train, windowEntry } from '../../helpers/reportHistory.js';
 
 /** The data marks in a chart's markup, as a browser's `.mark` selector would find them. */
 const marksIn = (markup: string): number => (markup.match(/class="mark[ "]/g) ?? []).length;

@@ -1,9 +1,9 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { makeTeam } from './setup.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { makeTeam } from '../../helpers/remoteTeam.js';
 
 afterAll(cleanupTempDirs);
 

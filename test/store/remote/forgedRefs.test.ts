@@ -5,10 +5,10 @@
 // (bad_tip, pushed like any failure), skips the blob refs with a warning, and exits 0; the next
 // drain and every other clone's commands are not stuck on them.
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, sh } from '../helpers/repo.js';
-import { makeTeam, queuePolicy, type Clone } from './setup.js';
-import { ok, statusJobs } from './teamKit.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs, sh } from '../../helpers/repo.js';
+import { makeTeam, queuePolicy, type Clone } from '../../helpers/remoteTeam.js';
+import { ok, statusJobs } from '../../helpers/teamKit.js';
 
 afterAll(cleanupTempDirs);
 

@@ -2,11 +2,24 @@
 // killed mid-gate or around the landing push, --no-wait from cron. Helpers: leaseKit.ts.
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { killStrays } from '../helpers/procs.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { waitUntil } from '../helpers/wait.js';
-import { leaseTeam, drainer, submit, serverLease, type Job, serverJob, cachedJob, SHORT, leaseEpochs, landedOnce, reconciled, summaryOf } from './leaseKit.js';
+import { land } from '../../helpers/cli.js';
+import { killStrays } from '../../helpers/procs.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { waitUntil } from '../../helpers/wait.js';
+import {
+  leaseTeam,
+  drainer,
+  submit,
+  serverLease,
+  type Job,
+  serverJob,
+  cachedJob,
+  SHORT,
+  leaseEpochs,
+  landedOnce,
+  reconciled,
+  summaryOf,
+} from '../../helpers/leaseKit.js';
 
 afterEach(killStrays);
 afterAll(cleanupTempDirs);

@@ -2,11 +2,24 @@
 // a holder paused past its lease (SIGSTOP), the heartbeat, --watch. Helpers: leaseKit.ts.
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { killStrays } from '../helpers/procs.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { waitUntil } from '../helpers/wait.js';
-import { leaseTeam, drainer, submit, serverLease, serverJob, cachedJob, SHORT, sleep, leaseEpochs, landedOnce, reconciled, summaryOf } from './leaseKit.js';
+import { land } from '../../helpers/cli.js';
+import { killStrays } from '../../helpers/procs.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { waitUntil } from '../../helpers/wait.js';
+import {
+  leaseTeam,
+  drainer,
+  submit,
+  serverLease,
+  serverJob,
+  cachedJob,
+  SHORT,
+  sleep,
+  leaseEpochs,
+  landedOnce,
+  reconciled,
+  summaryOf,
+} from '../../helpers/leaseKit.js';
 
 afterEach(killStrays);
 afterAll(cleanupTempDirs);

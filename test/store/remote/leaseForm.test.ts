@@ -4,11 +4,11 @@
 // is a lease of an unknown holder: nobody is told it is free, and a drainer takes it over once it
 // has stood unmoved for the lease's time, as a dead holder's; the drain is never wedged by it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { leaseHost, leaseText, parseLeaseText } from '../../lib/store/remoteLayout.js';
-import { land } from '../helpers/cli.js';
-import { cleanupTempDirs, sh } from '../helpers/repo.js';
-import { canonicalLease, duplicateKeyLease, HOLDER, nonCanonicalLeases } from './leaseForms.js';
-import { makeTeam, queuePolicy } from './setup.js';
+import { leaseHost, leaseText, parseLeaseText } from '../../../lib/store/remoteLayout.js';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs, sh } from '../../helpers/repo.js';
+import { canonicalLease, duplicateKeyLease, HOLDER, nonCanonicalLeases } from '../../helpers/leaseForms.js';
+import { makeTeam, queuePolicy } from '../../helpers/remoteTeam.js';
 
 afterAll(cleanupTempDirs);
 

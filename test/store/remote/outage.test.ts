@@ -5,11 +5,11 @@
 // (file://), the built CLI. What must survive: the drainer, its lease (same epoch), the job.
 import { renameSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { killStrays } from '../helpers/procs.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { waitUntil } from '../helpers/wait.js';
-import { drainer, landedOnce, leaseTeam, serverJob, serverLease, sleep, submit } from './leaseKit.js';
-import { makeTeam, queuePolicy, type Team } from './setup.js';
+import { killStrays } from '../../helpers/procs.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { drainer, landedOnce, leaseTeam, serverJob, serverLease, sleep, submit } from '../../helpers/leaseKit.js';
+import { makeTeam, queuePolicy, type Team } from '../../helpers/remoteTeam.js';
 
 afterEach(killStrays);
 afterAll(cleanupTempDirs);

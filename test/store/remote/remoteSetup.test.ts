@@ -7,10 +7,10 @@ import { execFile } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { land } from '../helpers/cli.js';
-import { cloneOf, makeRemoteSetup, stopRemoteServers, transportCases, type RemoteSetup } from '../helpers/remote.js';
-import { cleanupTempDirs, sh, tempDir } from '../helpers/repo.js';
-import type { Clone } from '../remote/setup.js';
+import { land } from '../../helpers/cli.js';
+import { cloneOf, makeRemoteSetup, stopRemoteServers, transportCases, type RemoteSetup } from '../../helpers/remote.js';
+import { cleanupTempDirs, sh, tempDir } from '../../helpers/repo.js';
+import type { Clone } from '../../helpers/remoteTeam.js';
 
 afterAll(async () => {
   await stopRemoteServers();
@@ -122,7 +122,7 @@ for (const t of transportCases()) {
   });
 }
 
-// The land CLI over ssh:// (test/remote/teamSubmit.test.ts and team.test.ts tell the same story over file://).
+// The land CLI over ssh:// (test/store/remote/teamSubmit.test.ts and team.test.ts tell the same story over file://).
 const ssh = transportCases().find((t) => t.transport === 'ssh');
 describe.skipIf(!ssh?.available)(`land ${ssh?.title ?? 'over ssh://'}`, () => {
   it('land submit in one clone, status in another, a drain in a fresh clone: landed on the server', async () => {

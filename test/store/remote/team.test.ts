@@ -3,12 +3,12 @@
 // third clone. Helpers: teamKit.ts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { land, startLand, type CliResult } from '../helpers/cli.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { waitForFile } from '../helpers/wait.js';
-import { makeTeam } from './setup.js';
+import { land, startLand, type CliResult } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { waitForFile } from '../../helpers/wait.js';
+import { makeTeam } from '../../helpers/remoteTeam.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serverRefs, statusJobs, ok, blockingTeam, jsonLines } from './teamKit.js';
+import { serverRefs, statusJobs, ok, blockingTeam, jsonLines } from '../../helpers/teamKit.js';
 
 afterAll(cleanupTempDirs);
 

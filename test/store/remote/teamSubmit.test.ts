@@ -1,8 +1,8 @@
-import { land, startLand } from '../helpers/cli.js';
-import { cleanupTempDirs } from '../helpers/repo.js';
-import { makeTeam, queuePolicy, type Clone } from './setup.js';
+import { land, startLand } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { makeTeam, queuePolicy, type Clone } from '../../helpers/remoteTeam.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Job, serverRefs, statusJobs, ok } from './teamKit.js';
+import { type Job, serverRefs, statusJobs, ok } from '../../helpers/teamKit.js';
 
 afterAll(cleanupTempDirs);
 
