@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, type TestRepo } from '../helpers/repo.js';
-import { jobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
+import { statusJobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
 import { UNSANDBOXED } from '../helpers/repo.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -34,7 +34,7 @@ function trainCommits(repo: TestRepo): string[] {
 }
 
 async function states(repo: TestRepo, ids: readonly string[]): Promise<string[]> {
-  const jobs = await jobsById(repo);
+  const jobs = await statusJobsById(repo);
   return ids.map((id) => jobs.get(id).state);
 }
 
@@ -54,7 +54,7 @@ function landedSince(repo: TestRepo, base: string, tips: Map<string, string>): s
 async function finishes(repo: QueueRepo, base: string, good: readonly string[], culprit: string | null): Promise<void> {
   const run = await land(repo.dir, ['run', '--json'], { env: { LAND_FAILPOINT: undefined } });
   expect(run.code, run.stderr).toBe(0);
-  const jobs = await jobsById(repo);
+  const jobs = await statusJobsById(repo);
   for (const id of good) expect(jobs.get(id).state, id).toBe('landed');
   if (culprit) {
     expect(jobs.get(culprit).state).toBe('failed');
@@ -102,7 +102,7 @@ describe('failpoints kill the CLI where they say, and the next land run finishes
     const before = repo.tip('main');
     await killedAt(repo, ['run'], 'mid-gate');
     await waitUntil('the orphaned gate to write its line', () => repo.gateRuns() === 1);
-    const jobs = await jobsById(repo);
+    const jobs = await statusJobsById(repo);
     for (const id of [good, other]) expect(jobs.get(id)).toMatchObject({ state: 'in_progress', verdict: null });
     expect(repo.tip('main')).toBe(before);
     await finishes(repo, before, [good as string, other as string], null);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
-import { jobsById } from '../helpers/queue.js';
+import { statusJobsById } from '../helpers/queue.js';
 import { BASIC_POLICY } from '../helpers/state.js';
 
 afterAll(cleanupTempDirs);
@@ -47,7 +47,7 @@ describe('a kill between a record and the index of active jobs', () => {
     await killedAt(repo.dir, ['run'], 'before-index@2');
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    const jobs = await jobsById(repo);
+    const jobs = await statusJobsById(repo);
     expect([...jobs.values()].map((job) => job.state)).toEqual(['landed', 'landed', 'landed']);
     expect((await land(repo.dir, ['status', '--json'])).json().jobs).toEqual([]);
     const check = await land(repo.dir, ['reconcile', '--check', '--json']);

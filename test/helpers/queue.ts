@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { FIXTURES, land } from './cli.js';
 import type { JobRecord } from '../../lib/store/schemas.js';
 import { fastBranchable, fastCommits, makeRepo, tempDir, type TestRepo } from './repo.js';
+import { allJobsInProcess, submitInProcess } from './drainHarness.js';
 
 export interface GateSetup {
   script: string;
@@ -66,33 +67,46 @@ export async function submitBranches(repo: TestRepo, n: number, culprits: readon
   } else {
     for (const [i, name] of names.entries()) repo.branch(name, { [fileOf(i + 1)]: `${name}\n` });
   }
-  const result = await land(repo.dir, ['submit', ...names, '--json']);
-  if (result.code !== 0) throw new Error(`submit ${names.join(' ')} failed: ${result.stderr}`);
-  ids.push(...result.lines().map((line) => line.job.id as string));
+  // Submitted in this process (what `land submit` calls): the submission is not what these tests
+  // check (test/cli/submit.test.ts does, through the CLI), so no Node start is spent on it.
+  ids.push(...(await submitInProcess(repo.dir, names)));
   return ids;
 }
 
 /** A job as `land status --all --json` lists it: its record, its place in the queue and its eta. */
 export type StatusJob = JobRecord & { position: number | null; eta: number | null };
 
-/** Looks a job up by id; an id that `land status` did not list fails the test, naming it. */
-export interface JobsById {
-  get(id: string | undefined): StatusJob;
+/** Looks a job up by id; an id that was not listed fails the test, naming it. */
+export interface JobsById<Job extends JobRecord = JobRecord> {
+  get(id: string | undefined): Job;
   /** Every listed job, in landing order. */
-  values(): IterableIterator<StatusJob>;
+  values(): IterableIterator<Job>;
 }
 
-export async function jobsById(repo: TestRepo): Promise<JobsById> {
-  const status = await land(repo.dir, ['status', '--all', '--json']);
-  const jobs = new Map(status.json<{ jobs: StatusJob[] }>().jobs.map((job) => [job.id, job]));
+function byId<Job extends JobRecord>(listed: readonly Job[], source: string): JobsById<Job> {
+  const jobs = new Map(listed.map((job) => [job.id, job]));
   return {
     get(id) {
       const job = id === undefined ? undefined : jobs.get(id);
-      if (!job) throw new Error(`land status --all --json lists no job ${String(id)} (it lists ${[...jobs.keys()].join(', ') || 'none'})`);
+      if (!job) throw new Error(`${source} lists no job ${String(id)} (it lists ${[...jobs.keys()].join(', ') || 'none'})`);
       return job;
     },
     values: () => jobs.values(),
   };
+}
+
+/**
+ * Every job record in the state folder, in landing order (what `land status --all` lists), read in
+ * this process: the records are the evidence these tests check, not the command that prints them.
+ */
+export async function jobsById(repo: TestRepo): Promise<JobsById> {
+  return byId(await allJobsInProcess(repo.dir), 'the state folder');
+}
+
+/** The same through `land status --all --json`: for the fault tests, where the CLI reading the state a kill left is part of the check. */
+export async function statusJobsById(repo: TestRepo): Promise<JobsById<StatusJob>> {
+  const status = await land(repo.dir, ['status', '--all', '--json']);
+  return byId(status.json<{ jobs: StatusJob[] }>().jobs, 'land status --all --json');
 }
 
 /** Land-Job trailers of the target's first-parent merges, oldest first. */

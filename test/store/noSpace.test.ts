@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LAND_BIN, land, type CliResult } from '../helpers/cli.js';
 import { cleanupTempDirs, type TestRepo } from '../helpers/repo.js';
-import { jobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { statusJobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
 
 const holders: ChildProcess[] = [];
 afterAll(() => {
@@ -114,7 +114,7 @@ describe('a full disk under the state folder', () => {
     expect((await land(repo.dir, ['submit', 'second'])).code).toBe(0);
     const run = await land(repo.dir, ['run', '--no-wait']);
     expect(run.code, run.stderr).toBe(0);
-    expect([...(await jobsById(repo)).values()].map((job) => job.state)).toEqual(['landed', 'landed']);
+    expect([...(await statusJobsById(repo)).values()].map((job) => job.state)).toEqual(['landed', 'landed']);
   });
 
   const unavailable = tmpfsUnavailable();

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
 import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { runDrain, setWindowInProcess, submitInProcess } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -59,41 +60,44 @@ describe('a red target', () => {
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(ids);
   });
+});
 
+// Variants of the same decision (the red-target check in lib/landing/gates/targetCheck.ts and the
+// settlement), run by the real drain in this process: `summary.stopped.why` 'target_red' is what
+// `land run` turns into exit 10 (checked end to end above); a stop of null is exit 0.
+describe('a red target, the drain in process', () => {
   it('a lone job on a red target moves nothing: the window stays, no retry is counted, and it lands once main is fixed', async () => {
     const repo = makeQueueRepo();
     repo.commit('break main', { 'culprit-main': 'broken\n' });
     repo.branch('fix-elsewhere', { 'other.txt': 'x\n' });
-    const [id] = (await land(repo.dir, ['submit', 'fix-elsewhere', '--json'])).lines().map((l) => l.job.id as string);
-    expect((await land(repo.dir, ['window', '--set', '4'])).code).toBe(0);
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(10);
-    const events = run.lines();
-    expect(events.some((e) => e.type === 'window')).toBe(false);
-    expect(events.at(-1)).toMatchObject({ window: 4, failed: [], queued: [id], stopped: { why: 'target_red' } });
+    const [id] = await submitInProcess(repo.dir, ['fix-elsewhere']);
+    await setWindowInProcess(repo.dir, 4, 8);
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped?.why).toBe('target_red');
+    expect(run.events.some((e) => e.type === 'window')).toBe(false);
+    expect(run.summary).toMatchObject({ window: 4, failed: [], queued: [id], stopped: { why: 'target_red' } });
     expect((await jobsById(repo)).get(id as string)).toMatchObject({ state: 'queued', reason: 'target_red', requeues: {} });
     repo.git('rm', '-q', 'culprit-main');
     repo.commit('fix main');
-    const fixed = await land(repo.dir, ['run', '--json']);
-    expect(fixed.code, fixed.stderr).toBe(0);
+    const fixed = await runDrain(repo.dir);
+    expect(fixed.summary.stopped).toBeNull();
     expect((await jobsById(repo)).get(id as string).state).toBe('landed');
   });
 
   it('a real culprit on a green target still fails alone; the target is gated at most once, then cached', async () => {
     const repo = makeQueueRepo();
     const [first] = await submitBranches(repo, 1, [1], 'c');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const events = run.lines();
-    expect(events.find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: false });
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    expect(run.of('target_checked')[0]).toMatchObject({ verdict: 'PASS', cached: false });
     expect(repo.gateRuns()).toBe(2); // the culprit's train, then main itself
     expect((await jobsById(repo)).get(first as string)).toMatchObject({ state: 'failed', reason: 'gate' });
 
     const [second] = await submitBranches(repo, 1, [1], 'd');
-    const next = await land(repo.dir, ['run', '--json']);
-    expect(next.code, next.stderr).toBe(0);
-    expect(next.lines().find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: true });
-    expect(next.lines().some((e) => e.type === 'checking_target')).toBe(false);
+    const next = await runDrain(repo.dir);
+    expect(next.summary.stopped).toBeNull();
+    expect(next.of('target_checked')[0]).toMatchObject({ verdict: 'PASS', cached: true });
+    expect(next.events.some((e) => e.type === 'checking_target')).toBe(false);
     expect(repo.gateRuns()).toBe(3); // the second culprit's train only
     expect((await jobsById(repo)).get(second as string)).toMatchObject({ state: 'failed', reason: 'gate' });
   });
