@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { jobsById, makeQueueRepo, type QueueRepo } from '../../helpers/queue.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
+import { runDrain, submitInProcess } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -38,6 +39,13 @@ function makeQueueRepoWith(opts: { fails: number; infraFirst?: number }, retries
 
 /** Gate runs of trains that carried `id` (the gate writes "$LAND_JOB $LAND_MEMBERS"). */
 const runsOf = (repo: QueueRepo, id: string) => repo.gateLines().filter((line) => line.split(' ').slice(1).includes(id)).length;
+
+/** A branch adding `file`, submitted in this process. */
+async function submitOne(repo: QueueRepo, branch: string, file: string): Promise<string> {
+  repo.branch(branch, { [file]: `${branch}\n` });
+  const [id] = await submitInProcess(repo.dir, [branch]);
+  return id as string;
+}
 
 async function submit(repo: QueueRepo, branch: string, file: string): Promise<string> {
   repo.branch(branch, { [file]: `${branch}\n` });
@@ -104,14 +112,19 @@ describe('flaky gates', () => {
     const log = readFileSync(job.gateLog as string, 'utf8');
     expect(log).toMatch(/== run 2 of train .*retries\.flaky/);
   });
+});
 
+// Variants of the same decisions (the flaky allowance and the run cap in lib/landing/plan/flakyPlan.ts,
+// settled by plan/settlement.ts) on the real drain in this process: the same gate, records, metrics
+// rows and verdict cache; a stop of null is what `land run` exits 0 for.
+describe('flaky gates, the drain in process', () => {
   it('a true culprit costs exactly 1 + retries.flaky runs alone, then fails; its FAIL stays cached', async () => {
     const repo = flakyRepo({ fails: 0, flaky: 2 });
-    const id = await submit(repo, 'broken', 'culprit-1');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const events = run.lines();
-    expect(events.filter((e) => e.type === 'gate_rerun').map((e) => e.run)).toEqual([2, 3]);
+    const id = await submitOne(repo, 'broken', 'culprit-1');
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    const { events } = run;
+    expect(run.of('gate_rerun').map((e) => e.run)).toEqual([2, 3]);
     expect(runsOf(repo, id)).toBe(3);
     // The re-runs come first; only then is main itself gated (green: the job is the culprit), and the job failed.
     const order = events.map((e) => e.type).filter((t) => ['gate_rerun', 'checking_target', 'target_checked', 'failed'].includes(t));
@@ -128,10 +141,10 @@ describe('flaky gates', () => {
 
   it('retries.flaky 0 (the default, no key in the policy) behaves as before: a lone job whose gate fails once fails after one run', async () => {
     const repo = flakyRepo({ fails: 1 });
-    const id = await submit(repo, 'wobbly', 'flaky-1');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.lines().some((e) => e.type === 'gate_rerun')).toBe(false);
+    const id = await submitOne(repo, 'wobbly', 'flaky-1');
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    expect(run.events.some((e) => e.type === 'gate_rerun')).toBe(false);
     expect(runsOf(repo, id)).toBe(1);
     expect((await jobsById(repo)).get(id)).toMatchObject({ state: 'failed', reason: 'gate' });
     expect(metricRows(repo).find((r) => r.members.includes(id))).toMatchObject({ flaky: false });
@@ -139,11 +152,11 @@ describe('flaky gates', () => {
 
   it('a batch whose gate fails once bisects with no re-run; the half that meets the cached FAIL alone gets its allowance and lands', async () => {
     const repo = flakyRepo({ fails: 1, flaky: 1 });
-    const steady = await submit(repo, 'steady', 'steady.txt');
-    const wobbly = await submit(repo, 'wobbly', 'flaky-1');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const events = run.lines();
+    const steady = await submitOne(repo, 'steady', 'steady.txt');
+    const wobbly = await submitOne(repo, 'wobbly', 'flaky-1');
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    const { events } = run;
     // [steady wobbly] FAIL (flaky) -> bisect: [steady] PASS; [wobbly] on the new main has the failed
     // batch's tree: a cached FAIL, which the allowance re-runs once: PASS.
     expect(events.filter((e) => e.type === 'bisected')).toHaveLength(1);
@@ -163,12 +176,12 @@ describe('flaky gates', () => {
   it('a target whose gate fails once is re-run before the drain stops for a red target: it is green, and the culprit fails', async () => {
     const repo = flakyRepo({ fails: 1, flaky: 1 });
     repo.commit('a flaky file on main', { 'flaky-main': 'main\n' });
-    const id = await submit(repo, 'broken', 'culprit-1');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const events = run.lines();
+    const id = await submitOne(repo, 'broken', 'culprit-1');
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    const { events } = run;
     expect(events.find((e) => e.type === 'target_checked')).toMatchObject({ verdict: 'PASS', cached: false });
-    expect(events.at(-1)).toMatchObject({ failed: [id], stopped: null });
+    expect(run.summary).toMatchObject({ failed: [id], stopped: null });
     // The culprit twice, main itself twice (FAIL, then PASS).
     expect(runsOf(repo, id)).toBe(2);
     expect(repo.gateRuns()).toBe(4);
@@ -179,11 +192,10 @@ describe('flaky gates', () => {
     // Two runs that cannot start (requeued, the same train rebuilt), then failures: 2 + 1 + 2 re-runs = 5,
     // although retries.flaky 4 alone would allow 1 + 4 after the infra runs.
     const repo = flakyRepo({ fails: 0, flaky: 4, infraFirst: 2, infraRetries: 10 });
-    const id = await submit(repo, 'broken', 'culprit-1');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const events = run.lines();
-    expect(events.filter((e) => e.type === 'verdict').map((e) => e.verdict)).toEqual(['INFRA', 'INFRA', 'FAIL', 'FAIL', 'FAIL']);
+    const id = await submitOne(repo, 'broken', 'culprit-1');
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    expect(run.of('verdict').map((e) => e.verdict)).toEqual(['INFRA', 'INFRA', 'FAIL', 'FAIL', 'FAIL']);
     expect(runsOf(repo, id)).toBe(5);
     const job = (await jobsById(repo)).get(id);
     expect(job).toMatchObject({ state: 'failed', reason: 'gate', trainRuns: { runs: 5, reruns: 2 } });
