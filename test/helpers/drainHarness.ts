@@ -26,6 +26,11 @@ export interface DrainRunOptions {
   once?: boolean;
   /** `--target <branch>`. */
   target?: string;
+  /**
+   * The drainer's environment for this run, as `land(dir, args, { env })` gives the CLI's: set (or,
+   * undefined, removed) in this process while the drain runs, then restored. Gates inherit it.
+   */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -35,6 +40,28 @@ export interface DrainRunOptions {
  * this function changes.
  */
 export async function runDrain(cwd: string, opts: DrainRunOptions = {}): Promise<DrainRunResult> {
+  const restore = setEnv(opts.env ?? {});
+  try {
+    return await drainOnce(cwd, opts);
+  } finally {
+    restore();
+  }
+}
+
+/** Sets (or removes) variables of process.env; returns what puts them back. */
+function setEnv(env: Record<string, string | undefined>): () => void {
+  const saved = Object.keys(env).map((key) => [key, process.env[key]] as const);
+  const put = (key: string, value: string | undefined) => {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  };
+  for (const [key, value] of Object.entries(env)) put(key, value);
+  return () => {
+    for (const [key, value] of saved) put(key, value);
+  };
+}
+
+async function drainOnce(cwd: string, opts: DrainRunOptions): Promise<DrainRunResult> {
   const ctx = await CommandContext.open({ cwd, target: opts.target });
   const store = await ctx.store();
   const sandbox = await resolveSandboxHost(ctx.cwd, store, { probe: true });

@@ -7,6 +7,7 @@ import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
 import { FAKE_BATCH } from '../../helpers/batchWrapper.js';
+import { runDrain } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -58,13 +59,18 @@ describe('a batch stage as a gate', () => {
     expect(job.ledger).toMatchObject({ model: { job: 'nightly', status: 0 } });
     expect((await land(repo.dir, ['show', id as string])).stdout).toMatch(/ledger\s+model: ledger line of nightly, exit 0/);
   });
+});
 
+// The other exit statuses are variants of one decision (how the gate's verdict reads a batch stage's
+// status): the real drain in this process (test/helpers/drainHarness.ts), its environment set as
+// the CLI's would be; a stop of null is `land run`'s exit 0.
+describe('a batch stage as a gate, the drain in process', () => {
   it('exit 2 (provider refused): the train fails without bisection and nothing runs', async () => {
     const { repo, marker, ledger } = batchRepo(0);
     const ids = await submitBranches(repo, 2);
-    const run = await land(repo.dir, ['run', '--json'], { env: onLane(ledger, { LAND_PROVIDER: 'anthropic' }) });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.lines().some((e) => e.type === 'bisected')).toBe(false);
+    const run = await runDrain(repo.dir, { env: onLane(ledger, { LAND_PROVIDER: 'anthropic' }) });
+    expect(run.summary.stopped).toBeNull();
+    expect(run.events.some((e) => e.type === 'bisected')).toBe(false);
     const jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id)).toMatchObject({ state: 'failed', reason: 'policy_refused' });
     expect(existsSync(marker)).toBe(false);
@@ -74,9 +80,9 @@ describe('a batch stage as a gate', () => {
   it('exit 3 (no lane): members requeued without bisection, nothing run, then failed as infra', async () => {
     const { repo, marker, ledger } = batchRepo(0);
     const ids = await submitBranches(repo, 2);
-    const run = await land(repo.dir, ['run', '--json'], { env: { LAND_ON_LANE: undefined, LAND_LANE_SSH: 'no-such-lane.invalid', LAND_LEDGER_DIR: ledger } });
-    expect(run.code, run.stderr).toBe(0);
-    const events = run.lines();
+    const run = await runDrain(repo.dir, { env: { LAND_ON_LANE: undefined, LAND_LANE_SSH: 'no-such-lane.invalid', LAND_LEDGER_DIR: ledger } });
+    expect(run.summary.stopped).toBeNull();
+    const { events } = run;
     expect(events.some((e) => e.type === 'bisected')).toBe(false);
     expect(events.find((e) => e.type === 'requeued')?.reason).toMatch(/no_lane/);
     const jobs = await jobsById(repo);
@@ -88,8 +94,8 @@ describe('a batch stage as a gate', () => {
   it('exit 4 (no ledger store): requeued as infrastructure, nothing spent', async () => {
     const { repo, marker } = batchRepo(0, { retries: 0 });
     const [id] = await submitBranches(repo, 1);
-    const run = await land(repo.dir, ['run', '--json'], { env: { LAND_ON_LANE: '1', LAND_LEDGER_DIR: undefined, LAND_LANE_SHARED: undefined } });
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runDrain(repo.dir, { env: { LAND_ON_LANE: '1', LAND_LEDGER_DIR: undefined, LAND_LANE_SHARED: undefined } });
+    expect(run.summary.stopped).toBeNull();
     const job = (await jobsById(repo)).get(id as string);
     expect(job).toMatchObject({ state: 'failed', reason: 'infra', error: { code: 'no_ledger_store' } });
     expect(existsSync(marker)).toBe(false);
@@ -100,12 +106,12 @@ describe('a batch stage as a gate', () => {
     // A first landing with a working ledger store: main's tree has a PASS on record, so the job
     // below, failed alone, is not taken for a red target (a missing ledger line on main too).
     await submitBranches(repo, 1, [], 'first');
-    expect((await land(repo.dir, ['run'], { env: onLane(ledger) })).code).toBe(0);
+    expect((await runDrain(repo.dir, { env: onLane(ledger) })).summary.stopped).toBeNull();
     const blocker = join(scratch, 'not-a-dir');
     writeFileSync(blocker, 'a regular file\n');
     const [id] = await submitBranches(repo, 1);
-    const run = await land(repo.dir, ['run', '--json'], { env: onLane(join(blocker, 'ledger')) });
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runDrain(repo.dir, { env: onLane(join(blocker, 'ledger')) });
+    expect(run.summary.stopped).toBeNull();
     const job = (await jobsById(repo)).get(id as string);
     expect(job).toMatchObject({ state: 'failed', reason: 'no_ledger_line' });
     expect(existsSync(marker)).toBe(true);
@@ -115,8 +121,8 @@ describe('a batch stage as a gate', () => {
   it('any other status is an ordinary FAIL', async () => {
     const { repo, ledger } = batchRepo(7, { onChange: true });
     const [id] = await submitBranches(repo, 1);
-    const run = await land(repo.dir, ['run', '--json'], { env: onLane(ledger) });
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runDrain(repo.dir, { env: onLane(ledger) });
+    expect(run.summary.stopped).toBeNull();
     const job = (await jobsById(repo)).get(id as string);
     expect(job).toMatchObject({ state: 'failed', reason: 'gate' });
     expect(job.error?.message).toMatch(/gate model: exit 7/);
