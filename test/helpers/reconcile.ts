@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { land } from './cli.js';
 import { makeRepo, type TestRepo } from './repo.js';
+import { runDrain, submitInProcess } from './drainHarness.js';
 import { jobsDir, readJobFile, stateDir } from './state.js';
 import type { JobRecord } from '../../lib/store/schemas.js';
 
@@ -11,16 +12,16 @@ export function makeReconcileRepo(batchMax = 8): TestRepo {
   return makeRepo({ policy: { target: 'main', gates: [{ name: 'test', run: ['true'] }], batch: { max: batchMax } } });
 }
 
+/** Branches `names`, submitted in this process (the submission is not what the reconcile tests check). */
 export async function submit(repo: TestRepo, names: readonly string[]): Promise<string[]> {
   for (const name of names) repo.branch(name, { [`${name}.txt`]: `${name}\n` });
-  const result = await land(repo.dir, ['submit', ...names, '--json']);
-  if (result.code !== 0) throw new Error(`submit failed: ${result.stderr}`);
-  return result.lines().map((line) => line.job.id as string);
+  return submitInProcess(repo.dir, names);
 }
 
+/** A drain to the end, in this process (test/helpers/drainHarness.ts); one that stops fails the test. */
 export async function drain(repo: TestRepo): Promise<void> {
-  const run = await land(repo.dir, ['run', '--json']);
-  if (run.code !== 0) throw new Error(`land run failed (${run.code}): ${run.stderr}`);
+  const run = await runDrain(repo.dir);
+  if (run.summary.stopped) throw new Error(`the drain stopped: ${run.summary.stopped.message}`);
 }
 
 /** Rewrites a record as a tamper (or a lost journal line) would: no journal line. */
