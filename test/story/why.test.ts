@@ -1,5 +1,7 @@
-// `land why`, `land log` and `land repro` as a user runs them, after real drains on real
-// repositories: a batch of four with one culprit (bisected), and a conflict skip.
+// `land why`, `land log` and `land repro` after real drains on real repositories: a batch of four
+// with one culprit (bisected), and a conflict skip. The drains run in this process; `land why` runs
+// through the CLI once per behaviour (the culprit's story, a torn journal line's note, an unknown
+// id), and the other stories are read and rendered in this process (test/helpers/story.ts).
 import { appendFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +9,8 @@ import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir, tempDirs } from '../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
 import { journal, readJobFile, stateDir } from '../helpers/state.js';
+import { runDrain, setWindowInProcess, submitInProcess } from '../helpers/drainHarness.js';
+import { whyInProcess } from '../helpers/story.js';
 
 afterAll(cleanupTempDirs);
 
@@ -39,9 +43,9 @@ describe('the story of a batch of four with one culprit', () => {
     repo = makeQueueRepo({ gate: { script: 'chatty.sh', env: { GATE_FORGIVE: forgive } } });
     ids = await submitBranches(repo, 4, [3]);
     culprit = ids[2] as string;
-    expect((await land(repo.dir, ['window', '--set', '4'])).code).toBe(0);
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
+    // The drain in this process (test/helpers/drainHarness.ts): the story, not the drain, is under test here.
+    await setWindowInProcess(repo.dir, 4, 8);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
     const jobs = await jobsById(repo);
     expect(jobs.get(culprit).state).toBe('failed');
   });
@@ -65,9 +69,7 @@ describe('the story of a batch of four with one culprit', () => {
   });
 
   it('why --json: the events in order, each verdict with its failing gate and output, and the bisection steps', async () => {
-    const why = await land(repo.dir, ['why', culprit, '--json']);
-    expect(why.code, why.stderr).toBe(0);
-    const story = why.json();
+    const story = (await whyInProcess(repo.dir, culprit)).json();
     expect(story.job).toMatchObject({ id: culprit, branch: 'b3', state: 'failed' });
     expect(story.trains).toEqual(trainsRidden(repo, culprit));
     expect(story.skippedJournalLines).toEqual([]);
@@ -104,11 +106,10 @@ describe('the story of a batch of four with one culprit', () => {
     const record = readJobFile(repo, id);
     assert.exists(record.train, 'a landed job names its train commit');
     const landedRow = metricRows(repo).find((row) => row.landed && row.members.includes(id));
-    const why = await land(repo.dir, ['why', id]);
-    expect(why.code, why.stderr).toBe(0);
+    const why = await whyInProcess(repo.dir, id);
     expect(why.stdout).toContain(`landed as ${record.train.slice(0, 12)} via merge in train ${landedRow.train}`);
     expect(why.stdout).toContain('its train failed and was split; this job is in the first half, judged next');
-    const story = (await land(repo.dir, ['why', id, '--json'])).json();
+    const story = why.json();
     expect(story.events.at(-1)).toMatchObject({ kind: 'now', state: 'landed', commit: record.train, via: 'merge', train: landedRow.train });
   });
 
@@ -213,20 +214,18 @@ describe('the story of a conflict skip, and of a job with no history yet', () =>
     repo = makeQueueRepo();
     repo.branch('first', { 'shared.txt': 'first\n' });
     repo.branch('second', { 'shared.txt': 'second\n' });
-    for (const b of ['first', 'second']) ids.push((await land(repo.dir, ['submit', b, '--json'])).json().job.id);
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
+    ids.push(...(await submitInProcess(repo.dir, ['first', 'second'])));
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
   });
 
   it('why of a conflict skip shows the paths, against the train and then against the target', async () => {
     const second = ids[1] as string;
-    const why = await land(repo.dir, ['why', second]);
-    expect(why.code, why.stderr).toBe(0);
+    const why = await whyInProcess(repo.dir, second);
     expect(why.stdout).toMatch(
       /conflict with the members ahead of it in the train \(train b-[^)]+\) in shared\.txt: left out of the train and put back in the queue/,
     );
     expect(why.stdout).toMatch(/conflict with the target \(train b-[^)]+\) in shared\.txt: failed: rebase and submit again/);
-    const story = (await land(repo.dir, ['why', second, '--json'])).json();
+    const story = why.json();
     const conflicts = story.events.filter((e: any) => e.kind === 'conflict');
     expect(conflicts).toEqual([
       expect.objectContaining({ against: 'train', paths: ['shared.txt'], outcome: 'requeued' }),
@@ -250,12 +249,11 @@ describe('the story of a conflict skip, and of a job with no history yet', () =>
 
   it('a job with no history beyond its submission says so, and where it waits', async () => {
     repo.branch('third', { 'third.txt': 'third\n' });
-    const third = (await land(repo.dir, ['submit', 'third', '--json'])).json().job.id;
-    const why = await land(repo.dir, ['why', third]);
-    expect(why.code, why.stderr).toBe(0);
+    const [third] = await submitInProcess(repo.dir, ['third']);
+    const why = await whyInProcess(repo.dir, third as string);
     expect(why.stdout).toContain('no history beyond its submission: it has not ridden a train yet');
     expect(why.stdout).toContain('now: queued at position 1');
-    const log = await land(repo.dir, ['log', third]);
+    const log = await land(repo.dir, ['log', third as string]);
     expect(log.code).toBe(4);
     expect(log.stderr).toContain('has not ridden a train yet');
   });
