@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// Two tiers (docs/development.md#test-tiers): `unit` is every *.unit.test.ts (pure: no CLI launch, no
+// git process), `npm run test:unit`; `e2e` is every other test file (real git, the built CLI, the
+// in-process drain, faults, soak, races, ssh, browser). `npm test` runs both.
+const UNIT = 'test/**/*.unit.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    pool: 'forks',
     // Git housekeeping off in every git process a test starts (maintenance, auto gc, fsync).
     setupFiles: ['test/helpers/setupGit.ts'],
     // Two cores: git-heavy end-to-end files contend for the CPU, so cap the parallelism. Four
@@ -18,5 +21,17 @@ export default defineConfig({
     // (measured: about 0.5 s of CPU saved per file). The test files keep no state between them:
     // each removes its temporary folders, stops what it started and restores what it changed.
     isolate: false,
+    projects: [
+      {
+        extends: true,
+        // Pure tests share one module graph in threads: no process start per worker. None of them
+        // signals its own process or changes its working directory (a thread shares both).
+        test: { name: 'unit', include: [UNIT], pool: 'threads' },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [UNIT], pool: 'forks' },
+      },
+    ],
   },
 });

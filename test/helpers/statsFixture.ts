@@ -72,7 +72,7 @@ const gateRun = (run: number, trainId: string, verdict: 'PASS' | 'FAIL', results
 
 const flakyRuns = [gateRun(1, 't6a', 'FAIL', ran(['lint', 2], ['test', 10, 'exit 1'])), gateRun(2, 't6b', 'PASS', ran(['lint', 3], ['test', 12]))];
 
-/** The queue of the tests (test/stats/figures.test.ts states each figure it gives, and why). */
+/** The queue of the tests (test/stats/figures.unit.test.ts states each figure it gives, and why). */
 export function sampleHistory(): History {
   const jobs: JobRecord[] = [
     job(1, 0, { state: 'landed', at: 100 }),

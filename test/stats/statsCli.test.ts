@@ -1,6 +1,6 @@
 // The one end-to-end test of `land stats`: the built CLI on a tiny real repository (4 jobs, one
 // culprit), before and after a drain. Every figure itself is tested on synthetic histories
-// (figures.test.ts); this checks the command's wiring: text, --json, --since, its usage errors.
+// (figures.unit.test.ts); this checks the command's wiring: text, --json, --since, its usage errors.
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { makeQueueRepo, submitBranches } from '../helpers/queue.js';

@@ -1,7 +1,7 @@
 // `land tune` as a user runs it, on a tiny real repository: no history (a repository where land
 // never ran, then one with jobs queued only), then three decided jobs (too little history to
 // recommend), as text and as JSON. The replay and the advice are tested without git in
-// replay.test.ts and recommend.test.ts.
+// replay.unit.test.ts and recommend.unit.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { makeQueueRepo, submitBranches } from '../helpers/queue.js';
