@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs, sh, tempDir } from '../../helpers/repo.js';
 import { gateScript, jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { runDrain, submitInProcess } from '../../helpers/drainHarness.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,6 +17,9 @@ async function prove(repoDir: string, branch: string) {
   return result;
 }
 
+// The first test runs `land submit` and `land run` through the CLI; the other fast-path and
+// selection variants submit and drain in this process (test/helpers/drainHarness.ts: a stop of null
+// is `land run`'s exit 0) and still read `land show` through the CLI.
 describe('proofs and the fast path in the drain', () => {
   it('lands a proven tip alone with no gate run, even with a full queue behind it', async () => {
     const repo = makeQueueRepo();
@@ -46,12 +50,12 @@ describe('proofs and the fast path in the drain', () => {
     repo.branch('late', { 'late.txt': 'late\n' });
     expect((await prove(repo.dir, 'late')).code).toBe(0);
     await submitBranches(repo, 1, [], 'first');
-    expect((await land(repo.dir, ['run'])).code).toBe(0); // the target moves
-    const [lateId] = (await land(repo.dir, ['submit', 'late', '--json'])).lines().map((l) => l.job.id);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull(); // the target moves
+    const [lateId] = await submitInProcess(repo.dir, ['late']);
     const before = repo.gateRuns();
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.lines().some((e) => e.type === 'fast_path')).toBe(false);
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    expect(run.events.some((e) => e.type === 'fast_path')).toBe(false);
     expect(repo.gateRuns()).toBe(before + 1);
     const job = (await jobsById(repo)).get(lateId as string);
     expect(job.state).toBe('landed');
@@ -63,8 +67,8 @@ describe('proofs and the fast path in the drain', () => {
     const repo = makeQueueRepo({ policy: { proof: { trustLocal: false } } });
     repo.branch('local', { 'local.txt': 'x\n' });
     expect((await prove(repo.dir, 'local')).code).toBe(0);
-    const [id] = (await land(repo.dir, ['submit', 'local', '--json'])).lines().map((l) => l.job.id);
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    const [id] = await submitInProcess(repo.dir, ['local']);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
     expect(repo.gateRuns()).toBe(2);
     expect((await jobsById(repo)).get(id as string).fastPath).toMatchObject({ refusal: 'untrusted_source' });
   });
@@ -72,17 +76,17 @@ describe('proofs and the fast path in the drain', () => {
   it('does not gate an identical tree twice: a change re-submitted after a revert lands on the cached PASS', async () => {
     const repo = makeQueueRepo();
     await submitBranches(repo, 1, [], 'feature');
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
     expect(repo.gateRuns()).toBe(1);
     // Revert the landing on main (a plain commit, as a maintainer would), then submit the same
     // change again on a new branch from the reverted main: the merged tree is the one already gated.
     repo.git('checkout', '-q', 'main');
     repo.git('revert', '--no-edit', '-m', '1', 'HEAD');
     repo.branch('again', { 'file-feature1.txt': 'feature1\n' });
-    const [id] = (await land(repo.dir, ['submit', 'again', '--json'])).lines().map((l) => l.job.id);
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.lines().find((e) => e.type === 'fast_path')).toMatchObject({ job: id, source: 'cache' });
+    const [id] = await submitInProcess(repo.dir, ['again']);
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    expect(run.events.find((e) => e.type === 'fast_path')).toMatchObject({ job: id, source: 'cache' });
     expect(repo.gateRuns()).toBe(1);
     expect((await jobsById(repo)).get(id as string).state).toBe('landed');
   });
@@ -103,14 +107,14 @@ describe('selective gates and refresh entries in the drain', () => {
     });
     // A first train touching both records a PASS of both gates on the target.
     repo.branch('both', { 'src/a.ts': 'a\n', 'docs/a.md': 'a\n' });
-    await land(repo.dir, ['submit', 'both']);
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    await submitInProcess(repo.dir, ['both']);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
     const count = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').length : 0);
     expect([count(testRuns), count(docsRuns)]).toEqual([1, 1]);
 
     repo.branch('docs-only', { 'docs/b.md': 'b\n' });
-    const [id] = (await land(repo.dir, ['submit', 'docs-only', '--json'])).lines().map((l) => l.job.id);
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    const [id] = await submitInProcess(repo.dir, ['docs-only']);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
     expect([count(testRuns), count(docsRuns)]).toEqual([1, 2]);
     const job = (await jobsById(repo)).get(id as string);
     expect(job.state).toBe('landed');
@@ -132,15 +136,15 @@ describe('selective gates and refresh entries in the drain', () => {
       },
     });
     repo.branch('deps', { 'package.json': '{"name":"x"}\n' });
-    const [good] = (await land(repo.dir, ['submit', 'deps', '--json'])).lines().map((l) => l.job.id);
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    const [good] = await submitInProcess(repo.dir, ['deps']);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
     expect(repo.git('show', 'main:package.lock').trim()).toBe('13');
     expect(repo.git('log', '-1', '--format=%s', 'main')).toBe('refresh package.lock');
     expect((await jobsById(repo)).get(good as string).state).toBe('landed');
 
     repo.branch('bad-deps', { 'package.json': '{"name":"broken"}\n' }, 'main');
-    const [bad] = (await land(repo.dir, ['submit', 'bad-deps', '--json'])).lines().map((l) => l.job.id);
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    const [bad] = await submitInProcess(repo.dir, ['bad-deps']);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull();
     expect((await jobsById(repo)).get(bad as string)).toMatchObject({ state: 'failed', reason: 'refresh' });
   });
 });
