@@ -12,6 +12,7 @@ import { openStore } from '../../../lib/store/index.js';
 import { land } from '../../helpers/cli.js';
 import { jobsById } from '../../helpers/queue.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../../helpers/repo.js';
+import { runDrain, submitInProcess } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -48,10 +49,10 @@ function setup(trusted: string[] | null = ['gate.sh', 'ci/**']): Setup {
   return { repo, counter, policy, runs };
 }
 
+/** Submitted in this process: the trusted paths are what these tests check, not `land submit`. */
 async function submit(repo: TestRepo, branch: string): Promise<string> {
-  const result = await land(repo.dir, ['submit', branch, '--json']);
-  expect(result.code, result.stderr).toBe(0);
-  return result.lines()[0].job.id as string;
+  const [id] = await submitInProcess(repo.dir, [branch]);
+  return id as string;
 }
 
 const SENTENCE = "changes trusted gate.sh: gated with the target's version; takes effect once landed";
@@ -90,13 +91,14 @@ describe('trusted paths', { timeout: 240_000 }, () => {
     expect(store.getVerdict(job.tree as string, hash)).toBeNull();
   });
 
+  // The variants below drain in this process (test/helpers/drainHarness.ts); a stop of null is `land run`'s exit 0.
   it('without a trusted key the same attack lands, as before (the key is what closes it)', async () => {
     const { repo, runs } = setup(null);
     repo.branch('evil', { 'gate.sh': evilGate, 'culprit-1': 'bad\n' });
     const id = await submit(repo, 'evil');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.lines().at(-1)).toMatchObject({ landed: [id], failed: [] });
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    expect(run.summary).toMatchObject({ landed: [id], failed: [] });
     expect(runs()).toEqual(['evil']);
   });
 
@@ -104,9 +106,9 @@ describe('trusted paths', { timeout: 240_000 }, () => {
     const { repo, runs } = setup();
     const tip = repo.branch('newgate', { 'gate.sh': gateV2, 'ci/extra.sh': 'exit 0\n' });
     const id = await submit(repo, 'newgate');
-    const first = await land(repo.dir, ['run', '--json']);
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.lines().at(-1)).toMatchObject({ landed: [id], failed: [] });
+    const first = await runDrain(repo.dir);
+    expect(first.summary.stopped).toBeNull();
+    expect(first.summary).toMatchObject({ landed: [id], failed: [] });
     // Gated with main's gate.sh, and ci/extra.sh (added under ci/**) absent while it ran.
     expect(runs()).toEqual(['v1 noextra']);
     // The landed commit is the train's: the new gate.sh and ci/extra.sh are on main.
@@ -119,9 +121,9 @@ describe('trusted paths', { timeout: 240_000 }, () => {
     // The next train runs the landed gate.sh: a forbidden-* file the old one let through fails.
     repo.branch('sneaky', { 'forbidden-1': 'x\n' });
     const next = await submit(repo, 'sneaky');
-    const second = await land(repo.dir, ['run', '--json']);
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.lines().at(-1)).toMatchObject({ landed: [], failed: [next] });
+    const second = await runDrain(repo.dir);
+    expect(second.summary.stopped).toBeNull();
+    expect(second.summary).toMatchObject({ landed: [], failed: [next] });
     expect(runs()).toEqual(['v1 noextra', 'v2', 'v2']);
     // A job that changes no trusted path says nothing about them.
     expect((await land(repo.dir, ['show', next])).stdout).not.toContain('trusted');
@@ -149,8 +151,8 @@ describe('trusted paths', { timeout: 240_000 }, () => {
       at: '2026-01-01T00:00:00Z',
     });
     const id = await submit(repo, 'evil');
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.lines().at(-1)).toMatchObject({ landed: [], failed: [id] });
+    const run = await runDrain(repo.dir);
+    expect(run.summary).toMatchObject({ landed: [], failed: [id] });
     expect(repo.tip('main')).toBe(main);
     expect(runs()).toEqual(['v1 noextra', 'v1 noextra']);
 
@@ -173,8 +175,8 @@ describe('trusted paths', { timeout: 240_000 }, () => {
       tip: repo.tip('evil2'),
     });
     const id2 = await submit(repo, 'evil2');
-    const again = await land(repo.dir, ['run', '--json']);
-    expect(again.lines().at(-1)).toMatchObject({ landed: [], failed: [id2] });
+    const again = await runDrain(repo.dir);
+    expect(again.summary).toMatchObject({ landed: [], failed: [id2] });
     expect((await jobsById(repo)).get(id2).fastPath).toMatchObject({ alone: false, refusal: 'trusted_restored', restored: ['gate.sh'] });
     expect(repo.tip('main')).toBe(main);
   });
@@ -205,7 +207,7 @@ describe('trusted paths', { timeout: 240_000 }, () => {
     const { repo } = setup();
     repo.branch('evil', { 'gate.sh': evilGate, 'culprit-1': 'bad\n', 'ci/extra.sh': 'exit 0\n' });
     const id = await submit(repo, 'evil');
-    expect((await land(repo.dir, ['run'])).code).toBe(0);
+    expect((await runDrain(repo.dir)).summary.stopped).toBeNull(); // in process: land repro is under test
     const dir = join(tempDir('land-repro-'), 'wt');
     const repro = await land(repo.dir, ['repro', id, '--dir', dir, '--json']);
     expect(repro.code, repro.stderr).toBe(0);
