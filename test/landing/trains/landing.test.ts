@@ -6,6 +6,7 @@ import { cleanupTempDirs, sh, tempDir } from '../../helpers/repo.js';
 import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
 import { UNSANDBOXED } from '../../helpers/repo.js';
 import { pidAlive, waitForFile, waitUntil } from '../../helpers/wait.js';
+import { runDrain, submitInProcess } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -51,8 +52,7 @@ describe('land run: the landing', () => {
     repo.branch('first', { 'shared.txt': 'first\n' });
     repo.branch('second', { 'shared.txt': 'second\n' });
     repo.branch('third', { 'third.txt': 'third\n' });
-    const ids: string[] = [];
-    for (const b of ['first', 'second', 'third']) ids.push((await land(repo.dir, ['submit', b, '--json'])).json().job.id);
+    const ids = await submitInProcess(repo.dir, ['first', 'second', 'third']); // the drain's skip is under test, not the submission
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const skipped = run.lines().filter((e) => e.type === 'member_skipped');
@@ -114,11 +114,13 @@ describe('land run: the landing', () => {
   it('requeues without bisection when a gate cannot start, then gives up after retries.infra', async () => {
     const repo = makeQueueRepo({ policy: { gates: [{ name: 'missing', run: ['/nonexistent/gate-binary'] }], retries: { infra: 2 } } });
     const ids = await submitBranches(repo, 2);
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const events = run.lines();
+    // A variant of the infrastructure retry decision: the drain in this process (a stop of null is
+    // `land run`'s exit 0); the back-off's wording is checked end to end in failureMessages.test.ts.
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    const { events } = run;
     expect(events.some((e) => e.type === 'bisected')).toBe(false);
-    expect(events.filter((e) => e.type === 'requeued' && /nothing was tested/.test(e.reason))).toHaveLength(2);
+    expect(run.of('requeued').filter((e) => /nothing was tested/.test(e.reason))).toHaveLength(2);
     const jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id)).toMatchObject({ state: 'failed', reason: 'infra' });
     expect(repo.git('rev-list', '--count', 'main')).toBe('2');
