@@ -7,13 +7,14 @@ import { openStore } from '../../lib/store/index.js';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 import { BASIC_POLICY, errorLines, journal, readJobFile, stateDir } from '../helpers/state.js';
+import { submitInProcess } from '../helpers/drainHarness.js';
 
 afterAll(() => cleanupTempDirs());
 
-async function submit(dir: string, branch: string, extra: string[] = []): Promise<string> {
-  const result = await land(dir, ['submit', branch, '--json', ...extra]);
-  expect(result.code, result.stderr).toBe(0);
-  return result.json().job.id;
+/** Submitted in this process (`land submit` has its own tests): cancel, retry and status are under test here. */
+async function submit(dir: string, branch: string, opts: { target?: string; urgent?: boolean } = {}): Promise<string> {
+  const [id] = await submitInProcess(dir, [branch], opts);
+  return id as string;
 }
 
 describe('land cancel and land retry', () => {
@@ -79,10 +80,8 @@ describe('land retry: several ids, --all-failed', () => {
     repo.policy({ ...BASIC_POLICY, target: 'other' });
     repo.git('checkout', '-q', 'main');
     for (const branch of ['f1', 'f2', 'c1', 'q1', 's', 'o1']) repo.branch(branch, { [`${branch}.txt`]: `${branch}\n` });
-    const submitted = await land(repo.dir, ['submit', 'f1', 'f2', 'c1', 'q1', 's', '--json']);
-    expect(submitted.code, submitted.stderr).toBe(0);
-    const [f1, f2, c1, q1, s1] = submitted.lines().map((line) => line.job.id as string);
-    const o1 = await submit(repo.dir, 'o1', ['--target', 'other']);
+    const [f1, f2, c1, q1, s1] = await submitInProcess(repo.dir, ['f1', 'f2', 'c1', 'q1', 's']);
+    const o1 = await submit(repo.dir, 'o1', { target: 'other' });
     expect((await land(repo.dir, ['cancel', c1 as string])).code).toBe(0);
     for (const id of [f1, f2, s1, o1]) await failJob(repo.dir, id as string);
     // Branch s moves on and is submitted again: its failed job s1 is superseded.
@@ -147,7 +146,7 @@ describe('land status (human output)', () => {
     const alpha = await submit(repo.dir, 'alpha');
     const bravo = await submit(repo.dir, 'bravo');
     const charlie = await submit(repo.dir, "char'lie;$(x)");
-    const delta = await submit(repo.dir, 'delta', ['--urgent']);
+    const delta = await submit(repo.dir, 'delta', { urgent: true });
     const cancel = await land(repo.dir, ['cancel', bravo]);
     expect(cancel.code, cancel.stderr).toBe(0);
 

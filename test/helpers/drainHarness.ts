@@ -80,13 +80,16 @@ async function drainOnce(cwd: string, opts: DrainRunOptions): Promise<DrainRunRe
   };
 }
 
-/** `land submit <branch>...` in this process: the jobs' ids, in order (an existing job's id for a branch already queued). */
-export async function submitInProcess(cwd: string, branches: readonly string[], opts: { target?: string } = {}): Promise<string[]> {
+/**
+ * `land submit <branch>... [--target <t>] [--urgent]` in this process: the jobs' ids, in order (an
+ * existing job's id for a branch already queued).
+ */
+export async function submitInProcess(cwd: string, branches: readonly string[], opts: { target?: string; urgent?: boolean } = {}): Promise<string[]> {
   const ctx = await CommandContext.open({ cwd, target: opts.target });
   const store = await ctx.store();
   const target = await ctx.targetName();
   const ids: string[] = [];
-  for (const branch of branches) ids.push((await submitJob(store, { cwd: ctx.cwd, branch, target })).job.id);
+  for (const branch of branches) ids.push((await submitJob(store, { cwd: ctx.cwd, branch, target, urgent: opts.urgent })).job.id);
   return ids;
 }
 
