@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 import { BASIC_POLICY, jobsDir } from '../helpers/state.js';
+import { submitInProcess } from '../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -52,9 +53,7 @@ describe('land report', () => {
   it('refuses an --html inside the git folder (a job record, .git/HEAD): exit 2, one line, nothing changed', async () => {
     const repo = makeRepo({ policy: BASIC_POLICY });
     repo.branch('feature', { 'f.txt': 'f\n' });
-    const submitted = await land(repo.dir, ['submit', 'feature', '--json']);
-    expect(submitted.code, submitted.stderr).toBe(0);
-    const id: string = submitted.json().job.id;
+    const [id] = (await submitInProcess(repo.dir, ['feature'])) as [string]; // `land report` is under test here
     const record = join(jobsDir(repo), `${id}.json`);
     const head = join(repo.dir, '.git', 'HEAD');
     const before = { record: readFileSync(record, 'utf8'), head: readFileSync(head, 'utf8') };

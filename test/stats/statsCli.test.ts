@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { makeQueueRepo, submitBranches } from '../helpers/queue.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
+import { runDrain } from '../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -18,9 +19,10 @@ describe('land stats', () => {
     expect(noneJson).toMatchObject({ empty: true, jobs: { total: 0, landed: 0 }, gateRuns: { total: 0, perLandedJob: null } });
 
     const ids = await submitBranches(repo, 4, [3]);
-    const run = await land(repo.dir, ['run', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const summary = run.lines().at(-1);
+    // The drain in this process (test/helpers/drainHarness.ts): `land stats` is under test here.
+    const run = await runDrain(repo.dir);
+    expect(run.summary.stopped).toBeNull();
+    const { summary } = run;
 
     const json = await land(repo.dir, ['stats', '--json']);
     expect(json.code, json.stderr).toBe(0);
@@ -28,10 +30,10 @@ describe('land stats', () => {
     expect(stats.jobs).toMatchObject({ total: 4, landed: 3, failed: 1, failedByReason: { gate: 1 } });
     expect(stats.culprits).toEqual({ culprits: 1, decided: 4, rate: 0.25 });
     // The drain's own count, less main's check before the culprit failed alone (no metrics row).
-    const targetChecks = run.lines().filter((e) => e.type === 'checking_target').length;
+    const targetChecks = run.of('checking_target').length;
     expect(stats.gateRuns.total).toBe(summary.gateRuns - targetChecks);
     expect(stats.trains.bisected).toBeGreaterThanOrEqual(1);
-    expect(stats.trains.total).toBe(run.lines().filter((e) => e.type === 'verdict').length);
+    expect(stats.trains.total).toBe(run.of('verdict').length);
     expect(stats.gates.map((g: { name: string }) => g.name)).toEqual(['test']);
     expect(stats.time.timeToLand.count).toBe(3);
     expect(stats.window.sizes.length).toBeGreaterThan(1);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { makeQueueRepo, submitBranches } from '../helpers/queue.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { runDrain } from '../helpers/drainHarness.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -27,8 +28,8 @@ describe('land tune', () => {
       recommendation: { setting: null },
     });
 
-    const run = await land(repo.dir, ['run']);
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runDrain(repo.dir); // in this process: `land tune` is under test here
+    expect(run.summary.stopped).toBeNull();
     const text = await land(repo.dir, ['tune']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^replayed 3 decided job\(s\): 2 landed, 1 culprit\(s\)/m);
