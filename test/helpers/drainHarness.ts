@@ -2,7 +2,7 @@
 // real git and real gate processes, opened the way `land run` opens it (lib/cli/commands/run.ts),
 // with its events collected in memory instead of printed. No mock of git or of the store: what it
 // saves against the built CLI is the Node start of each `land submit`, `land run`, `land window`
-// and `land status` (a few hundred ms of CPU each). Tests that check a variant of a drain decision
+// and `land status` (about 0.2 s of CPU each; importing lib/ in a worker is paid once per worker). Tests that check a variant of a drain decision
 // use it; one end-to-end test per behaviour still runs the CLI (docs/development.md#test-tiers).
 import { userIdentity } from '../../lib/git/index.js';
 import { CommandContext } from '../../lib/cli/context.js';
@@ -33,12 +33,7 @@ export interface DrainRunOptions {
   env?: Record<string, string | undefined>;
 }
 
-/**
- * One `land run` in this process: the command's context, its store and the gates' sandbox resolved
- * as the command resolves them, then the drain with the command's options (no signal has arrived, no
- * --watch). The one place the harness builds a drain: when the drain's inputs change shape, only
- * this function changes.
- */
+/** One `land run` in this process, with `opts.env` as the drainer's environment while it runs. */
 export async function runDrain(cwd: string, opts: DrainRunOptions = {}): Promise<DrainRunResult> {
   const restore = setEnv(opts.env ?? {});
   try {
@@ -61,6 +56,11 @@ function setEnv(env: Record<string, string | undefined>): () => void {
   };
 }
 
+/**
+ * The command's context, its store and the gates' sandbox resolved as `land run` resolves them, then
+ * the drain with the command's options (no signal has arrived, no --watch). The one place the
+ * harness builds a drain: when the drain's inputs change shape, only this function changes.
+ */
 async function drainOnce(cwd: string, opts: DrainRunOptions): Promise<DrainRunResult> {
   const ctx = await CommandContext.open({ cwd, target: opts.target });
   const store = await ctx.store();
