@@ -4,7 +4,7 @@
 import { listActiveJobsSync, readJobOrThrow, runnableJobs } from '../queue/index.js';
 import type { FileStore } from '../store/index.js';
 import { buildStory } from './buildStory.js';
-import { decidingSection, GateLogReader } from './gateLog.js';
+import { decidingSection, GateLogReader } from '../landing/gates/gateLog.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
 import type { Story } from './types.js';
 

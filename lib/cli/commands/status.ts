@@ -6,8 +6,9 @@ import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBas
 import { readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { sandboxView } from '../sandboxView.js';
-import { age, approximately, showName, short, table } from '../output.js';
-import { printable } from '../safeText.js';
+import { table } from '../../text/table.js';
+import { age, approximately, showName, short } from '../output.js';
+import { printable } from '../../text/safeText.js';
 
 function stateText(job: JobRecord): string {
   const parts: string[] = [job.state];

@@ -4,7 +4,7 @@ import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta
 import { activeEntries, jobTarget, listActiveJobsSync } from '../../queue/index.js';
 import type { JobNames } from '../../landing/events.js';
 import type { FileStore } from '../../store/index.js';
-import { printable } from '../safeText.js';
+import { printable } from '../../text/safeText.js';
 
 export interface ProgressSource {
   /** The branch of a job, or null when its record cannot be read. */

@@ -2,10 +2,10 @@
 // (`gateLogTail`), so `land why` and `land show` can say why from a clone that does not hold the
 // log (a queue kept in a remote: gate logs stay on the drainer). Read from the stored log, which is
 // already redacted and capped (logSink.ts): the output of the gate that decided the verdict (its
-// last section in the log, land's own header and end lines excluded; lib/story/gateLog.ts), else
+// last section in the log, land's own header and end lines excluded; lib/landing/gates/gateLog.ts), else
 // the log's own last lines when no gate section is in it (a worktree that could not be made).
 import type { FileStore } from '../../store/index.js';
-import { decidingSection, GateLogReader, readGateLog } from '../../story/gateLog.js';
+import { decidingSection, GateLogReader, readGateLog } from './gateLog.js';
 
 /** At most this many lines are kept... */
 export const LOG_TAIL_LINES = 20;
