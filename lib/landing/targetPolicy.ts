@@ -4,8 +4,8 @@ import { loadPolicy, type LoadedPolicy } from '../config/index.js';
 import { refTip } from '../git/index.js';
 import type { FileStore } from '../store/index.js';
 
-export function loadTargetPolicy(cwd: string, store: FileStore, target: string | undefined): Promise<LoadedPolicy> {
-  return loadPolicy(cwd, target, (name) => store.targetRef(name));
+export function loadTargetPolicy(cwd: string, store: FileStore, target: string): Promise<LoadedPolicy> {
+  return loadPolicy(cwd, target, store.targetRef(target));
 }
 
 /** The target's tip as this store's clone sees it; null when there is no such branch. */

@@ -69,11 +69,11 @@ export function registerStatus(program: Command): void {
     .option('--json', 'print { queue, window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
-        const store = await ctx.store();
+        const { store, policy: loadPolicy } = await ctx.queue();
         // The index of active jobs: finished records are read only with --all (docs/state.md).
         const { jobs, corrupt } = opts.all ? store.listJobs() : await listActiveJobs(store);
         const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
-        const { view: window, policy } = await readWindowAndPolicy(store, ctx.cwd, ctx.options.target);
+        const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy);
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
         // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
         const sandbox = policy && (policy.gates.length || policy.refresh.length) ? sandboxView(store, policy) : null;

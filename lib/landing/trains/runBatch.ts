@@ -6,7 +6,7 @@
 // (git, gates, the target check, the CAS) and applies what they return.
 import type { SandboxHost } from '../gates/sandbox.js';
 import { branchRef } from '../../git/index.js';
-import { loadTargetPolicy, targetTip } from '../targetPolicy.js';
+import { targetTip } from '../targetPolicy.js';
 import { QueueRaced } from '../../store/index.js';
 import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
@@ -35,8 +35,10 @@ export interface DrainContext {
   holds: () => boolean;
   /** Aborted by a second signal: running gates are killed and members requeued. */
   abort: AbortSignal;
-  /** The target named on the command line, if any (else git config / main). */
-  target?: string;
+  /** The drain's target branch, resolved once by the command. */
+  target: string;
+  /** The policy at the target's tip as it is now (read afresh: a train built on a new tip reads it again). */
+  reloadPolicy: () => Promise<LoadedPolicy>;
   counters: { trains: number; gateRuns: number };
   /** The gates' sandbox, resolved once per drain (gates/sandbox.ts). */
   sandbox: SandboxHost;
@@ -99,7 +101,7 @@ export async function runBatch(ctx: DrainContext, pass: PassView, admitted: read
       case 'first_half': {
         batch.waiting.push(...next.requeued);
         // A new train: the target tip (and the policy read from it) as they are now.
-        const loaded = await loadTargetPolicy(ctx.cwd, ctx.store, ctx.target);
+        const loaded = await ctx.reloadPolicy();
         plan = { members: next.members, attempt: next.attempt, view: { loaded, baseTree: await treeOf(ctx.cwd, loaded.tip), fastPath: null } };
         continue;
       }
