@@ -7,7 +7,7 @@
 //     read again;
 //   - a missing or unreadable index, a journal that shrank or was rewritten, a record that disagrees
 //     with the index (edited by hand) or an unreadable branch list: the index and the branch lists
-//     are rebuilt from a full scan of the records (the slow path, said once on stderr), and every
+//     are rebuilt from a full scan of the records (the slow path, said once: store.note), and every
 //     record the journal knows but the jobs folder lacks is rebuilt from the journal.
 // Readers (status, the drain's listing) never wait for the lock on the fast path.
 import { isLandError } from '../errors.js';
@@ -33,13 +33,6 @@ export type RebuildReason =
   | 'a record disagrees with it'
   | 'a branch list is unreadable'
   | 'without its branch lists';
-
-let noteSink: (message: string) => void = (message) => process.stderr.write(`land: ${message}\n`);
-
-/** Where the one-line note of a slow-path rebuild goes (stderr by default). */
-export function setIndexNoteSink(sink: (message: string) => void): void {
-  noteSink = sink;
-}
 
 type Check = { kind: 'ok' | 'behind'; index: ActiveIndex; size: number } | { kind: 'rebuild'; why: RebuildReason };
 
@@ -114,7 +107,7 @@ function rebuildIndexLocked(store: FileStore, why: RebuildReason): IndexSync {
   const built = indexOfRecords(listing.jobs, corruptIds);
   // A branch list that could not be written: the index stays unwritten, so the next command rebuilds again.
   const index = written ? commitIndex(store, built) : built;
-  noteSink(`rebuilt the index of active jobs from a full scan of ${listing.jobs.length + listing.corrupt.length} record(s) (the index was ${why})`);
+  store.note(`rebuilt the index of active jobs from a full scan of ${listing.jobs.length + listing.corrupt.length} record(s) (the index was ${why})`);
   return { index, rebuilt: why, missing };
 }
 

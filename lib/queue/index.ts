@@ -10,7 +10,6 @@ export {
   jobsOfBranchLocked,
   runningJobsLocked,
   allocateJobIdLocked,
-  setIndexNoteSink,
   jobsChangedSince,
   activeEntries,
 } from './activeSet.js';

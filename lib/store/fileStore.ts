@@ -111,6 +111,12 @@ const JOBS_SWEEP_MS = 60_000;
 export class FileStore {
   readonly paths: StatePaths;
 
+  /**
+   * Where the queue's one-line notes to a person go (a slow-path rebuild of the index of active
+   * jobs, lib/queue/activeSet.ts): stderr, unless whoever holds this store points them elsewhere.
+   */
+  note: (message: string) => void = (message) => process.stderr.write(`land: ${message}\n`);
+
   constructor(readonly root: string) {
     this.paths = new StatePaths(root);
   }
