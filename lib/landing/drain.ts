@@ -6,7 +6,7 @@ import { loadTargetPolicy, targetTip } from './targetPolicy.js';
 import type { LoadedPolicy } from '../config/index.js';
 import { isLandError } from '../errors.js';
 import { treeOf } from '../git/index.js';
-import { jobsChangedSince, jobTarget, runnableJobs } from '../queue/index.js';
+import { jobTarget, runnableJobs } from '../queue/index.js';
 import type { DrainLease, FileStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import { headFastPath } from './proofs/headFastPath.js';
@@ -18,7 +18,10 @@ import { planTrain } from './plan/trainPlan.js';
 import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
-import { checkSandboxPaths, describeIsolation, isolationOf, noSandboxError, type SandboxHost } from './gates/sandbox.js';
+import { gateIsolationWarning, type SandboxHost } from './gates/sandbox.js';
+import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
+
+export type { DrainSummary } from './drainSummary.js';
 
 export interface DrainOptions {
   /** One admitted batch (with its bisection), then stop. */
@@ -39,25 +42,6 @@ export interface DrainOptions {
   sandbox: SandboxHost;
 }
 
-export interface DrainSummary {
-  type: 'summary';
-  trains: number;
-  gateRuns: number;
-  /** Landed by this drain's own compare-and-swap. */
-  landed: string[];
-  /**
-   * Found already in the target when their train was built (merged outside the queue, or put there
-   * by someone who moved the target, a gate included): recorded landed via `contained`, never
-   * tested or landed by land, so not counted as landed.
-   */
-  contained: string[];
-  failed: string[];
-  canceled: string[];
-  queued: string[];
-  window: number;
-  stopped: null | { why: string; message: string };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sleeps up to `ms`, returning early once `stop()` holds. */
@@ -65,8 +49,6 @@ async function pause(ms: number, stop: () => boolean): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline && !stop()) await sleep(Math.min(100, deadline - Date.now()));
 }
-
-type Stopped = DrainSummary['stopped'];
 
 /** One drain: what every pass works with. */
 interface DrainRun {
@@ -222,7 +204,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     run.idle?.resume(runnable.length);
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await run.ctx.reloadPolicy();
-    checkSandbox(loaded, run.ctx.sandbox, null);
+    gateIsolationWarning(loaded.policy, run.ctx.sandbox); // throws when gates cannot run under the policy now in force
     const chosen = await chooseTrain(run, { loaded, queue, runnable });
     if (chosen === 'again') continue;
     if (!chosen.members.length) return null;
@@ -235,27 +217,11 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
   }
 }
 
-/**
- * Whether gates can run as the policy says, checked at the start and again for every policy a pass
- * reads (the target may have moved): a required sandbox this machine cannot make stops the drain
- * before it takes a job (exit 14), and so does a sandbox path inside the git folder (exit 3); gates
- * that will run unsandboxed are said at the start. A policy without gates or refresh entries runs
- * none of a change's code: nothing to check.
- */
-function checkSandbox(loaded: LoadedPolicy, host: SandboxHost, emit: Emit | null): void {
-  const { policy } = loaded;
-  if (!policy.gates.length && !policy.refresh.length) return;
-  const iso = isolationOf(host, policy.sandbox);
-  if (iso.decision.kind === 'refused') throw noSandboxError(iso.decision.message);
-  checkSandboxPaths(iso, policy.gates);
-  if (iso.decision.kind === 'unsandboxed' && emit) emit({ type: 'warning', message: describeIsolation(iso) });
-}
-
 export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
   const reloadPolicy = () => loadTargetPolicy(cwd, store, opts.target);
   const initial = opts.policy ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
-  checkSandbox(initial, opts.sandbox, null);
+  const isolation = gateIsolationWarning(initial.policy, opts.sandbox);
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
     shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,
@@ -296,7 +262,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   store.clearToken();
   try {
     emit({ type: 'drain_started', pid: process.pid, target: opts.target });
-    checkSandbox(initial, opts.sandbox, emit);
+    if (isolation) emit({ type: 'warning', message: isolation });
     store.removeStaleTempFiles();
     await run.queue.rebuildMissing();
     const tip = await targetTip(cwd, store, opts.target);
@@ -305,23 +271,6 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
   } finally {
     await lease.release();
   }
-  return summarize(run, startedAt, stopped, (await reloadPolicy().catch(() => initial)).policy.batch.max, journalStart);
-}
-
-function summarize(run: DrainRun, startedAt: string, stopped: Stopped, max: number, journalStart: number): DrainSummary {
-  const { store, counters } = run.ctx;
-  const jobs = jobsChangedSince(store, journalStart);
-  const since = (stamp: string | undefined) => stamp !== undefined && stamp >= startedAt;
-  return {
-    type: 'summary',
-    trains: counters.trains,
-    gateRuns: counters.gateRuns,
-    landed: jobs.filter((j) => j.state === 'landed' && j.landedVia !== 'contained' && since(j.timestamps.landed)).map((j) => j.id),
-    contained: jobs.filter((j) => j.state === 'landed' && j.landedVia === 'contained' && since(j.timestamps.landed)).map((j) => j.id),
-    failed: jobs.filter((j) => j.state === 'failed' && since(j.timestamps.failed)).map((j) => j.id),
-    canceled: jobs.filter((j) => j.state === 'canceled' && since(j.timestamps.canceled)).map((j) => j.id),
-    queued: runnableJobs(mine(run, jobs)).map((j) => j.id),
-    window: currentWindow(store, max),
-    stopped,
-  };
+  const { max } = (await reloadPolicy().catch(() => initial)).policy.batch;
+  return summarizeDrain({ store, counters: ctx.counters, target: opts.target, startedAt, journalStart, max, stopped });
 }
