@@ -2,9 +2,10 @@
 // the queue lives (the clone's own state folder, or a git remote: docs/remote.md), the store, and
 // the policy at the target's tip. Commands and the drain are handed these values; nothing below
 // resolves them again.
-import { loadPolicy, policyOfRead, resolveTargetName, type LoadedPolicy } from '../config/index.js';
+import { policyOfRead, resolveTargetName, type LoadedPolicy } from '../config/index.js';
 import { resolveQueueMode } from '../config/queueMode.js';
 import { commonDir } from '../git/index.js';
+import { loadTargetPolicy } from '../landing/targetPolicy.js';
 import { openQueueStore, type FileStore } from '../store/index.js';
 
 /** The command line's say in which queue a command works on. */
@@ -33,6 +34,7 @@ export interface OpenedQueue {
  * command's policy, so git is not asked twice.
  */
 export async function openQueue(cwd: string, flags: QueueFlags, target: Promise<string> = resolveTargetName(cwd, flags.target)): Promise<OpenedQueue> {
+  target.catch(() => undefined); // its refusal is the command's to give, below or when it asks
   await commonDir(cwd); // outside a repository: that error, before any other git is asked
   const name = await target.catch((error: unknown) => {
     if (flags.queueRemote) throw error;
@@ -40,12 +42,10 @@ export async function openQueue(cwd: string, flags: QueueFlags, target: Promise<
   });
   const mode = name === null ? null : await resolveQueueMode(cwd, name, flags.queueRemote);
   const store = await openQueueStore(cwd, mode?.mode ?? null);
-  const reloadPolicy = async () => {
-    const resolved = await target;
-    return loadPolicy(cwd, resolved, store.targetRef(resolved));
-  };
-  // A queue kept in a remote is read at its remote-tracking ref, fetched since the mode was read.
-  const first = name !== null && mode?.mode === null ? () => Promise.resolve(mode.branchRead).then((read) => policyOfRead(name, read)) : reloadPolicy;
+  const reloadPolicy = async () => loadTargetPolicy(cwd, store, await target);
+  // The clone's own queue: the read its mode was decided from is the policy's. A queue kept in a
+  // remote is read at its remote-tracking ref, fetched since.
+  const first = name !== null && mode !== null && mode.mode === null ? async () => policyOfRead(name, mode.branchRead) : reloadPolicy;
   let loaded: Promise<LoadedPolicy> | null = null;
   return {
     store,
