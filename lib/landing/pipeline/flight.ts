@@ -7,7 +7,7 @@ import { applyChanges } from '../../queue/index.js';
 import type { JobRecord } from '../../store/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
 import type { Judged } from '../trains/rerunTrain.js';
-import { judgeStarted, startTrain, type BatchState, type DrainContext, type Speculation, type Started, type TrainPlan } from '../trains/runBatch.js';
+import { judgeStarted, startTrain, type BatchState, type DrainContext, type Speculation, type Started, type TrainPlan } from '../trains/runTrains.js';
 import { abandonSteps, speculativeBuild } from './abandon.js';
 
 export interface Flight {

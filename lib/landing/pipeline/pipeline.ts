@@ -20,7 +20,7 @@ import {
   type DrainContext,
   type PassView,
   type TrainPlan,
-} from '../trains/runBatch.js';
+} from '../trains/runTrains.js';
 import { currentWindow } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
 import { dropProbe, keepProbe, probedHalf, probeWorth, startProbe, type Probe } from './probe.js';

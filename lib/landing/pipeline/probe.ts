@@ -7,7 +7,7 @@
 import { buildTrain } from '../trains/buildTrain.js';
 import { judgeTrain } from '../gates/judge.js';
 import { splitFailed } from '../plan/trainPlan.js';
-import type { DrainContext } from '../trains/runBatch.js';
+import type { DrainContext } from '../trains/runTrains.js';
 import type { Flight } from './flight.js';
 
 export interface Probe {

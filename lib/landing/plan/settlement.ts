@@ -1,7 +1,7 @@
 // How a judged train is settled, as one pure function: from the verdict, the members, the batch's
 // attempt, the policy, the window and what the effects around it found (a member withdrawn
 // during the gate, the target's own verdict, the CAS), to the record changes, the train's metrics
-// row, the events, the window move and what rides next. The train runner (trains/runBatch.ts)
+// row, the events, the window move and what rides next. The train runner (trains/runTrains.ts)
 // performs the effects and applies what this returns.
 import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
 import type { GateRun, JobRecord, TrainMetricRow, TrainRuns } from '../../store/index.js';
@@ -49,7 +49,7 @@ export type Found =
   | { step: 'judged' }
   /** A member's stop request arrived during the gate: the run is void. `fresh`: the members re-read. */
   | { step: 'withdrawn'; fresh: readonly JobRecord[] }
-  /** A lone job failed: the target's own gates were asked (trains/runBatch.ts, gates/targetCheck.ts). */
+  /** A lone job failed: the target's own gates were asked (trains/runTrains.ts, gates/targetCheck.ts). */
   | { step: 'target_checked'; health: TargetHealth }
   /** A PASS: the compare-and-swap of the target was tried. */
   | { step: 'landing'; outcome: LandOutcome };

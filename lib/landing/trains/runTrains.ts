@@ -89,7 +89,7 @@ export function waitingHalves(jobs: readonly JobRecord[], batchId: string, ridin
   return jobs.filter((job) => !riders.has(job.id) && job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
 }
 
-export async function runBatch(ctx: DrainContext, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
+export async function runTrains(ctx: DrainContext, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
   const identity = batchIdentity(admitted);
   const batch: BatchState = { id: identity.id, waiting: waitingHalves(pass.jobs, identity.id, admitted) };
   let plan: TrainPlan = { members: admitted, attempt: identity.attempt, view: pass };
