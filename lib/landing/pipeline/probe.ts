@@ -38,7 +38,7 @@ export async function startProbe(ctx: DrainContext, head: Flight): Promise<Probe
   const stop = new AbortController();
   const hold: Probe['hold'] = { writes: [] };
   const own: DrainContext = { ...ctx, abort: AbortSignal.any([ctx.abort, stop.signal]), keep: (write) => hold.writes.push(write) };
-  const done = judgeTrain(own, loaded, built, baseTree, { batchId: head.batchId, trainId }, first).then(
+  const done = judgeTrain(own, { loaded, built, baseTree, ids: { batchId: head.batchId, trainId }, members: first }).then(
     () => undefined,
     () => undefined,
   );
