@@ -13,7 +13,7 @@ import type { LandOutcome } from '../trains/landTrain.js';
 import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
 import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
-import { addJudged, NOTHING_JUDGED, windowFor, type Judged, type WindowEvent } from './windowPlan.js';
+import { addTally, EMPTY_TALLY, windowFor, type CulpritTally, type WindowEvent } from './windowPlan.js';
 
 /** The train as the settlement sees it: plain values, read by the runner. */
 export interface TrainFacts {
@@ -29,10 +29,10 @@ export interface TrainFacts {
   /** The window size before this train settles. */
   window: number;
   /**
-   * What the window history records as decided before this train (window.ts recordedJudged): the
+   * What the window history records as decided before this train (window.ts recordedTally): the
    * culprit rate the window is sized from. Absent: nothing recorded.
    */
-  judged?: Judged;
+  tally?: CulpritTally;
   /** Halves of this batch waiting in the queue (requeued `bisected`); they rejoin once the culprit is found. */
   waiting: readonly JobRecord[];
   now: string;
@@ -73,7 +73,7 @@ export interface Settlement {
   /** Reported after the changes are on disk, in this order. */
   events: DrainEvent[];
   /** The window change to persist (history kept even when the size stays), with what the train decided. */
-  window: { event: WindowEvent; before: number; after: number; judged: Judged } | null;
+  window: { event: WindowEvent; before: number; after: number; decided: CulpritTally } | null;
   next: Next;
 }
 
@@ -161,14 +161,14 @@ function metricRow(
 }
 
 /**
- * The window after a train that decided jobs (`judged`: its landed members, or its one culprit):
+ * The window after a train that decided jobs (`decided`: its landed members, or its one culprit):
  * sized from the culprit rate of everything recorded, this train included (plan/windowPlan.ts).
  * Cached verdicts count: a culprit failed by the cache is still a culprit. A train that decided
  * nothing (a batch that fails and splits, a refusal, an infrastructure failure) moves nothing.
  */
-function windowMove(facts: TrainFacts, event: WindowEvent, judged: Judged): Settlement['window'] {
-  const after = windowFor(addJudged(facts.judged ?? NOTHING_JUDGED, judged), facts.policy.batch.max);
-  return { event, before: facts.window, after, judged };
+function windowMove(facts: TrainFacts, event: WindowEvent, decided: CulpritTally): Settlement['window'] {
+  const after = windowFor(addTally(facts.tally ?? EMPTY_TALLY, decided), facts.policy.batch.max);
+  return { event, before: facts.window, after, decided };
 }
 
 function windowEvents(move: Settlement['window']): DrainEvent[] {

@@ -7,7 +7,7 @@
 // tests and the benchmark can compare planner rules across thousands of queues.
 import type { BatchRef } from '../../store/index.js';
 import { planTrain, splitFailed, startsBatch, type PlanJob } from './trainPlan.js';
-import { addJudged, initialWindow, NOTHING_JUDGED, windowFor, type Judged } from './windowPlan.js';
+import { addTally, EMPTY_TALLY, initialWindow, windowFor, type CulpritTally } from './windowPlan.js';
 
 interface SimJob extends PlanJob {
   n: number;
@@ -29,7 +29,7 @@ interface Sim {
   jobs: SimJob[];
   landed: Set<number>;
   cache: Map<string, boolean>;
-  judged: Judged;
+  judged: CulpritTally;
   window: number;
   max: number;
   batches: number;
@@ -53,8 +53,8 @@ function judge(sim: Sim, members: readonly SimJob[]): boolean {
   return pass;
 }
 
-function decided(sim: Sim, judged: Judged): void {
-  sim.judged = addJudged(sim.judged, judged);
+function decided(sim: Sim, judged: CulpritTally): void {
+  sim.judged = addTally(sim.judged, judged);
   sim.window = windowFor(sim.judged, sim.max);
   sim.out.windows.push(sim.window);
 }
@@ -102,7 +102,7 @@ export function simulateDrain(culprits: readonly boolean[], max: number): SimRes
     jobs: culprits.map((culprit, i) => ({ n: i + 1, culprit, state: 'queued', requeued: false, reason: null, batch: null, priority: 'normal' })),
     landed: new Set(),
     cache: new Map(),
-    judged: NOTHING_JUDGED,
+    judged: EMPTY_TALLY,
     window: initialWindow(max),
     max,
     batches: 0,

@@ -13,7 +13,7 @@ import { judgedSteps, withdrawals } from '../plan/trainSteps.js';
 export type TrainToJudge = Omit<JudgeOptions, 'fastPath' | 'rerun'> & { fastPath: FastPathCheck | null };
 
 /** The last run's judgement, every run of this drainer (oldest first), and the runs recorded before. */
-export interface Judged {
+export interface RerunOutcome {
   judgement: Judgement;
   runs: GateRun[];
   prior: TrainRuns;
@@ -40,7 +40,7 @@ function stopAsked(ctx: JudgeContext, members: readonly JobRecord[]): boolean {
   return fresh.length < members.length || withdrawals(fresh).dropped > 0;
 }
 
-export async function judgeWithReruns(ctx: JudgeContext, t: TrainToJudge): Promise<Judged> {
+export async function judgeWithReruns(ctx: JudgeContext, t: TrainToJudge): Promise<RerunOutcome> {
   const { ids, members } = t;
   const prior = priorRuns(trainKey(t.built.base, members), members);
   let judgement = await judgeOnce(ctx, t, t.fastPath, null);
