@@ -23,7 +23,7 @@ import { gatedTreeOf, trustedByMember, trustedTelemetry } from './trusted.js';
 
 // What callers of judgeTrain name, in one import.
 export type { Judgement } from './judgement.js';
-export type { FastPathCheck, JudgeContext, JudgeOptions, TrainIds } from './judging.js';
+export type { FastPathCheck, JudgeContext, JudgeOptions } from './judging.js';
 
 export async function judgeTrain(ctx: JudgeContext, options: JudgeOptions): Promise<Judgement> {
   const j = await startJudging(ctx, options);
