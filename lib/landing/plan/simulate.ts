@@ -61,6 +61,7 @@ function judgeTree(sim: Sim, tree: string, members: readonly JobRecord[]): Judge
   return pass ? sim.verdicts.pass : sim.verdicts.fail;
 }
 
+/** The four judgements a replayed train can get, made once per replay. */
 function verdicts(): Sim['verdicts'] {
   const pass: Verdicted = { verdict: 'PASS', failure: null };
   const fail: Verdicted = { verdict: 'FAIL', failure: { kind: 'fail', reason: 'gate', gate: 'gate', status: 'exit 1' } };

@@ -9,7 +9,10 @@ import { judgeTrain, type FastPathCheck, type JudgeContext, type Judgement, type
 import { decideRerun, gateRunOf, priorRuns, runsAfter, trainKey } from '../plan/flakyPlan.js';
 import { judgedSteps, withdrawals } from '../plan/trainSteps.js';
 
-/** Refresh entries that commit on top of the train change `built` here: that commit is what was judged and lands. */
+/**
+ * The train to judge with the drain's fast-path decision (null: none made). Refresh entries that
+ * commit on top of the train change `built` here: that commit is what was judged and lands.
+ */
 export type TrainToJudge = Omit<JudgeOptions, 'fastPath' | 'rerun'> & { fastPath: FastPathCheck | null };
 
 /** The last run's judgement, every run of this drainer (oldest first), and the runs recorded before. */
