@@ -40,11 +40,8 @@ export async function judgeCheckout(j: Judging, dir: string, trainEnv: TrainEnv,
   const plan = await selectGates({ cwd: ctx.cwd, store: ctx.store, gates: j.loaded.policy.gates, base: built.base, train, gated: tree });
   const telemetry: RanGateTelemetry = { ...plan.telemetry, gatesHash: hash, ...(refreshed ? { refreshed: refreshed.entries } : {}) };
   if (!plan.gates.length) {
-    recordPasses(
-      j,
-      train,
-      plan.telemetry.cached.map((c) => c.gate),
-    );
+    const stillCounting = plan.telemetry.cached.map((c) => c.gate);
+    recordPasses(j, train, stillCounting);
     log.line(`== verdict PASS without a gate: every gate's last PASS on an ancestor still counts`);
     return judgementOf({ verdict: 'PASS', failure: null }, { cached: true, log: logPath, telemetry, refreshed });
   }
