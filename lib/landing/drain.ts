@@ -13,7 +13,7 @@ import { headFastPath } from './proofs/headFastPath.js';
 import { QueueReader, type QueueRead } from './queueRead.js';
 import { recoverInProgress } from './recovery.js';
 import { admitTips } from './trains/admitTips.js';
-import { runBatch, type BatchOutcome, type DrainContext, type PassView } from './trains/runBatch.js';
+import { runTrains, type BatchOutcome, type DrainContext, type PassView } from './trains/runTrains.js';
 import { planTrain } from './plan/trainPlan.js';
 import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
@@ -126,7 +126,7 @@ function runParallel(run: DrainRun, pass: PassView, members: readonly JobRecord[
 async function runBatchRecovering(run: DrainRun, pass: PassView, members: readonly JobRecord[]): Promise<BatchOutcome> {
   const { ctx } = run;
   try {
-    return pass.loaded.policy.batch.parallel > 1 ? await runParallel(run, pass, members) : await runBatch(ctx, pass, members);
+    return pass.loaded.policy.batch.parallel > 1 ? await runParallel(run, pass, members) : await runTrains(ctx, pass, members);
   } catch (error) {
     if (ctx.store.stateFolderVanished()) throw run.queue.stateVanishedError();
     // Each job is decided against git now (landed if its train is in the target, else back to the queue).

@@ -3,7 +3,7 @@
 import { isLandError } from '../errors.js';
 import { nowIso } from '../queue/index.js';
 import type { FileStore, WindowHistoryEntry, WindowState } from '../store/index.js';
-import { addJudged, clampWindow, initialWindow, judgedIn, NOTHING_JUDGED, windowFor, type Judged, type WindowEvent } from './plan/windowPlan.js';
+import { addTally, clampWindow, EMPTY_TALLY, initialWindow, tallyOf, windowFor, type CulpritTally, type WindowEvent } from './plan/windowPlan.js';
 
 const HISTORY_KEPT = 50;
 
@@ -13,8 +13,8 @@ export function currentWindow(store: FileStore, max: number): number {
 }
 
 /** What the window history records as decided (since the last reset): the culprit rate's counts. */
-export function recordedJudged(store: FileStore): Judged {
-  return judgedIn(store.readWindow()?.history ?? []);
+export function recordedTally(store: FileStore): CulpritTally {
+  return tallyOf(store.readWindow()?.history ?? []);
 }
 
 /** The persisted window, or null when it is missing or corrupt (for the commands that replace it). */
@@ -29,10 +29,10 @@ function readReplaceable(store: FileStore): WindowState | null {
 
 function record(
   store: FileStore,
-  change: { before: number; after: number; event: WindowHistoryEntry['event']; train: string | null; by?: string; judged?: Judged },
+  change: { before: number; after: number; event: WindowHistoryEntry['event']; train: string | null; by?: string; decided?: CulpritTally },
   previous = readReplaceable(store),
 ): WindowState {
-  const { before, after, event, train, by, judged } = change;
+  const { before, after, event, train, by, decided } = change;
   const entry: WindowHistoryEntry = {
     at: nowIso(),
     event,
@@ -40,7 +40,7 @@ function record(
     after,
     train,
     ...(by === undefined ? {} : { by }),
-    ...(judged ? { jobs: judged.jobs, culprits: judged.culprits } : {}),
+    ...(decided ? { jobs: decided.jobs, culprits: decided.culprits } : {}),
   };
   const state: WindowState = { size: after, history: [...(previous?.history ?? []), entry].slice(-HISTORY_KEPT) };
   store.writeWindow(state);
@@ -48,16 +48,16 @@ function record(
 }
 
 /**
- * Applies a train's verdict to the window: `judged` is what the train decided (its landed members,
+ * Applies a train's verdict to the window: `decided` is what the train decided (its landed members,
  * or its one culprit), recorded in the history; the size becomes the one for the culprit rate of
- * everything recorded. Without `judged` the rate is unchanged. Returns the sizes before and after.
+ * everything recorded. Without `decided` the rate is unchanged. Returns the sizes before and after.
  */
-export function bumpWindow(store: FileStore, event: WindowEvent, max: number, train: string | null, judged?: Judged): { before: number; after: number } {
+export function bumpWindow(store: FileStore, event: WindowEvent, max: number, train: string | null, decided?: CulpritTally): { before: number; after: number } {
   const previous = store.readWindow(); // corrupt: the train's settlement stops, as currentWindow does
   const before = previous ? clampWindow(previous.size, max) : initialWindow(max);
-  const total = addJudged(judgedIn(previous?.history ?? []), judged ?? NOTHING_JUDGED);
+  const total = addTally(tallyOf(previous?.history ?? []), decided ?? EMPTY_TALLY);
   const after = total.jobs > 0 ? windowFor(total, max) : before;
-  record(store, { before, after, event, train, ...(judged ? { judged } : {}) }, previous);
+  record(store, { before, after, event, train, ...(decided ? { decided } : {}) }, previous);
   return { before, after };
 }
 

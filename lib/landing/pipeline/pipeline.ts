@@ -1,7 +1,8 @@
 // batch.parallel above 1: a pipeline of trains in flight, head first. The head is built on the
 // target tip; each train behind it is built on the commit of the train ahead (assuming it passes)
-// and gates at the same time. Trains settle strictly in order, with today's settlement: when the
-// head lands, the next one is the head, its base now the target (checked again before its own CAS).
+// and gates at the same time. Trains settle strictly in order, each as a lone train settles
+// (plan/settlement.ts): when the head lands, the next one is the head, its base now the target
+// (checked again before its own CAS).
 // When the head does not land, every train behind it is abandoned (gates stopped, members put back
 // as they were, nothing recorded as their verdict) and planned again. The next speculative train is
 // planned with the same pure planTrain over the runnable jobs (those in flight are not runnable).
@@ -19,7 +20,7 @@ import {
   type DrainContext,
   type PassView,
   type TrainPlan,
-} from '../trains/runBatch.js';
+} from '../trains/runTrains.js';
 import { currentWindow } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
 import { dropProbe, keepProbe, probedHalf, probeWorth, startProbe, type Probe } from './probe.js';

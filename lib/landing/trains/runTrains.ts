@@ -16,7 +16,7 @@ import { admitTips } from './admitTips.js';
 import { buildTrain, type BuiltTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from '../events.js';
 import type { FastPathCheck, Judgement } from '../gates/judge.js';
-import { judgeWithReruns, type Judged } from './rerunTrain.js';
+import { judgeWithReruns, type RerunOutcome } from './rerunTrain.js';
 import { landTrain, targetStillAt } from './landTrain.js';
 import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
@@ -24,7 +24,7 @@ import { protectHookCheck } from '../../hooks/guard.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
 import { startsBatch } from '../plan/trainPlan.js';
-import { bumpWindow, currentWindow, recordedJudged } from '../window.js';
+import { bumpWindow, currentWindow, recordedTally } from '../window.js';
 import { failpoint } from '../../failpoint.js';
 
 export interface DrainContext {
@@ -91,7 +91,7 @@ export function waitingHalves(jobs: readonly JobRecord[], batchId: string, ridin
   return jobs.filter((job) => !riders.has(job.id) && job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
 }
 
-export async function runBatch(ctx: DrainContext, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
+export async function runTrains(ctx: DrainContext, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
   const identity = batchIdentity(admitted);
   const batch: BatchState = { id: identity.id, waiting: waitingHalves(pass.jobs, identity.id, admitted) };
   let plan: TrainPlan = { members: admitted, attempt: identity.attempt, view: pass };
@@ -134,7 +134,7 @@ async function applySettlement(ctx: DrainContext, settlement: Settlement, trainI
       // git, which agrees with the row; the other order left landed records with no row.
       if (metric) ctx.store.appendMetric(metric);
       applyChangesLocked(ctx.store, settlement.changes);
-      if (window) bumpWindow(ctx.store, window.event, max, trainId, window.judged);
+      if (window) bumpWindow(ctx.store, window.event, max, trainId, window.decided);
     });
   }
   for (const event of settlement.events) ctx.emit(event);
@@ -206,14 +206,14 @@ async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): 
 }
 
 /** Judged once, and again while a lone job's flaky allowance says so (trains/rerunTrain.ts). */
-export function judgeStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started): Promise<Judged> {
+export function judgeStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started): Promise<RerunOutcome> {
   const { loaded, baseTree } = plan.view;
   const { trainId, built, members } = started;
   return judgeWithReruns(ctx, { loaded, built, baseTree, ids: { batchId: batch.id, trainId }, members, fastPath: plan.view.fastPath });
 }
 
 /** The effects after the verdict (target check, lease, CAS), then the settlement, applied. */
-export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started, judged: Judged): Promise<Next> {
+export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started, judged: RerunOutcome): Promise<Next> {
   const { trainId, built, members } = started;
   const { loaded } = plan.view;
   const { judgement, runs, prior } = judged;
@@ -228,7 +228,7 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
     train: { kind: built.kind, base: built.base, commit: built.train, tree: built.tree },
     policy: loaded.policy,
     window: currentWindow(ctx.store, loaded.policy.batch.max),
-    judged: recordedJudged(ctx.store),
+    tally: recordedTally(ctx.store),
     waiting: batch.waiting,
     now: nowIso(),
     runs: { prior, history: runs },
