@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { LandError } from '../errors.js';
 import { loadPolicy, resolveTargetName, type LoadedPolicy } from '../config/index.js';
 import { commonDir } from '../git/index.js';
-import { openQueueStore, type FileStore } from '../store/index.js';
+import { openQueueStore, type QueueStore } from '../store/index.js';
 import { resolveQueueMode } from '../config/queueMode.js';
 import { makeOutput, type Output } from './output.js';
 
@@ -27,7 +27,7 @@ function isDirectory(path: string): boolean {
 export class CommandContext {
   readonly cwd: string;
   readonly out: Output;
-  private storePromise: Promise<FileStore> | null = null;
+  private storePromise: Promise<QueueStore> | null = null;
 
   /**
    * The context of a command. Every command but `land batch` (which also runs outside a
@@ -51,12 +51,12 @@ export class CommandContext {
   }
 
   /** The queue's store: this clone's own, or the cache of a queue kept in a remote, fetched once (docs/remote.md). */
-  store(): Promise<FileStore> {
+  store(): Promise<QueueStore> {
     this.storePromise ??= this.openQueue();
     return this.storePromise;
   }
 
-  private async openQueue(): Promise<FileStore> {
+  private async openQueue(): Promise<QueueStore> {
     await commonDir(this.cwd); // outside a repository: that error, before any other git is asked
     const target = await this.targetName().catch((error: unknown) => {
       if (this.options.queueRemote) throw error;

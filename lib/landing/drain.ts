@@ -17,7 +17,7 @@ import {
   rebuildMissingLocked,
   runnableJobs,
 } from '../queue/index.js';
-import type { DrainLease, FastPathRecord, FileStore, JobRecord } from '../store/index.js';
+import type { DrainLease, FastPathRecord, QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import type { FastPathCheck } from './gates/judge.js';
 import { fastPathDecision } from './proofs/fastPath.js';
@@ -190,7 +190,7 @@ const refusalOf = (decision: FastPathRecord): string | null => (decision.alone ?
  * kept on the job so `land show` can say why it was gated. The decision is handed to the judge,
  * so it is made once per train. Null: the head rides with the rest of its admitted batch.
  */
-async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy, baseTree: string, head: JobRecord): Promise<FastPathCheck | null> {
+async function headFastPath(store: QueueStore, cwd: string, loaded: LoadedPolicy, baseTree: string, head: JobRecord): Promise<FastPathCheck | null> {
   if (head.requeued && head.batch) return null; // the rest of an admitted batch rides together
   const base = loaded.tip;
   const decision = await fastPathDecision({ cwd, store, policy: loaded.policy, base, baseTree, job: head });
@@ -361,7 +361,7 @@ function checkSandbox(loaded: LoadedPolicy, host: SandboxHost, emit: Emit | null
   if (iso.decision.kind === 'unsandboxed' && emit) emit({ type: 'warning', message: describeIsolation(iso) });
 }
 
-export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
+export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   const initial = await loadTargetPolicy(cwd, store, opts.target); // a bad policy stops the drain before anything is taken
   checkSandbox(initial, opts.sandbox, null);
   const lease = await store.acquireDrainLock({
@@ -370,7 +370,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     onWaiting: (holder) =>
       emit({
         type: 'warning',
-        message: `waiting for ${store.queueRemote ? `the queue lease on ${store.queueRemote.remote}` : 'the drain lock'} held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}`,
+        message: `waiting for ${store.drainLockName} held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}`,
       }),
   });
   const startedAt = new Date().toISOString();
@@ -416,7 +416,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     store.removeStaleTempFiles();
     await rebuildMissing(run);
     const tip = await targetTip(cwd, store, initial.target);
-    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: store.queueRemote ? undefined : initial.target });
+    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: store.movesLocalTarget ? initial.target : undefined });
     stopped = await drainPasses(run);
   } finally {
     await lease.release();

@@ -2,7 +2,7 @@
 // queue, but it does make the window unknown: the size depends on batch.max, so it is reported as
 // unknown with the reason rather than guessed.
 import { loadPolicy, type Policy } from '../config/index.js';
-import type { FileStore, WindowHistoryEntry } from '../store/index.js';
+import type { QueueStore, WindowHistoryEntry } from '../store/index.js';
 import { isLandError } from '../errors.js';
 import { initialWindow, clampWindow } from './plan/windowPlan.js';
 
@@ -38,12 +38,12 @@ export function knownMax(policy: PolicyMax): number | null {
   return policy.kind === 'known' ? policy.max : null;
 }
 
-export async function readWindowView(store: FileStore, cwd: string, target?: string): Promise<WindowView> {
+export async function readWindowView(store: QueueStore, cwd: string, target?: string): Promise<WindowView> {
   return (await readWindowAndPolicy(store, cwd, target)).view;
 }
 
 /** The window view and the policy it was read from (null when it cannot be read), with one policy read. */
-export async function readWindowAndPolicy(store: FileStore, cwd: string, target?: string): Promise<{ view: WindowView; policy: Policy | null }> {
+export async function readWindowAndPolicy(store: QueueStore, cwd: string, target?: string): Promise<{ view: WindowView; policy: Policy | null }> {
   const policy = await policyBatchMax(cwd, target, (name) => store.targetRef(name));
   const state = store.readWindow();
   const persisted = state?.size ?? null;

@@ -18,7 +18,7 @@ import {
   submitJob,
   syncIndexLocked,
 } from '../../lib/queue/index.js';
-import { branchKey, emptyIndex, idAfter, noteRecord, openStore, RECENT_KEPT, type FileStore, type JobRecord } from '../../lib/store/index.js';
+import { branchKey, emptyIndex, idAfter, noteRecord, openStore, RECENT_KEPT, type QueueStore, type JobRecord } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
@@ -34,7 +34,7 @@ const TIP = 'a'.repeat(40);
 let counter = 0;
 
 /** A job created the way submit does (journal, record, branch list, index), on a branch of its own. */
-async function created(store: FileStore, branch = `b${++counter}`): Promise<JobRecord> {
+async function created(store: QueueStore, branch = `b${++counter}`): Promise<JobRecord> {
   return store.withQueueLock(() => {
     const index = syncIndexLocked(store).index;
     const id = allocateJobIdLocked(store, index);
@@ -42,7 +42,7 @@ async function created(store: FileStore, branch = `b${++counter}`): Promise<JobR
   });
 }
 
-async function canceled(store: FileStore): Promise<JobRecord> {
+async function canceled(store: QueueStore): Promise<JobRecord> {
   const job = await created(store);
   await applyChanges(store, [cancelChange(job.id, 't')]);
   return job;

@@ -4,7 +4,7 @@ import { isLandError } from '../../errors.js';
 import { loadTargetPolicy } from '../../landing/targetPolicy.js';
 import { historyOf } from '../historyOf.js';
 import { parseSince } from '../../stats/since.js';
-import type { FileStore } from '../../store/index.js';
+import type { QueueStore } from '../../store/index.js';
 import { tune } from '../../tune/recommend.js';
 import type { ReplaySetting } from '../../tune/replay.js';
 import { tuneText } from '../../tune/tuneText.js';
@@ -12,7 +12,7 @@ import { action } from '../action.js';
 import type { CommandContext } from '../context.js';
 
 /** batch.max, waitSeconds and parallel of the target's policy; the defaults (and why) when it cannot be read. */
-async function currentSetting(ctx: CommandContext, store: FileStore): Promise<{ setting: ReplaySetting; unreadable: string | null }> {
+async function currentSetting(ctx: CommandContext, store: QueueStore): Promise<{ setting: ReplaySetting; unreadable: string | null }> {
   try {
     const { max, waitSeconds, parallel } = (await loadTargetPolicy(ctx.cwd, store, ctx.options.target)).policy.batch;
     return { setting: { max, waitSeconds, parallel }, unreadable: null };

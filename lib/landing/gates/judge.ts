@@ -11,7 +11,7 @@ import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
 import { nowIso } from '../../queue/index.js';
 import type {
   CachedGateTelemetry,
-  FileStore,
+  QueueStore,
   GateTelemetry,
   JobRecord,
   LedgerObservation,
@@ -55,7 +55,7 @@ export type Judgement = Verdicted & JudgementFacts;
 
 export interface JudgeContext {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   emit: Emit;
   abort: AbortSignal;
   counters: { gateRuns: number };
@@ -206,7 +206,7 @@ export async function judgeTrain(
  * A FAIL or INFRA carries the last lines of its deciding gate's output, read from the stored log
  * once it is closed: this train's, or for a verdict from the cache the judging train's.
  */
-function withLogTail(store: FileStore, trainId: string, judgement: Judgement): Judgement {
+function withLogTail(store: QueueStore, trainId: string, judgement: Judgement): Judgement {
   if (judgement.verdict !== 'FAIL' && judgement.verdict !== 'INFRA') return judgement;
   const { telemetry } = judgement;
   const logId = telemetry.mode === 'cached' ? telemetry.cachedFrom : trainId;
