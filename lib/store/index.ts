@@ -9,8 +9,6 @@ export type { QueueStore, RefreshOptions, StateFolder, JobsAndJournal, ActiveInd
 export type { CorruptRecord, JobListing, JobRead, ProtectHookRead } from './queueStore.js';
 export type { LandingResult, LandOutcome, TokenIssuer, TrainLanding } from './landing.js';
 export { withLandingToken } from './landing.js';
-export { QueueRaced, remoteError } from './remote/errors.js';
-export type { TransactOptions } from './remote/transaction.js';
 export type { QueueView } from './queueKind.js';
 export type { QueueRemote, Lease } from './remoteLayout.js';
 export { assertSafeId } from './paths.js';
