@@ -18,16 +18,14 @@ import * as journal from './local/journal.js';
 import { landByCas } from './local/landByCas.js';
 import * as logs from './local/logs.js';
 import * as metrics from './local/metrics.js';
-import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
+import { QueueLock } from './local/queueLock.js';
+import { acquireDrainLock, readDrainHolder, type DrainLease } from './lock.js';
 import { StatePaths } from './paths.js';
 import type { QueueView } from './queueKind.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions } from './queueStore.js';
 import type { TextSlice } from './scan.js';
 import type { DrainHolder, JobRecord, JournalEntry, ProtectHook, VerdictRecord, WindowState } from './schemas.js';
 import { waitForJobsChange, type WaitForChangeOptions, type WaitOutcome } from './watch.js';
-
-/** How often a long-lived holder of the queue lock (a drain) sweeps jobs/ for stale temp files. */
-const JOBS_SWEEP_MS = 60_000;
 
 export interface LocalStoreOptions {
   /** The repository's git common dir; default: the folder the state folder is in (.git/land/ → .git). */
@@ -41,9 +39,7 @@ type Row = Record<string, unknown>;
 export class LocalStore implements QueueStore {
   readonly paths: StatePaths;
   readonly gitDir: string;
-  private readonly queueLockRetries: number;
-  /** When this store last swept jobs/ for stale temp files (see withQueueLock). */
-  private jobsSweptAt = Number.NEGATIVE_INFINITY;
+  private readonly queueLock: QueueLock;
 
   constructor(
     readonly root: string,
@@ -51,7 +47,7 @@ export class LocalStore implements QueueStore {
   ) {
     this.paths = new StatePaths(root);
     this.gitDir = opts.gitDir ?? dirname(root);
-    this.queueLockRetries = opts.queueLockRetries ?? 600;
+    this.queueLock = new QueueLock(this.paths, opts.queueLockRetries ?? 600);
   }
 
   // ---- what a clone's own queue is ---------------------------------------------------------
@@ -171,26 +167,9 @@ export class LocalStore implements QueueStore {
 
   // ---- locks and the drainer's own files (lock.ts, local/drainerFiles.ts) ---------------------
 
-  /**
-   * A short critical section over the queue. Stale temp files left by a killed writer are removed
-   * from locks/ every time, and from jobs/ at this process's first hold and then at most once a
-   * minute: listing a jobs folder of 10,000 records on every change of a drain would make each
-   * train cost more the more jobs have finished (readers skip temp files anyway).
-   */
+  /** A short critical section over the queue (local/queueLock.ts). */
   withQueueLock<T>(fn: () => Promise<T> | T): Promise<T> {
-    ensureDir(this.paths.locksDir);
-    return withFileLock(
-      this.paths.queueLock,
-      () => {
-        if (Date.now() - this.jobsSweptAt >= JOBS_SWEEP_MS) {
-          removeStaleTempFiles(this.paths.jobsDir);
-          this.jobsSweptAt = Date.now();
-        }
-        removeStaleTempFiles(this.paths.locksDir);
-        return fn();
-      },
-      this.queueLockRetries,
-    );
+    return this.queueLock.hold(fn);
   }
 
   /** The same lock here: a clone's own queue shares every change alike. */
