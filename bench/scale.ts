@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyChangesLocked, cancelChange, newJobRecord, recordDelta, syncIndexLocked } from '../lib/queue/index.js';
 import { writeCacheFile } from '../lib/store/atomic.js';
-import { FileStore, type JobRecord, type JobState } from '../lib/store/index.js';
+import { localStore, type QueueStore, type JobRecord, type JobState } from '../lib/store/index.js';
 import { BenchError, buildRepo, commitPolicy, git, type BranchSpec } from './git.js';
 import { land, median, runSummary } from './land.js';
 
@@ -95,7 +95,7 @@ function metricsRow(train: string, members: string[]): object {
 }
 
 /** Writes `jobs` records (the last `queued` of them queued on `branches`), their journal, metrics and index. */
-function seedState(store: FileStore, jobs: number, queued: readonly { name: string; tip: string }[]): void {
+function seedState(store: QueueStore, jobs: number, queued: readonly { name: string; tip: string }[]): void {
   store.ensure();
   const journal: string[] = [];
   const metrics: string[] = [];
@@ -139,7 +139,7 @@ function freshBranches(dir: string, prefix: string, n: number): string[] {
 
 export interface Built {
   dir: string;
-  store: FileStore;
+  store: QueueStore;
   submitBranches: string[];
   seconds: number;
 }
@@ -160,7 +160,7 @@ export function buildScaleRepo(root: string, name: string, jobs: number, queued:
     .map(([branch, tip]) => ({ name: branch as string, tip: tip as string }));
   const byName = new Map(tips.map((t) => [t.name, t]));
   const queuedBranches = specs.slice(0, queued).map((spec) => byName.get(spec.name) as { name: string; tip: string });
-  const store = new FileStore(join(dir, '.git', 'land'));
+  const store = localStore(join(dir, '.git', 'land'));
   if (note) store.note = note;
   seedState(store, jobs, queuedBranches);
   const status = JSON.parse(land(dir, ['status', '--json']).stdout) as { jobs: unknown[] };
@@ -176,7 +176,7 @@ function submitMedian(built: Built, runs: number): number {
 }
 
 /** Cancels every active job (journaled, as `land cancel` would), so a drain measures only its own 10 jobs. */
-function cancelQueue(store: FileStore): void {
+function cancelQueue(store: QueueStore): void {
   const index = syncIndexLocked(store).index;
   const ids = Object.entries(index.active)
     .filter(([, entry]) => entry.state === 'queued')

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { LandError } from '../errors.js';
 import { resolveTargetName, type LoadedPolicy } from '../config/index.js';
 import { commonDir } from '../git/index.js';
-import type { FileStore } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
 import { openQueue, type OpenedQueue } from './openQueue.js';
 import { makeOutput, type Output } from './output.js';
 
@@ -61,7 +61,7 @@ export class CommandContext {
   }
 
   /** The queue's store: this clone's own, or the cache of a queue kept in a remote, fetched once. */
-  async store(): Promise<FileStore> {
+  async store(): Promise<QueueStore> {
     return (await this.queue()).store;
   }
 

@@ -6,7 +6,7 @@ import { policyOfRead, resolveTargetName, type LoadedPolicy } from '../config/in
 import { resolveQueueMode } from '../config/queueMode.js';
 import { commonDir } from '../git/index.js';
 import { loadTargetPolicy } from '../landing/targetPolicy.js';
-import { openQueueStore, type FileStore } from '../store/index.js';
+import { openQueueStore, type QueueStore } from '../store/index.js';
 
 /** The command line's say in which queue a command works on. */
 export interface QueueFlags {
@@ -18,7 +18,7 @@ export interface QueueFlags {
 
 export interface OpenedQueue {
   /** The queue's store: this clone's own, or the cache of a queue kept in a remote, fetched once. */
-  store: FileStore;
+  store: QueueStore;
   /** The target's name (`--target`, else LAND_TARGET, else land.target, else main); rejects when it is no valid branch name. */
   target(): Promise<string>;
   /** The policy at the target's tip (for a remote queue: at the remote's target, as fetched), read once for the command. */

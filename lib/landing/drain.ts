@@ -7,7 +7,7 @@ import type { LoadedPolicy } from '../config/index.js';
 import { isLandError } from '../errors.js';
 import { treeOf } from '../git/index.js';
 import { jobTarget, runnableJobs } from '../queue/index.js';
-import type { DrainLease, FileStore, JobRecord } from '../store/index.js';
+import type { DrainLease, QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import { headFastPath } from './proofs/headFastPath.js';
 import { QueueReader, type QueueRead } from './queueRead.js';
@@ -217,7 +217,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
   }
 }
 
-export async function drain(cwd: string, store: FileStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
+export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
   const reloadPolicy = () => loadTargetPolicy(cwd, store, opts.target);
   const initial = opts.policy ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
@@ -228,7 +228,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     onWaiting: (holder) =>
       emit({
         type: 'warning',
-        message: `waiting for ${store.queueRemote ? `the queue lease on ${store.queueRemote.remote}` : 'the drain lock'} held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}`,
+        message: `waiting for ${store.drainLockName} held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}`,
       }),
   });
   const startedAt = new Date().toISOString();
@@ -266,7 +266,7 @@ export async function drain(cwd: string, store: FileStore, opts: DrainOptions, e
     store.removeStaleTempFiles();
     await run.queue.rebuildMissing();
     const tip = await targetTip(cwd, store, opts.target);
-    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: store.queueRemote ? undefined : opts.target });
+    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: store.movesLocalTarget ? opts.target : undefined });
     stopped = await drainPasses(run);
   } finally {
     await lease.release();

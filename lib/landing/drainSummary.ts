@@ -1,7 +1,7 @@
 // What a drain did, said when it ends (`land run`'s last line, or its JSON summary): read from the
 // records the journal names since the drain started, so a long history is not read again.
 import { jobsChangedSince, jobTarget, runnableJobs } from '../queue/index.js';
-import type { FileStore } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
 import { currentWindow } from './window.js';
 
 export interface DrainSummary {
@@ -27,7 +27,7 @@ export interface DrainSummary {
 export type Stopped = DrainSummary['stopped'];
 
 export interface DrainEnd {
-  store: FileStore;
+  store: QueueStore;
   counters: { trains: number; gateRuns: number };
   /** The drain's target: the jobs still queued for it are listed. */
   target: string;

@@ -4,7 +4,7 @@
 // them when the whole state folder vanishes.
 import { LandError } from '../errors.js';
 import { listActiveJobs, rebuildJobLocked, rebuildMissingLocked } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 
 /** A listing of the queue, with the records' version read just before it (a later change wakes an idle wait). */
@@ -29,7 +29,7 @@ export class QueueReader {
   private lastTrain: string | null = null;
 
   constructor(
-    private readonly store: FileStore,
+    private readonly store: QueueStore,
     private readonly emit: Emit,
     private readonly opts: QueueReaderOptions,
   ) {}

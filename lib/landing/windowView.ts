@@ -2,7 +2,7 @@
 // queue, but it does make the window unknown: the size depends on batch.max, so it is reported as
 // unknown with the reason rather than guessed.
 import type { LoadedPolicy, Policy } from '../config/index.js';
-import type { FileStore, WindowHistoryEntry } from '../store/index.js';
+import type { QueueStore, WindowHistoryEntry } from '../store/index.js';
 import { isLandError } from '../errors.js';
 import { initialWindow, clampWindow } from './plan/windowPlan.js';
 
@@ -41,12 +41,12 @@ export function knownMax(policy: PolicyMax): number | null {
   return policy.kind === 'known' ? policy.max : null;
 }
 
-export async function readWindowView(store: FileStore, loadPolicy: PolicyOfCommand): Promise<WindowView> {
+export async function readWindowView(store: QueueStore, loadPolicy: PolicyOfCommand): Promise<WindowView> {
   return (await readWindowAndPolicy(store, loadPolicy)).view;
 }
 
 /** The window view and the policy it was read from (null when it cannot be read), with one policy read. */
-export async function readWindowAndPolicy(store: FileStore, loadPolicy: PolicyOfCommand): Promise<{ view: WindowView; policy: Policy | null }> {
+export async function readWindowAndPolicy(store: QueueStore, loadPolicy: PolicyOfCommand): Promise<{ view: WindowView; policy: Policy | null }> {
   const policy = await policyBatchMax(loadPolicy);
   const state = store.readWindow();
   const persisted = state?.size ?? null;

@@ -4,7 +4,7 @@
 import { LandError } from '../errors.js';
 import { refTip } from '../git/index.js';
 import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord } from '../store/index.js';
 import { landingRefuted } from './checks.js';
 import { gitEvidence } from './gitEvidence.js';
 
@@ -43,7 +43,7 @@ async function assertLandedInGit(cwd: string, targetRef: string, target: string,
   throw new LandError('state', `job ${job.id} cannot be resolved as landed: ${why}`, { hint: 'resolve it as queued (it is gated again), failed or canceled' });
 }
 
-export async function resolveUncertain(opts: { cwd: string; store: FileStore; target: string; id: string; to: ResolveState; by: string }): Promise<JobRecord> {
+export async function resolveUncertain(opts: { cwd: string; store: QueueStore; target: string; id: string; to: ResolveState; by: string }): Promise<JobRecord> {
   const seen = readJobOrThrow(opts.store, opts.id);
   if (seen.state !== 'uncertain') throw new LandError('state', `job ${seen.id} is ${seen.state}, not uncertain; there is nothing to resolve`);
   if (opts.to === 'landed') await assertLandedInGit(opts.cwd, opts.store.targetRef(opts.target), opts.target, seen);

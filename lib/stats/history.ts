@@ -9,7 +9,7 @@
 // - abandoned: journal lines of members put back by an abandoned speculative train.
 import { isLandError } from '../errors.js';
 import type { TrainRow } from '../story/trainRow.js';
-import type { FileStore, JobRecord, WindowHistoryEntry } from '../store/index.js';
+import type { QueueStore, JobRecord, WindowHistoryEntry } from '../store/index.js';
 
 /** The journal's reason for a member put back by an abandoned speculative train (pipeline/abandon.ts ABANDONED). */
 const ABANDONED_REASON = 'speculation_abandoned';
@@ -121,7 +121,7 @@ export function trainRowsOf(raw: readonly Record<string, unknown>[]): { rows: Hi
 }
 
 /** Reads the history from `store` (after the store's own refresh, which a remote queue needs). */
-export function readHistory(store: FileStore, opts: { since?: number | null; now?: number } = {}): History {
+export function readHistory(store: QueueStore, opts: { since?: number | null; now?: number } = {}): History {
   const since = opts.since ?? null;
   // Only the shape the figures read is checked (lib/store/jobShape.ts): with 10,000 records the full schema costs more than the reading.
   const listing = store.listJobs({ check: 'shape' });
@@ -153,7 +153,7 @@ export function readHistory(store: FileStore, opts: { since?: number | null; now
 }
 
 /** window.json, or null with a problem noted when it is corrupt: the other figures do not need it. */
-function readWindowLeniently(store: FileStore, problems: string[]) {
+function readWindowLeniently(store: QueueStore, problems: string[]) {
   try {
     return store.readWindow();
   } catch (error) {
@@ -163,7 +163,7 @@ function readWindowLeniently(store: FileStore, problems: string[]) {
   }
 }
 
-function abandonedTrains(store: FileStore, since: number | null): AbandonedTrain[] {
+function abandonedTrains(store: QueueStore, since: number | null): AbandonedTrain[] {
   const byTrain = new Map<string, AbandonedTrain>();
   for (const entry of store.scanJournal(ABANDONED_REASON)) {
     const detail = entry.detail as { reason?: unknown; train?: unknown; after?: unknown };

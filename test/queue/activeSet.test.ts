@@ -17,7 +17,7 @@ import {
   submitJob,
   syncIndexLocked,
 } from '../../lib/queue/index.js';
-import { branchKey, emptyIndex, idAfter, noteRecord, openStore, RECENT_KEPT, type FileStore, type JobRecord } from '../../lib/store/index.js';
+import { branchKey, emptyIndex, idAfter, noteRecord, openStore, RECENT_KEPT, type QueueStore, type JobRecord } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
@@ -28,7 +28,7 @@ beforeEach(() => {
 });
 
 /** The store of `dir`, its notes (a slow-path rebuild's) kept in `notes`. */
-async function noted(dir: string): Promise<FileStore> {
+async function noted(dir: string): Promise<QueueStore> {
   const store = await openStore(dir);
   store.note = (message) => notes.push(message);
   return store;
@@ -38,7 +38,7 @@ const TIP = 'a'.repeat(40);
 let counter = 0;
 
 /** A job created the way submit does (journal, record, branch list, index), on a branch of its own. */
-async function created(store: FileStore, branch = `b${++counter}`): Promise<JobRecord> {
+async function created(store: QueueStore, branch = `b${++counter}`): Promise<JobRecord> {
   return store.withQueueLock(() => {
     const index = syncIndexLocked(store).index;
     const id = allocateJobIdLocked(store, index);
@@ -46,7 +46,7 @@ async function created(store: FileStore, branch = `b${++counter}`): Promise<JobR
   });
 }
 
-async function canceled(store: FileStore): Promise<JobRecord> {
+async function canceled(store: QueueStore): Promise<JobRecord> {
   const job = await created(store);
   await applyChanges(store, [cancelChange(job.id, 't')]);
   return job;

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { computeStats } from '../../lib/stats/figures.js';
 import { writeFileSync } from 'node:fs';
 import { readHistory } from '../../lib/stats/history.js';
-import { FileStore } from '../../lib/store/index.js';
+import { localStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { T0, at, job, ran, train } from './fixture.js';
 
@@ -12,7 +12,7 @@ afterAll(cleanupTempDirs);
 
 describe('computeStats(readHistory(store, { since }))', () => {
   it('counts only the jobs, trains and window changes of the period; a job still queued counts whenever it was submitted', () => {
-    const store = new FileStore(tempDir('land-stats-store-'));
+    const store = localStore(tempDir('land-stats-store-'));
     store.ensure();
     const jobs = [
       job(1, 0, { state: 'landed', at: 100 }),
@@ -63,7 +63,7 @@ describe('computeStats(readHistory(store, { since }))', () => {
   });
 
   it('a corrupt window.json and unreadable metrics lines are left out and said; the other figures stand', () => {
-    const store = new FileStore(tempDir('land-stats-store-'));
+    const store = localStore(tempDir('land-stats-store-'));
     store.ensure();
     store.writeJob(job(1, 0, { state: 'landed', at: 100 }));
     const { time: _t, ...row } = train('t1', 90, [1], { gateSeconds: 20, gate: { mode: 'full', executed: ['test'], results: ran(['test', 20]) } });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../lib/queue/index.js';
 import {
-  FileStore,
+  localStore,
   fastPathRecordSchema,
   gateTelemetrySchema,
   jobRecordSchema,
@@ -128,7 +128,7 @@ describe('the job record schema', () => {
   });
 
   it('reports such a record as corrupt by file name, and reads the others', () => {
-    const s = new FileStore(join(tempDir(), 'land'));
+    const s = localStore(join(tempDir(), 'land'));
     s.ensure();
     s.writeJob(job({ fastPath: { alone: true, source: 'proof', proofSource: 'train', tree: A, base: B, checkedAt: 'x' } }));
     writeFileSync(join(s.paths.jobsDir, 'j-20260101-0002.json'), JSON.stringify({ ...job(), id: 'j-20260101-0002', regate: 'yes' }));

@@ -2,7 +2,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../../lib/store/fileStore.js';
+import { localStore } from '../../lib/store/index.js';
 import { readFrom, scanLines, scanLinesContaining } from '../../lib/store/scan.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 
@@ -69,9 +69,9 @@ describe('scanLinesContaining', () => {
   });
 });
 
-describe('FileStore.readJournalOf', () => {
+describe('QueueStore.readJournalOf', () => {
   it("picks one job's lines out of the journal of 10,000 jobs in one pass, skipping and numbering its corrupt lines", () => {
-    const store = new FileStore(tempDir('land-journal-'));
+    const store = localStore(tempDir('land-journal-'));
     store.ensure();
     const jobs = Array.from({ length: 10_000 }, (_, i) => `j-20260101-${String(i + 1).padStart(5, '0')}`);
     const body: string[] = [];
@@ -92,9 +92,9 @@ describe('FileStore.readJournalOf', () => {
   });
 });
 
-describe('FileStore.readMetricsMatching', () => {
+describe('QueueStore.readMetricsMatching', () => {
   it('returns the rows whose line names one of the needles, in file order', () => {
-    const store = new FileStore(tempDir('land-metrics-'));
+    const store = localStore(tempDir('land-metrics-'));
     store.ensure();
     store.appendMetric({ train: 'b-1-1', batch: 'b-1', members: ['j-1'] });
     store.appendMetric({ train: 'b-2-1', batch: 'b-2', members: ['j-2'] });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
-import type { FileStore, JobRecord, QueueView } from '../../store/index.js';
+import type { QueueStore, JobRecord, QueueView } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
@@ -50,7 +50,7 @@ function etaNote(basis: EtaBasis): string {
  * Without a journal, train worktrees git still registers under the state folder are traces of a
  * state folder that was removed (by hand, or by a gate) while a drain ran: said, not hidden.
  */
-async function emptyQueueText(store: FileStore, cwd: string): Promise<string> {
+async function emptyQueueText(store: QueueStore, cwd: string): Promise<string> {
   if (store.hasJournal()) return 'the queue is empty';
   const trains = (await listWorktrees(cwd).catch(() => [])).filter((tree) => tree.path.startsWith(`${store.paths.trainsDir}/`));
   if (!trains.length) return `no queue here yet: ${store.root} holds no journal (no job was submitted, or the folder was removed)`;
@@ -89,7 +89,7 @@ export function registerStatus(program: Command): void {
         // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
         const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
-        const queue = await store.queueView();
+        const queue = await store.describe();
         if (ctx.out.json) {
           ctx.out.emit({
             queue,

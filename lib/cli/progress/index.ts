@@ -2,7 +2,7 @@
 // drives the chosen reporter's clock. The timer never keeps the process alive and stops on close.
 import type { DrainEvent } from '../../landing/events.js';
 import { readWindowView, type PolicyOfCommand } from '../../landing/windowView.js';
-import type { FileStore } from '../../store/index.js';
+import type { QueueStore } from '../../store/index.js';
 import type { Output } from '../output.js';
 import { liveReporter, MIN_REDRAW_MS } from './liveReporter.js';
 import { colorEnabled, heartbeatSeconds, progressMode } from './mode.js';
@@ -14,7 +14,7 @@ export type { Reporter } from './reporter.js';
 
 export interface ReporterSetup {
   out: Output;
-  store: FileStore;
+  store: QueueStore;
   /** The policy in force, as the command read it (for the live block's window). */
   policy: PolicyOfCommand;
   /** Where progress goes (stderr); its isTTY and columns decide the mode and the width. */

@@ -3,7 +3,7 @@
 import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta.js';
 import { activeEntries, jobTarget, listActiveJobsSync } from '../../queue/index.js';
 import type { JobNames } from '../../landing/events.js';
-import type { FileStore } from '../../store/index.js';
+import type { QueueStore } from '../../store/index.js';
 import { printable } from '../../text/safeText.js';
 
 export interface ProgressSource {
@@ -15,7 +15,7 @@ export interface ProgressSource {
   gateHistory(): GateHistory;
 }
 
-export function storeSource(store: FileStore): ProgressSource {
+export function storeSource(store: QueueStore): ProgressSource {
   const branches = new Map<string, string>(); // a job's branch never changes: cache it
   let history: GateHistory | null = null;
   return {

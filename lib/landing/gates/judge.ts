@@ -10,7 +10,7 @@
 // cache and proofs are keyed by it: a verdict is about the content that was tested.
 import { gatesHash } from '../../config/index.js';
 import { nowIso } from '../../queue/index.js';
-import type { FileStore } from '../../store/index.js';
+import type { QueueStore } from '../../store/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
 import { cheapVerdict } from './judgeCheap.js';
 import type { Judgement } from './judgement.js';
@@ -75,7 +75,7 @@ async function startJudging(ctx: JudgeContext, options: JudgeOptions): Promise<J
  * A FAIL or INFRA carries the last lines of its deciding gate's output, read from the stored log
  * once it is closed: this train's, or for a verdict from the cache the judging train's.
  */
-function withLogTail(store: FileStore, trainId: string, judgement: Judgement): Judgement {
+function withLogTail(store: QueueStore, trainId: string, judgement: Judgement): Judgement {
   if (judgement.verdict !== 'FAIL' && judgement.verdict !== 'INFRA') return judgement;
   const { telemetry } = judgement;
   const logId = telemetry.mode === 'cached' ? telemetry.cachedFrom : trainId;

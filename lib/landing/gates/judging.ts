@@ -1,7 +1,7 @@
 // What a train's judging is given (the drain's context and the train) and what each of its stages
 // works with (./judge.ts runs the stages: cheap verdicts, the worktree, the gates, the record).
 import type { LoadedPolicy } from '../../config/index.js';
-import type { FileStore, JobRecord } from '../../store/index.js';
+import type { QueueStore, JobRecord } from '../../store/index.js';
 import type { Emit } from '../events.js';
 import type { FastPathDecision } from '../proofs/fastPath.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
@@ -11,7 +11,7 @@ import type { Gated } from './trusted.js';
 
 export interface JudgeContext {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   emit: Emit;
   abort: AbortSignal;
   counters: { gateRuns: number };

@@ -9,7 +9,7 @@ import type { DrainEvent } from '../events.js';
 import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
 import type { Judgement } from '../gates/judge.js';
 import type { TargetHealth } from '../gates/targetCheck.js';
-import type { LandOutcome } from '../trains/landTrain.js';
+import type { LandOutcome } from '../../store/index.js';
 import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
 import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';

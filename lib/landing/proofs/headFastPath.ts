@@ -4,14 +4,14 @@
 // the judge, so it is made once per train.
 import type { LoadedPolicy } from '../../config/index.js';
 import { applyChangesLocked, fastPathCheckedChange, nowIso } from '../../queue/index.js';
-import type { FastPathRecord, FileStore, JobRecord } from '../../store/index.js';
+import type { FastPathRecord, QueueStore, JobRecord } from '../../store/index.js';
 import type { FastPathCheck } from '../gates/judge.js';
 import { fastPathDecision } from './fastPath.js';
 
 const refusalOf = (decision: FastPathRecord): string | null => (decision.alone ? null : decision.refusal);
 
 /** Null: the head rides with the rest of its admitted batch (the rest of a batch never checks). */
-export async function headFastPath(store: FileStore, cwd: string, loaded: LoadedPolicy, baseTree: string, head: JobRecord): Promise<FastPathCheck | null> {
+export async function headFastPath(store: QueueStore, cwd: string, loaded: LoadedPolicy, baseTree: string, head: JobRecord): Promise<FastPathCheck | null> {
   if (head.requeued && head.batch) return null; // the rest of an admitted batch rides together
   const base = loaded.tip;
   const decision = await fastPathDecision({ cwd, store, policy: loaded.policy, base, baseTree, job: head });

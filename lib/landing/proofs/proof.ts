@@ -3,7 +3,7 @@
 // fast path). Proofs are keyed by the merged tree (proofs/<tree>.json): a later proof of the same
 // tree replaces the earlier one. Whether a proof is accepted is one pure function, proofRefusal.
 import { z } from 'zod';
-import { objectIdSchema as sha, selectionTelemetrySchema, type FileStore, type ProofRefusal } from '../../store/index.js';
+import { objectIdSchema as sha, selectionTelemetrySchema, type QueueStore, type ProofRefusal } from '../../store/index.js';
 
 export const proofSchema = z
   .object({
@@ -40,7 +40,7 @@ export const PROOF_REFUSALS: Record<ProofRefusal, string> = {
   log_missing: 'the log of the proving run is missing',
 };
 
-export function recordProof(store: FileStore, proof: Proof): void {
+export function recordProof(store: QueueStore, proof: Proof): void {
   store.writeProofRaw(proof.tree, proofSchema.parse(proof));
   if (proof.tip) store.writeProofTreeOfTip(proof.tip, proof.tree);
 }
@@ -50,7 +50,7 @@ export function recordProof(store: FileStore, proof: Proof): void {
  * the same tip on another target (so the refusal can say the target moved or the gates changed,
  * rather than that nothing was ever proven).
  */
-export function readProofFor(store: FileStore, tree: string, tip: string): Proof | 'corrupt' | null {
+export function readProofFor(store: QueueStore, tree: string, tip: string): Proof | 'corrupt' | null {
   const exact = readProof(store, tree);
   if (exact !== null) return exact;
   const other = store.readProofTreeOfTip(tip);
@@ -58,7 +58,7 @@ export function readProofFor(store: FileStore, tree: string, tip: string): Proof
 }
 
 /** The proof of `tree`; 'corrupt' when the file exists but is not a proof of that tree. */
-export function readProof(store: FileStore, tree: string): Proof | 'corrupt' | null {
+export function readProof(store: QueueStore, tree: string): Proof | 'corrupt' | null {
   const raw = store.readProofRaw(tree);
   if (raw === null) return null;
   const parsed = proofSchema.safeParse(raw);
