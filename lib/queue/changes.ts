@@ -1,7 +1,7 @@
 // Every kind of job-record change, built in one place: what a user asks (submit, cancel, retry)
 // and what the drainer settles (start, requeue, fail, cancel, land, and the notes it keeps on a
 // record). Builders only describe a change; lib/queue/transition.ts applies it, journaled.
-import type { BatchRef, FastPathRecord, FlakyRecord, GateRun, GateTelemetry, JobRecord, LedgerObservations, StopRequest, TrainRuns } from '../store/index.js';
+import type { BatchRef, FastPathRecord, JobReason, FlakyRecord, GateRun, GateTelemetry, JobRecord, LedgerObservations, StopRequest, TrainRuns } from '../store/index.js';
 import { nowIso } from './clock.js';
 import type { JobChange } from './transition.js';
 
@@ -44,7 +44,7 @@ export function startChanges(members: readonly JobRecord[], batchId: string, att
 }
 
 export interface RequeueOptions {
-  reason: string;
+  reason: JobReason;
   /** Back to the head of the queue, riding with the rest of its batch. */
   toHead: boolean;
   batch?: { id: string; members: readonly JobRecord[]; attempt: number };
@@ -78,7 +78,7 @@ export function requeueChanges(jobs: readonly JobRecord[], opts: RequeueOptions)
 }
 
 export interface FailInfo {
-  reason: string;
+  reason: JobReason;
   code: string;
   message: string;
   gateLog?: string | null;
@@ -227,7 +227,7 @@ export interface LandInfo {
   verdict: 'PASS';
 }
 
-export function landChanges(jobs: readonly JobRecord[], info: LandInfo, event = 'landed'): JobChange[] {
+export function landChanges(jobs: readonly JobRecord[], info: LandInfo, event: 'landed' | 'recovered_landed' | 'already_contained' | 'reconciled' = 'landed'): JobChange[] {
   return jobs.map((job) => ({
     id: job.id,
     to: 'landed' as const,

@@ -8,7 +8,7 @@
 import { LandError, isLandError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
 import type { FileStore } from '../store/index.js';
-import type { JobRecord, JobState } from '../store/index.js';
+import type { JobRecord, JobState, JournalEventDetail } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { beginIndexUpdate } from './activeSet.js';
 import { rebuildJobLocked, recordDelta } from './rebuild.js';
@@ -42,7 +42,10 @@ export function canTransition(from: JobState, to: JobState, event?: string): boo
   return !reopens || event === undefined || REOPEN_EVENTS.includes(event);
 }
 
-export interface JobChange {
+/** A change of one record: what it sets, and the journal line's event and its detail (lib/store/formats/journalLine.ts). */
+export type JobChange = JobChangeFields & JournalEventDetail;
+
+interface JobChangeFields {
   id: string;
   /** New state; omitted for an update that keeps the state (tip update, conflict preview). */
   to?: JobState;
@@ -56,8 +59,6 @@ export interface JobChange {
   /** Only apply while the record, read under the lock, still matches; otherwise skipped. */
   when?: (job: JobRecord) => boolean;
   patch?: Partial<JobRecord> | ((job: JobRecord) => Partial<JobRecord>);
-  event: string;
-  detail?: Record<string, unknown>;
 }
 
 /**

@@ -15,23 +15,31 @@ import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from './j
 import { readFrom, scanLines, scanLinesContaining, type TextSlice } from './scan.js';
 import { acquireDrainLock, readDrainHolder, withFileLock, type DrainLease } from './lock.js';
 import { formatTokenRecord, newToken, parseTokenRecord, processStart, recordProcessAlive, tokenHash, type TokenRecord } from './landingToken.js';
-import { asCountedJob } from './jobShape.js';
+import { asCountedJob } from './formats/jobShape.js';
 import { StatePaths, assertSafeId } from './paths.js';
 import { jobsFolderVersion, waitForJobsChange, type WaitForChangeOptions, type WaitOutcome } from './watch.js';
 import {
   gatePassesSchema,
+  isRecord,
   jobRecordSchema,
   journalEntrySchema,
+  parseProof,
+  proofOfTipSchema,
+  proofSchema,
   protectHookSchema,
   verdictSchema,
   windowStateSchema,
   type DrainHolder,
   type JobRecord,
   type JournalEntry,
+  type JournalLine,
+  type Proof,
+  type ProofRead,
   type ProtectHook,
   type VerdictRecord,
   type WindowState,
-} from './schemas.js';
+  type WrittenMetricsRow,
+} from './formats/index.js';
 
 export interface RefreshOptions {
   shouldStop?: () => boolean;
@@ -58,6 +66,11 @@ function describeZod(error: z.ZodError): string {
   if (!first) return 'invalid record';
   const where = first.path.length ? first.path.join('.') : '(root)';
   return `${where}: ${first.message}`;
+}
+
+/** A JSON line that holds an object (a metrics row; its fields are checked by its reader). */
+function objectLine(raw: unknown): { success: true; data: Record<string, unknown> } | { success: false } {
+  return isRecord(raw) ? { success: true, data: raw } : { success: false };
 }
 
 function readText(path: string): string | null {
@@ -261,7 +274,12 @@ export class FileStore {
   // ---- journal ------------------------------------------------------------------------------
 
   /** Appends a journal line; returns where it starts, for takeBackJournal. */
-  appendJournal(entry: JournalEntry): number {
+  appendJournal(entry: JournalLine): number {
+    return this.replayJournal(entry);
+  }
+
+  /** Appends a line as it was read elsewhere (a remote queue's lines, written by any version). */
+  replayJournal(entry: JournalEntry): number {
     return appendJsonLine(this.paths.journal, entry, { journal: true });
   }
 
@@ -536,20 +554,21 @@ export class FileStore {
     writeJsonAtomic(this.paths.verdict(record.tree, record.gatesHash), record, CACHE);
   }
 
-  // ---- proofs (generic JSON, schema owned by lib/landing/proof) -----------------------------
+  // ---- proofs (lib/store/formats/proof.ts) ---------------------------------------------------
 
-  readProofRaw(tree: string): unknown {
+  /** The proof of `tree`; 'corrupt' when the file exists but is not a proof of that tree. */
+  readProof(tree: string): ProofRead {
     const text = readText(this.paths.proof(tree));
     if (text === null) return null;
     try {
-      return JSON.parse(text);
+      return parseProof(JSON.parse(text), tree);
     } catch {
-      return { corrupt: true };
+      return 'corrupt';
     }
   }
 
-  writeProofRaw(tree: string, value: unknown): void {
-    writeJsonAtomic(this.paths.proof(tree), value, CACHE);
+  writeProof(proof: Proof): void {
+    writeJsonAtomic(this.paths.proof(proof.tree), proofSchema.parse(proof), CACHE);
   }
 
   /** The tree of the latest proof made for `tip`, or null. */
@@ -557,8 +576,8 @@ export class FileStore {
     const text = readText(this.paths.proofOfTip(tip));
     if (text === null) return null;
     try {
-      const tree = (JSON.parse(text) as { tree?: unknown }).tree;
-      return typeof tree === 'string' && /^[0-9a-f]{40,64}$/.test(tree) ? tree : null;
+      const parsed = proofOfTipSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data.tree : null;
     } catch {
       return null;
     }
@@ -570,12 +589,13 @@ export class FileStore {
 
   // ---- metrics, logs, trains, token ------------------------------------------------------------
 
-  appendMetric(row: Record<string, unknown>): void {
+  appendMetric(row: WrittenMetricsRow): void {
     appendJsonLine(this.paths.metrics, row);
   }
 
+  /** Every line of metrics.jsonl that holds an object; readers check its fields (lib/store/formats/metricsRow.ts). */
   readMetrics(): JsonLines<Record<string, unknown>> {
-    return readJsonLines(this.paths.metrics, (raw) => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : null));
+    return readJsonLines(this.paths.metrics, (raw) => (isRecord(raw) ? raw : null));
   }
 
   /**
@@ -595,9 +615,7 @@ export class FileStore {
       const lines = readFrom(this.paths.metrics, from, size - from).text.split('\n');
       if (from > 0) lines.shift(); // cut mid-line
       const rows = lines.flatMap((line) => {
-        const row = parseJsonLine(line, (raw) =>
-          raw && typeof raw === 'object' && !Array.isArray(raw) ? { success: true, data: raw as Record<string, unknown> } : { success: false },
-        );
+        const row = parseJsonLine(line, objectLine);
         return row ? [row] : [];
       });
       if (from === 0 || enough(rows)) return rows;
@@ -616,9 +634,7 @@ export class FileStore {
       this.paths.metrics,
       (line) => needles.some((needle) => line.includes(needle)),
       (line, number) => {
-        const row = parseJsonLine(line, (raw) =>
-          raw && typeof raw === 'object' && !Array.isArray(raw) ? { success: true, data: raw as Record<string, unknown> } : { success: false },
-        );
+        const row = parseJsonLine(line, objectLine);
         if (row === null) badLines.push(number);
         else rows.push(row);
       },

@@ -48,7 +48,7 @@ import {
   type RemoteState,
 } from './remoteLayout.js';
 import { LeaseKeeper } from './remoteLease.js';
-import { jobRecordSchema, TERMINAL_STATES, type DrainHolder, type JobRecord, type JournalEntry, type WindowState } from './schemas.js';
+import { jobRecordSchema, TERMINAL_STATES, type DrainHolder, type JobRecord, type JournalEntry, type JournalLine, type WindowState, type WrittenMetricsRow } from './formats/index.js';
 import type { ActiveIndex } from './activeIndex.js';
 import type { WaitForChangeOptions, WaitOutcome } from './watch.js';
 
@@ -332,7 +332,7 @@ export class RemoteStore extends FileStore {
       );
       // A new cache: an empty index at journal offset 0, so readers catch it up from the lines below.
       if (!this.hasJournal() && !this.readIndex()) super.writeIndex({ version: 1, journalEnd: 0, journalTail: '', lastId: null, active: {}, recent: [] });
-      for (const message of messages) for (const entry of entriesOfMessage(message)) super.appendJournal(entry);
+      for (const message of messages) for (const entry of entriesOfMessage(message)) super.replayJournal(entry);
       for (const [id, oid] of changed) {
         const record = parseRecord(blobs.get(`${oid}:record.json`), id);
         if (record) super.writeJob(record);
@@ -562,7 +562,7 @@ export class RemoteStore extends FileStore {
     txn?.after.set(job.id, job);
   }
 
-  override appendJournal(entry: JournalEntry): number {
+  override appendJournal(entry: JournalLine): number {
     const offset = super.appendJournal(entry);
     if (this.txn) {
       this.txn.journalStart ??= offset;
@@ -586,7 +586,7 @@ export class RemoteStore extends FileStore {
     return super.addBranchJobs(branch, ids);
   }
 
-  override appendMetric(row: Record<string, unknown>): void {
+  override appendMetric(row: WrittenMetricsRow): void {
     if (this.txn) this.txn.local.push(() => super.appendMetric(row));
     else super.appendMetric(row);
   }
