@@ -1,7 +1,18 @@
 // Every kind of job-record change, built in one place: what a user asks (submit, cancel, retry)
 // and what the drainer settles (start, requeue, fail, cancel, land, and the notes it keeps on a
 // record). Builders only describe a change; lib/queue/transition.ts applies it, journaled.
-import type { BatchRef, FastPathRecord, JobReason, FlakyRecord, GateRun, GateTelemetry, JobRecord, LedgerObservations, StopRequest, TrainRuns } from '../store/index.js';
+import type {
+  BatchRef,
+  FastPathRecord,
+  JobReason,
+  FlakyRecord,
+  GateRun,
+  GateTelemetry,
+  JobRecord,
+  LedgerObservations,
+  StopRequest,
+  TrainRuns,
+} from '../store/index.js';
 import { nowIso } from './clock.js';
 import type { JobChange } from './transition.js';
 
@@ -227,7 +238,11 @@ export interface LandInfo {
   verdict: 'PASS';
 }
 
-export function landChanges(jobs: readonly JobRecord[], info: LandInfo, event: 'landed' | 'recovered_landed' | 'already_contained' | 'reconciled' = 'landed'): JobChange[] {
+export function landChanges(
+  jobs: readonly JobRecord[],
+  info: LandInfo,
+  event: 'landed' | 'recovered_landed' | 'already_contained' | 'reconciled' = 'landed',
+): JobChange[] {
   return jobs.map((job) => ({
     id: job.id,
     to: 'landed' as const,

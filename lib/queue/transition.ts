@@ -8,7 +8,7 @@
 import { LandError, isLandError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
 import type { FileStore } from '../store/index.js';
-import type { JobRecord, JobState, JournalEventDetail } from '../store/index.js';
+import type { JobRecord, JobState, JournalDetailOf, JournalEventDetail } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { beginIndexUpdate } from './activeSet.js';
 import { rebuildJobLocked, recordDelta } from './rebuild.js';
@@ -140,7 +140,7 @@ export function applyChanges(store: FileStore, changes: readonly JobChange[], al
 }
 
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
-export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
+export function createJobLocked(store: FileStore, job: JobRecord, detail: JournalDetailOf<'submitted'> | Record<string, never> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
   const index = beginIndexUpdate(store);
   const offset = store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });

@@ -48,7 +48,16 @@ import {
   type RemoteState,
 } from './remoteLayout.js';
 import { LeaseKeeper } from './remoteLease.js';
-import { jobRecordSchema, TERMINAL_STATES, type DrainHolder, type JobRecord, type JournalEntry, type JournalLine, type WindowState, type WrittenMetricsRow } from './formats/index.js';
+import {
+  jobRecordSchema,
+  TERMINAL_STATES,
+  type DrainHolder,
+  type JobRecord,
+  type JournalEntry,
+  type JournalLine,
+  type WindowState,
+  type WrittenMetricsRow,
+} from './formats/index.js';
 import type { ActiveIndex } from './activeIndex.js';
 import type { WaitForChangeOptions, WaitOutcome } from './watch.js';
 

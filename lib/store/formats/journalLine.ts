@@ -5,7 +5,7 @@
 // (journalDetailSchemas). Writers take a JournalDetailOf<event>; readers narrow a line's detail by
 // its event with journalDetail(), never by a cast.
 import { z } from 'zod';
-import { fastPathRecordSchema } from './gateRecords.js';
+import { fastPathRefusalSchema } from './gateRecords.js';
 import { jobStateSchema } from './jobRecord.js';
 
 export const journalEntrySchema = z
@@ -41,12 +41,24 @@ const reconcileFields = {
   found: z.union([z.boolean(), z.string()]).optional(),
   previous: text.optional(),
   decided: text.optional(),
+  by: maybe.optional(),
 };
-const fastPathDetail = z.union([fastPathRecordSchema, z.looseObject({})]);
+/** A fast-path decision (the job record's `fastPath`, gateRecords.ts), its fields of both outcomes in one object. */
+const fastPathDetail = z.looseObject({
+  alone: z.boolean(),
+  source: z.enum(['proof', 'cache']).optional(),
+  proofSource: z.enum(['train', 'local']).nullable().optional(),
+  refusal: fastPathRefusalSchema.optional(),
+  tree: maybe,
+  base: text,
+  checkedAt: text,
+  cachedFrom: maybe.optional(),
+  cachedLog: maybe.optional(),
+});
 
 /** Each event this version writes, and its line's `detail`. */
 export const journalDetailSchemas = {
-  submitted: z.looseObject({}),
+  submitted: z.looseObject({ branch: text, tip: text }),
   train_started: z.looseObject({ batch: text, attempt: z.number(), train: text }),
   requeued: z.looseObject({
     reason: text,
@@ -95,7 +107,7 @@ export const journalDetailSchemas = {
   }),
   uncertain: z.looseObject(reconcileFields),
   /** A change `land reconcile` made: the change's own detail (landed, requeued, canceled) and the finding. */
-  reconciled: z.looseObject({ ...reconcileFields, train: text.optional(), via: text.optional(), reason: text.optional(), by: maybe.optional() }),
+  reconciled: z.looseObject({ ...reconcileFields, train: text.optional(), via: text.optional(), reason: text.optional() }),
   resolved: z.looseObject({ by: text, to: text, was: maybe, message: text }),
   rebuilt: z.looseObject({ lines: z.number() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
@@ -129,8 +141,7 @@ export type JournalLine = {
  */
 export function journalDetail<E extends JournalEvent>(entry: JournalEntry, event: E): Partial<JournalDetailOf<E>> | null {
   if (entry.event !== event) return null;
-  const schema: z.ZodType = journalDetailSchemas[event];
-  const shape: Record<string, z.ZodType> = schema instanceof z.ZodObject ? schema.shape : {};
+  const shape: Record<string, z.ZodType> = journalDetailSchemas[event].shape;
   const detail: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entry.detail)) {
     const field = shape[key];
