@@ -14,7 +14,7 @@ import type {
   TrainRuns,
 } from '../store/index.js';
 import { nowIso } from './clock.js';
-import type { JobChange } from './transition.js';
+import type { JobChange, JobPatch } from './transition.js';
 
 function batchRef(id: string, members: readonly JobRecord[], attempt: number, job: JobRecord, train?: string): BatchRef {
   return {
@@ -193,7 +193,7 @@ export function tipUpdateChange(job: JobRecord, tip: string, title?: string): Jo
 export type ReopenEvent = 'retried' | 'resubmitted';
 
 /** The one change that reopens a failed or canceled job; `extra` adds fields (a new title, urgency). */
-export function reopenChange(job: JobRecord, event: ReopenEvent, by: string, extra: Partial<JobRecord> = {}): JobChange {
+export function reopenChange(job: JobRecord, event: ReopenEvent, by: string, extra: JobPatch = {}): JobChange {
   return {
     id: job.id,
     to: 'queued',

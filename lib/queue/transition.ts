@@ -8,7 +8,7 @@
 import { LandError, isLandError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
 import type { FileStore } from '../store/index.js';
-import type { JobRecord, JobState, JournalDetailOf, JournalEventDetail } from '../store/index.js';
+import type { JobReason, JobRecord, JobState, JournalDetailOf, JournalEventDetail } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { beginIndexUpdate } from './activeSet.js';
 import { rebuildJobLocked, recordDelta } from './rebuild.js';
@@ -58,8 +58,11 @@ interface JobChangeFields {
   lenient?: boolean;
   /** Only apply while the record, read under the lock, still matches; otherwise skipped. */
   when?: (job: JobRecord) => boolean;
-  patch?: Partial<JobRecord> | ((job: JobRecord) => Partial<JobRecord>);
+  patch?: JobPatch | ((job: JobRecord) => JobPatch);
 }
+
+/** The fields a change sets: a record's, the reason one this version writes (lib/store/formats/jobReason.ts). */
+export type JobPatch = Partial<JobRecord> & { reason?: JobReason | null };
 
 /**
  * The record a change applies to. A record file that vanished is rebuilt from the journal; one the

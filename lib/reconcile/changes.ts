@@ -1,7 +1,7 @@
 // The record changes (and metrics rows) a page's findings turn into, built in one place and
 // applied by run.ts under one hold of the queue lock. Every change is journaled by applyChanges;
 // its line's detail names the check, so `land why` tells it and a later run sees it is explained.
-import { cancelChanges, landChanges, nowIso, requeueChanges, type JobChange } from '../queue/index.js';
+import { cancelChanges, landChanges, nowIso, requeueChanges, type JobChange, type JobPatch } from '../queue/index.js';
 import type { JobRecord, LedgerObservation, ReconciledMetricsRow } from '../store/index.js';
 import type { Finding } from './types.js';
 
@@ -17,7 +17,7 @@ function detailOf(f: Finding, extra: Record<string, unknown> = {}): Record<strin
 }
 
 /** Journals the finding and keeps the record as it is (the journal now explains it). */
-export function noteChange(f: Finding, seen: JobRecord, extra: Record<string, unknown> = {}, patch?: Partial<JobRecord>): JobChange {
+export function noteChange(f: Finding, seen: JobRecord, extra: Record<string, unknown> = {}, patch?: JobPatch): JobChange {
   return { id: seen.id, from: [seen.state], lenient: true, when: unchanged(seen), event: RECONCILED, detail: detailOf(f, extra), ...(patch ? { patch } : {}) };
 }
 

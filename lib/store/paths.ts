@@ -92,7 +92,7 @@ export class StatePaths {
   get token(): string {
     return join(this.root, 'token');
   }
-  /** Where land's protecting hook was installed, and what it holds (schemas.ts protectHookSchema). */
+  /** Where land's protecting hook was installed, and what it holds (formats/protectHook.ts). */
   get protectHook(): string {
     return join(this.root, 'hooks.json');
   }

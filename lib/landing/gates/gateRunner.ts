@@ -49,7 +49,7 @@ export function verdictOf(failure: GateFailure | null): Verdicted {
   }
 }
 
-/** One gate that ran, as the telemetry keeps it (declared with the job record, lib/store/recordParts.ts). */
+/** One gate that ran, as the telemetry keeps it (declared with the job record, lib/store/formats/gateRecords.ts). */
 export type { GateResult };
 
 export type GateRun = Verdicted & {

@@ -34,6 +34,16 @@ export const JOB_REASONS = [
   'canceled',
   'recovered',
   'resolved',
+  // an uncertain job: the `land reconcile` check that found it (lib/reconcile/types.ts CHECK_KINDS)
+  'stranded_landed',
+  'stranded',
+  'landed_not_in_target',
+  'train_in_target',
+  'journal_ahead',
+  'unjournaled',
+  'metrics_row_missing',
+  'metrics_row_not_in_target',
+  'ledger_line_missing',
 ] as const;
 export type JobReason = (typeof JOB_REASONS)[number];
 

@@ -1,6 +1,6 @@
 // A cheap check of a job record's shape, for readers that only count and time records (`land
 // stats`, `land report`, `land tune`, through lib/stats/history.ts): the fields they read, with
-// their types, without the full schema (lib/store/schemas.ts jobRecordSchema). With 10,000
+// their types, without the full schema (jobRecord.ts jobRecordSchema). With 10,000
 // records the full schema costs more than reading the files; a record these readers accept may
 // still fail it (a malformed object id, say): `land status --all` and `land reconcile` say so.
 import { isRecord as isObject } from './isRecord.js';
