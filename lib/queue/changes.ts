@@ -4,6 +4,7 @@
 import type {
   BatchRef,
   FastPathRecord,
+  JournalDetailOf,
   JobReason,
   FlakyRecord,
   GateRun,
@@ -102,7 +103,7 @@ export interface FailInfo {
   conflict?: JobRecord['conflictPreview'];
   trainRuns?: TrainRuns;
   /** More of what the journal's `failed` line keeps (a bad tip: the tip and what it is). */
-  detail?: Record<string, unknown>;
+  detail?: Pick<JournalDetailOf<'failed'>, 'tip' | 'found'>;
 }
 
 export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChange[] {

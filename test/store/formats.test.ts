@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jobShapeProblem } from '../../lib/store/formats/jobShape.js';
-import { fieldCheckOf, jobRecordSchema, metricsRowFieldChecks, storedMetricsRowSchema } from '../../lib/store/index.js';
+import {
+  fieldCheckOf,
+  JOURNAL_EVENTS,
+  jobRecordSchema,
+  journalDetail,
+  metricsRowFieldChecks,
+  storedMetricsRowSchema,
+  type JournalEntry,
+} from '../../lib/store/index.js';
 import { job } from '../stats/fixture.js';
 
 /** Values of every JSON type, including the odd ones old or damaged rows hold. */
@@ -95,5 +103,32 @@ describe('the job shape check', () => {
   it('accepts every record the full schema accepts', () => {
     expect(jobRecordSchema.safeParse(good).success).toBe(true);
     expect(jobShapeProblem(good)).toBeNull();
+  });
+});
+
+describe('a journal line read by its event', () => {
+  const line = (event: string, detail: Record<string, unknown>): JournalEntry => ({
+    at: '2026-01-01T00:00:00.000Z',
+    kind: 'update',
+    job: 'j-1',
+    from: 'in_progress',
+    to: 'in_progress',
+    event,
+    detail,
+  });
+
+  it('gives the detail of its own event, each field of the type this version writes; null for another event', () => {
+    const started = line('train_started', { batch: 'b-1', attempt: 2, train: 'b-1-2', extra: [1] });
+    expect(journalDetail(started, 'train_started')).toEqual({ batch: 'b-1', attempt: 2, train: 'b-1-2', extra: [1] });
+    expect(journalDetail(started, 'requeued')).toBeNull();
+  });
+
+  it('leaves out a field of another type, as a line of an earlier version may hold', () => {
+    expect(journalDetail(line('train_started', { batch: 7, attempt: '2' }), 'train_started')).toEqual({});
+  });
+
+  it('names every event once', () => {
+    expect(new Set(JOURNAL_EVENTS).size).toBe(JOURNAL_EVENTS.length);
+    expect(JOURNAL_EVENTS).toContain('submitted');
   });
 });
