@@ -121,7 +121,7 @@ export type JournalDetailOf<E extends JournalEvent> = z.infer<(typeof journalDet
 /** An event and its detail, as a writer gives them (a discriminated union: the detail follows the event). */
 export type JournalEventDetail = { [E in JournalEvent]: { event: E; detail?: JournalDetailOf<E> } }[JournalEvent];
 
-/** A journal line as a writer appends it. */
+/** A journal line as a writer appends it: its event one this version writes (its detail is typed by the JobChange that made it). */
 export type JournalLine = {
   at: string;
   kind: JournalEntry['kind'];
@@ -147,5 +147,6 @@ export function journalDetail<E extends JournalEvent>(entry: JournalEntry, event
     const field = shape[key];
     if (!field || field.safeParse(value).success) detail[key] = value;
   }
+  // Each field kept was checked above by its own schema: the object has the partial detail's type.
   return detail as Partial<JournalDetailOf<E>>;
 }
