@@ -245,6 +245,29 @@ function startRide(walk: Walk, entry: JournalEntry): void {
   walk.events.push(rodeEvent(at, train, d, walk.byTrain.get(train)));
 }
 
+/** A requeued or failed line: the job left its train (a conflict is told as one). */
+function tellSentBack(walk: Walk, entry: JournalEntry, train: string | null): void {
+  const { events } = walk;
+  const at = entry.at;
+  walk.ride = null;
+  const requeued = journalDetail(entry, 'requeued');
+  if (requeued) {
+    const reason = requeued.reason ?? 'requeued';
+    if (reason === 'conflict_with_train') {
+      events.push({ kind: 'conflict', at, train, against: requeued.against ?? 'train', paths: requeued.paths ?? [], outcome: 'requeued' });
+    } else {
+      events.push({ kind: 'requeued', at, reason, train });
+    }
+    return;
+  }
+  const d = journalDetail(entry, 'failed');
+  const reason = d?.reason ?? null;
+  if (reason === 'conflict') {
+    events.push({ kind: 'conflict', at, train, against: d?.against ?? 'target', paths: d?.paths ?? [], outcome: 'failed' });
+  }
+  events.push({ kind: 'failed', at, train, reason, code: d?.code ?? null, message: d?.message ?? null });
+}
+
 /** One journal line, told as what it means for the job. */
 function tellEntry(walk: Walk, entry: JournalEntry): void {
   const { job } = walk.input;
@@ -273,27 +296,10 @@ function tellEntry(walk: Walk, entry: JournalEntry): void {
     case 'train_started':
       startRide(walk, entry);
       return;
-    case 'requeued': {
-      const d = journalDetail(entry, entry.event);
-      const reason = d?.reason ?? 'requeued';
-      if (reason === 'conflict_with_train') {
-        events.push({ kind: 'conflict', at, train, against: d?.against ?? 'train', paths: d?.paths ?? [], outcome: 'requeued' });
-      } else {
-        events.push({ kind: 'requeued', at, reason, train });
-      }
-      walk.ride = null;
+    case 'requeued':
+    case 'failed':
+      tellSentBack(walk, entry, train);
       return;
-    }
-    case 'failed': {
-      const d = journalDetail(entry, entry.event);
-      const reason = d?.reason ?? null;
-      if (reason === 'conflict') {
-        events.push({ kind: 'conflict', at, train, against: d?.against ?? 'target', paths: d?.paths ?? [], outcome: 'failed' });
-      }
-      events.push({ kind: 'failed', at, train, reason, code: d?.code ?? null, message: d?.message ?? null });
-      walk.ride = null;
-      return;
-    }
     case 'landed':
     case 'already_contained':
     case 'recovered_landed': {
