@@ -1,6 +1,6 @@
 // What the report's charts read from one metrics row (a judged train): its window after, its
 // outcome, its gate runs and their per-gate results. A row is read leniently (older rows lack
-// fields; lib/story/trainRow.ts): a field that is missing or of another type is taken as absent.
+// fields; lib/store/formats/metricsRow.ts): a field that is missing or of another type is taken as absent.
 import type { HistoryTrain } from '../stats/history.js';
 import { isRecord } from '../store/index.js';
 import { isBisected, isFastPath } from '../stats/trainFigures.js';

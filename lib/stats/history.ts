@@ -108,7 +108,7 @@ export function trainRowsOf(raw: readonly Record<string, unknown>[]): { rows: Hi
 /** Reads the history from `store` (after the store's own refresh, which a remote queue needs). */
 export function readHistory(store: FileStore, opts: { since?: number | null; now?: number } = {}): History {
   const since = opts.since ?? null;
-  // Only the shape the figures read is checked (lib/store/jobShape.ts): with 10,000 records the full schema costs more than the reading.
+  // Only the shape the figures read is checked (lib/store/formats/jobShape.ts): with 10,000 records the full schema costs more than the reading.
   const listing = store.listJobs({ check: 'shape' });
   const metrics = store.readMetrics();
   const parsed = trainRowsOf(metrics.rows);

@@ -95,7 +95,7 @@ function parseWith<T>(schema: z.ZodType<T>, text: string): Parsed<T> {
   return result.success ? { ok: true, value: result.data } : { ok: false, problem: describeZod(result.error) };
 }
 
-/** A record checked only for the shape counting readers need (lib/store/jobShape.ts). */
+/** A record checked only for the shape counting readers need (lib/store/formats/jobShape.ts). */
 function parseShape(text: string): Parsed<JobRecord> {
   let raw: unknown;
   try {
@@ -216,7 +216,7 @@ export class FileStore {
    * Every job record; corrupt ones are returned by file name, never thrown. Reads every record ever
    * written: for `land status --all`, `land reconcile` and the rebuild of the index of active jobs;
    * everything else reads the index (lib/queue/activeSet.ts). `check: 'shape'`: only the shape
-   * the counting readers need (lib/store/jobShape.ts; `land stats` over 10,000 records), not the schema.
+   * the counting readers need (lib/store/formats/jobShape.ts; `land stats` over 10,000 records), not the schema.
    */
   listJobs(opts: { check?: 'schema' | 'shape' } = {}): JobListing {
     let names: string[];
