@@ -36,5 +36,5 @@ export function parseProof(raw: unknown, tree: string): Proof | 'corrupt' {
   return parsed.success && parsed.data.tree === tree ? parsed.data : 'corrupt';
 }
 
-/** proofs/tip-<tip>.json: the tree of the latest proof made for a tip. */
-export const proofOfTipSchema = z.looseObject({ tip: z.string().optional(), tree: objectIdSchema });
+/** proofs/tip-<tip>.json ({ tip, tree }): the tree of the latest proof made for a tip; only the tree is read. */
+export const proofOfTipSchema = z.looseObject({ tree: objectIdSchema });
