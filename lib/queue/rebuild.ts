@@ -14,8 +14,8 @@ export type Fold = { ok: true; job: JobRecord } | { ok: false; problem: string }
 export function recordDelta(before: JobRecord, next: JobRecord): { set: Record<string, unknown>; unset?: string[] } {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
-  const a = before as Record<string, unknown>;
-  const b = next as Record<string, unknown>;
+  const a: Record<string, unknown> = before;
+  const b: Record<string, unknown> = next;
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (key === 'state' || key === 'id' || key === 'version') continue;
     if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;

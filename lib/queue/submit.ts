@@ -8,7 +8,7 @@ import { nowIso } from './clock.js';
 import { allocateJobIdLocked, jobsOfBranchLocked, runningJobsLocked, syncIndexLocked } from './activeSet.js';
 import { reopenChange, stopRequestChange, tipUpdateChange } from './changes.js';
 import { isReopenable, reopenedFrom, type ReopenedFrom } from './reopen.js';
-import { applyChangesLocked, createJobLocked } from './transition.js';
+import { applyChangesLocked, createJobLocked, type JobPatch } from './transition.js';
 
 export interface SubmitRequest {
   cwd: string;
@@ -145,7 +145,7 @@ export async function submitJob(store: QueueStore, req: SubmitRequest): Promise<
       .filter((job) => job.tip === tip)
       .sort((a, b) => (a.id < b.id ? 1 : -1))[0];
     if (ended) {
-      const extra: Partial<JobRecord> = { ...(req.title ? { title: req.title } : {}), ...(req.urgent ? { priority: 'urgent' as const } : {}) };
+      const extra: JobPatch = { ...(req.title ? { title: req.title } : {}), ...(req.urgent ? { priority: 'urgent' as const } : {}) };
       const [job] = applyChangesLocked(store, [reopenChange(ended, 'resubmitted', submitter, extra)]);
       const preempted = req.urgent ? preemptRunning(store, running(), ended.id, submitter) : [];
       return { kind: 'requeued', job: job as JobRecord, previous: reopenedFrom(ended), preempted };

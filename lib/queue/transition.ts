@@ -8,7 +8,7 @@
 import { LandError, isLandError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
 import type { QueueStore } from '../store/index.js';
-import type { JobRecord, JobState } from '../store/index.js';
+import type { JobReason, JobRecord, JobState, JournalDetailOf, JournalEventDetail } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { beginIndexUpdate } from './activeSet.js';
 import { rebuildJobLocked, recordDelta } from './rebuild.js';
@@ -42,7 +42,10 @@ export function canTransition(from: JobState, to: JobState, event?: string): boo
   return !reopens || event === undefined || REOPEN_EVENTS.includes(event);
 }
 
-export interface JobChange {
+/** A change of one record: what it sets, and the journal line's event and its detail (lib/store/formats/journalLine.ts). */
+export type JobChange = JobChangeFields & JournalEventDetail;
+
+interface JobChangeFields {
   id: string;
   /** New state; omitted for an update that keeps the state (tip update, conflict preview). */
   to?: JobState;
@@ -55,10 +58,11 @@ export interface JobChange {
   lenient?: boolean;
   /** Only apply while the record, read under the lock, still matches; otherwise skipped. */
   when?: (job: JobRecord) => boolean;
-  patch?: Partial<JobRecord> | ((job: JobRecord) => Partial<JobRecord>);
-  event: string;
-  detail?: Record<string, unknown>;
+  patch?: JobPatch | ((job: JobRecord) => JobPatch);
 }
+
+/** The fields a change sets: a record's, the reason one this version writes (lib/store/formats/jobReason.ts). */
+export type JobPatch = Partial<JobRecord> & { reason?: JobReason | null };
 
 /**
  * The record a change applies to. A record file that vanished is rebuilt from the journal; one the
@@ -139,7 +143,7 @@ export function applyChanges(store: QueueStore, changes: readonly JobChange[], a
 }
 
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
-export function createJobLocked(store: QueueStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
+export function createJobLocked(store: QueueStore, job: JobRecord, detail: JournalDetailOf<'submitted'> | Record<string, never> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
   const index = beginIndexUpdate(store);
   const offset = store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });

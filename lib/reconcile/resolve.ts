@@ -3,7 +3,7 @@
 // `canceled` end it. Journaled as `resolved`, with who decided.
 import { LandError } from '../errors.js';
 import { refTip } from '../git/index.js';
-import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange } from '../queue/index.js';
+import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange, type JobPatch } from '../queue/index.js';
 import type { QueueStore, JobRecord } from '../store/index.js';
 import { landingRefuted } from './checks.js';
 import { gitEvidence } from './gitEvidence.js';
@@ -17,7 +17,7 @@ export function parseResolveState(text: string | undefined): ResolveState {
   return state;
 }
 
-function patchFor(to: ResolveState, by: string, current: JobRecord): Partial<JobRecord> {
+function patchFor(to: ResolveState, by: string, current: JobRecord): JobPatch {
   const message = `decided ${to} by ${by} (land reconcile --resolve)`;
   switch (to) {
     case 'landed':

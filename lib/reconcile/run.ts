@@ -7,7 +7,7 @@ import { refTip } from '../git/index.js';
 import { loadPolicy } from '../config/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
 import { applyChanges, type JobChange } from '../queue/index.js';
-import type { QueueStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord, ReconciledMetricsRow } from '../store/index.js';
 import { decidedLandedChange, ledgerFoundChange, noteChange, reconciledRow, strandedChanges, uncertainChange } from './changes.js';
 import { planPage } from './checks.js';
 import { rowsByJob } from './evidence.js';
@@ -74,7 +74,7 @@ async function confirmMissingRows(store: QueueStore, plan: PagePlan): Promise<Pa
 
 interface Work {
   changes: JobChange[];
-  rows: Record<string, unknown>[];
+  rows: ReconciledMetricsRow[];
   /** What was done about each finding, by its index. */
   done: string[];
   /** The members of each train whose metrics row is missing, and the trains given a row. */
@@ -145,7 +145,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const guarded = work.changes.map((c) => (stranded.has(c.id) ? { ...c, when: (cur: JobRecord) => !opts.store.drainerAlive() && (c.when?.(cur) ?? true) } : c));
   const applied = work.changes.length
     ? await applyChanges(opts.store, guarded, () => {
-        for (const row of work.rows) if (!hasLandedRow(opts.store, String((row.members as string[])[0]), String(row.commit))) opts.store.appendMetric(row);
+        for (const row of work.rows) if (!hasLandedRow(opts.store, String(row.members[0]), String(row.commit))) opts.store.appendMetric(row);
       })
     : [];
   const touched = new Set(applied.map((job) => job.id));

@@ -6,7 +6,7 @@
 // (lib/queue/activeSet.ts). Pure shapes and helpers here; the file access is in fileStore.ts.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { jobIdSchema, jobStateSchema, type JobState } from './schemas.js';
+import { jobIdSchema, jobStateSchema, type JobState } from './formats/index.js';
 
 /** States a job can still leave without a person: the queue `land status` shows, and `uncertain`. */
 export const ACTIVE_STATES: readonly JobState[] = ['queued', 'in_progress', 'uncertain'];

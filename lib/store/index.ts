@@ -18,8 +18,7 @@ export { writeJsonAtomic, writeFileAtomic, ensureDir } from './atomic.js';
 export type { DrainLease } from './lock.js';
 export type { TokenRecord } from './landingToken.js';
 export type { WaitForChangeOptions, WaitOutcome } from './watch.js';
-export * from './schemas.js';
-export * from './recordParts.js';
+export * from './formats/index.js';
 export * from './activeIndex.js';
 
 /**

@@ -24,7 +24,18 @@ import { StatePaths } from './paths.js';
 import type { QueueView } from './queueKind.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions } from './queueStore.js';
 import type { TextSlice } from './scan.js';
-import type { DrainHolder, JobRecord, JournalEntry, ProtectHook, VerdictRecord, WindowState } from './schemas.js';
+import type {
+  DrainHolder,
+  JobRecord,
+  JournalEntry,
+  JournalLine,
+  Proof,
+  ProofRead,
+  ProtectHook,
+  VerdictRecord,
+  WindowState,
+  WrittenMetricsRow,
+} from './formats/index.js';
 import { waitForJobsChange, type WaitForChangeOptions, type WaitOutcome } from './watch.js';
 
 export interface LocalStoreOptions {
@@ -114,7 +125,9 @@ export class LocalStore implements QueueStore {
   /** fs.watch on the jobs folder, with a poll every 2 s as the fallback. */
   waitForChange = (opts: WaitForChangeOptions): Promise<WaitOutcome> => waitForJobsChange(this.paths.jobsDir, opts);
   writeJob = (job: JobRecord): void => jobs.writeJob(this.paths, job);
-  appendJournal = (entry: JournalEntry): number => journal.appendJournal(this.paths, entry);
+  appendJournal = (entry: JournalLine): number => journal.appendJournal(this.paths, entry);
+  /** Appends a line as it was read elsewhere (a remote queue's lines, written by any version). */
+  replayJournal = (entry: JournalEntry): number => journal.appendJournal(this.paths, entry);
   takeBackJournal = (offset: number): void => journal.takeBackJournal(this.paths, offset);
   hasJournal = (): boolean => journal.hasJournal(this.paths);
   journaledJobIds = (start = 0): string[] => journal.journaledJobIds(this.paths, start);
@@ -144,15 +157,15 @@ export class LocalStore implements QueueStore {
 
   getVerdict = (tree: string, gatesHash: string): VerdictRecord | null => caches.getVerdict(this.paths, tree, gatesHash);
   putVerdict = (record: VerdictRecord): void => caches.putVerdict(this.paths, record);
-  readProofRaw = (tree: string): unknown => caches.readProofRaw(this.paths, tree);
-  writeProofRaw = (tree: string, value: unknown): void => caches.writeProofRaw(this.paths, tree, value);
+  readProof = (tree: string): ProofRead => caches.readProof(this.paths, tree);
+  writeProof = (proof: Proof): void => caches.writeProof(this.paths, proof);
   readProofTreeOfTip = (tip: string): string | null => caches.readProofTreeOfTip(this.paths, tip);
   writeProofTreeOfTip = (tip: string, tree: string): void => caches.writeProofTreeOfTip(this.paths, tip, tree);
   readWindow = (): WindowState | null => caches.readWindow(this.paths);
   writeWindow = (state: WindowState): void => caches.writeWindow(this.paths, state);
   readGatePasses = (commit: string): Record<string, string> | null => caches.readGatePasses(this.paths, commit);
   writeGatePasses = (commit: string, passes: Record<string, string>): void => caches.writeGatePasses(this.paths, commit, passes);
-  appendMetric = (row: Row): void => metrics.appendMetric(this.paths, row);
+  appendMetric = (row: WrittenMetricsRow): void => metrics.appendMetric(this.paths, row);
   readMetrics = (): JsonLines<Row> => metrics.readMetrics(this.paths);
   readMetricsTail = (enough: (rows: Row[]) => boolean): Row[] => metrics.readMetricsTail(this.paths, enough);
   readMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => metrics.readMetricsMatching(this.paths, needles);

@@ -10,7 +10,7 @@ import { LandError } from '../errors.js';
 import { isNoSpace, noSpaceError } from './noSpace.js';
 import { ensureDir, writeJsonAtomic } from './atomic.js';
 import { processStart, recordProcessAlive } from './landingToken.js';
-import { drainHolderSchema, type DrainHolder } from './schemas.js';
+import { drainHolderSchema, type DrainHolder } from './formats/index.js';
 import type { StatePaths } from './paths.js';
 
 const QUEUE_LOCK = {

@@ -13,7 +13,18 @@ import type { DrainLease } from './lock.js';
 import type { StatePaths } from './paths.js';
 import type { QueueView } from './queueKind.js';
 import type { TextSlice } from './scan.js';
-import type { DrainHolder, JobRecord, JournalEntry, ProtectHook, VerdictRecord, WindowState } from './schemas.js';
+import type {
+  DrainHolder,
+  JobRecord,
+  JournalEntry,
+  JournalLine,
+  Proof,
+  ProofRead,
+  ProtectHook,
+  VerdictRecord,
+  WindowState,
+  WrittenMetricsRow,
+} from './formats/index.js';
 import type { WaitForChangeOptions, WaitOutcome } from './watch.js';
 
 export type { CorruptRecord, JobListing, JobRead, ProtectHookRead };
@@ -57,7 +68,7 @@ export interface JobsAndJournal {
   /** Writes a record (shared). Only lib/queue's transition functions call this, after journaling. */
   writeJob(job: JobRecord): void;
   /** Appends a journal line (shared); returns where it starts, for takeBackJournal. */
-  appendJournal(entry: JournalEntry): number;
+  appendJournal(entry: JournalLine): number;
   takeBackJournal(offset: number): void;
   hasJournal(): boolean;
   journaledJobIds(start?: number): string[];
@@ -83,13 +94,14 @@ export interface ActiveIndexFiles {
 export interface DrainerCaches {
   getVerdict(tree: string, gatesHash: string): VerdictRecord | null;
   putVerdict(record: VerdictRecord): void;
-  readProofRaw(tree: string): unknown;
-  writeProofRaw(tree: string, value: unknown): void;
+  /** The proof of `tree`; 'corrupt' when its file is not a proof of that tree (lib/store/formats/proof.ts). */
+  readProof(tree: string): ProofRead;
+  writeProof(proof: Proof): void;
   readProofTreeOfTip(tip: string): string | null;
   writeProofTreeOfTip(tip: string, tree: string): void;
   readWindow(): WindowState | null;
   writeWindow(state: WindowState): void;
-  appendMetric(row: Record<string, unknown>): void;
+  appendMetric(row: WrittenMetricsRow): void;
   readMetrics(): JsonLines<Record<string, unknown>>;
   readMetricsTail(enough: (rows: Record<string, unknown>[]) => boolean): Record<string, unknown>[];
   readMetricsMatching(needles: readonly string[]): { rows: Record<string, unknown>[]; badLines: number[] };

@@ -25,7 +25,18 @@ import { Transactions } from './remote/transactions.js';
 import type { Lease, QueueRemote } from './remoteLayout.js';
 import { LeaseKeeper } from './remoteLease.js';
 import type { TextSlice } from './scan.js';
-import type { DrainHolder, JobRecord, JournalEntry, ProtectHook, VerdictRecord, WindowState } from './schemas.js';
+import type {
+  DrainHolder,
+  JobRecord,
+  JournalEntry,
+  JournalLine,
+  Proof,
+  ProofRead,
+  ProtectHook,
+  VerdictRecord,
+  WindowState,
+  WrittenMetricsRow,
+} from './formats/index.js';
 import type { WaitForChangeOptions, WaitOutcome } from './watch.js';
 
 type Row = Record<string, unknown>;
@@ -177,7 +188,7 @@ export class RemoteStore implements QueueStore {
     txn?.after.set(job.id, job);
   }
 
-  appendJournal(entry: JournalEntry): number {
+  appendJournal(entry: JournalLine): number {
     const offset = this.cache.appendJournal(entry);
     const txn = this.txns.current;
     if (txn) {
@@ -219,7 +230,7 @@ export class RemoteStore implements QueueStore {
 
   // ---- the drainer's own writes of a transaction: done in the cache once its push went through ----
 
-  appendMetric(row: Row): void {
+  appendMetric(row: WrittenMetricsRow): void {
     const txn = this.txns.current;
     if (txn) txn.local.push(() => this.cache.appendMetric(row));
     else this.cache.appendMetric(row);
@@ -291,7 +302,7 @@ export class RemoteStore implements QueueStore {
   hasBranchLists = (): boolean => this.cache.hasBranchLists();
   branchJobIds = (branch: string): string[] | null => this.cache.branchJobIds(branch);
   getVerdict = (tree: string, gatesHash: string): VerdictRecord | null => this.cache.getVerdict(tree, gatesHash);
-  readProofRaw = (tree: string): unknown => this.cache.readProofRaw(tree);
+  readProof = (tree: string): ProofRead => this.cache.readProof(tree);
   readProofTreeOfTip = (tip: string): string | null => this.cache.readProofTreeOfTip(tip);
   readWindow = (): WindowState | null => this.cache.readWindow();
   readGatePasses = (commit: string): Record<string, string> | null => this.cache.readGatePasses(commit);
@@ -314,7 +325,7 @@ export class RemoteStore implements QueueStore {
   takeBackJournal = (offset: number): void => this.cache.takeBackJournal(offset);
   removeIndex = (): void => this.cache.removeIndex();
   putVerdict = (record: VerdictRecord): void => this.cache.putVerdict(record);
-  writeProofRaw = (tree: string, value: unknown): void => this.cache.writeProofRaw(tree, value);
+  writeProof = (proof: Proof): void => this.cache.writeProof(proof);
   writeProofTreeOfTip = (tip: string, tree: string): void => this.cache.writeProofTreeOfTip(tip, tree);
   writeGatePasses = (commit: string, passes: Record<string, string>): void => this.cache.writeGatePasses(commit, passes);
   logPath = (id: string): string => this.cache.logPath(id);

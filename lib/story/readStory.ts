@@ -2,7 +2,7 @@
 // metrics rows of the batches it rode, its record and its place in the queue, builds the story,
 // then reads the failing gates' output from the train logs.
 import { listActiveJobsSync, readJobOrThrow, runnableJobs } from '../queue/index.js';
-import type { QueueStore } from '../store/index.js';
+import { journalDetail, type QueueStore } from '../store/index.js';
 import { buildStory } from './buildStory.js';
 import { decidingSection, GateLogReader } from '../landing/gates/gateLog.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
@@ -23,9 +23,9 @@ export function readStory(store: QueueStore, id: string, outputLines = OUTPUT_LI
   const batches = new Set<string>();
   const trains = new Set<string>();
   for (const entry of entries) {
-    if (entry.event !== 'train_started') continue;
-    if (typeof entry.detail.batch === 'string') batches.add(entry.detail.batch);
-    if (typeof entry.detail.train === 'string') trains.add(entry.detail.train);
+    const started = journalDetail(entry, 'train_started');
+    if (started?.batch !== undefined) batches.add(started.batch);
+    if (started?.train !== undefined) trains.add(started.train);
   }
   if (job.batch) batches.add(job.batch.id);
   const rows = rowsFor(store, job.id, batches, trains);

@@ -2,14 +2,14 @@
 // and following it while its gate runs, like `tail -f`, until the train is over for the job.
 import { LandError } from '../errors.js';
 import { readJobOrThrow } from '../queue/index.js';
-import type { QueueStore, JobRecord } from '../store/index.js';
+import { journalDetail, type QueueStore, type JobRecord } from '../store/index.js';
 
 /** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
 export function trainsOfJob(store: QueueStore, job: JobRecord): string[] {
   const trains: string[] = [];
   for (const entry of store.readJournalOf(job.id).entries) {
-    const train = entry.event === 'train_started' ? entry.detail.train : undefined;
-    if (typeof train === 'string' && !trains.includes(train)) trains.push(train);
+    const train = journalDetail(entry, 'train_started')?.train;
+    if (train !== undefined && !trains.includes(train)) trains.push(train);
   }
   const riding = job.state === 'in_progress' ? job.batch?.train : undefined;
   if (riding && !trains.includes(riding)) trains.push(riding);

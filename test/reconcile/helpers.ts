@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { land } from '../helpers/cli.js';
 import { makeRepo, type TestRepo } from '../helpers/repo.js';
 import { jobsDir, readJobFile, stateDir } from '../helpers/state.js';
-import type { JobRecord } from '../../lib/store/schemas.js';
+import type { JobRecord } from '../../lib/store/index.js';
 
 /** A repository whose gate passes at once; `batchMax` 1 makes a train (and a metrics row) per job. */
 export function makeReconcileRepo(batchMax = 8): TestRepo {

@@ -7,6 +7,7 @@ import { readHistory } from '../../lib/stats/history.js';
 import { localStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { T0, at, job, ran, train } from './fixture.js';
+import { appendJsonLine } from '../../lib/store/index.js';
 
 afterAll(cleanupTempDirs);
 
@@ -33,8 +34,8 @@ describe('computeStats(readHistory(store, { since }))', () => {
       windowBefore: 4,
       windowAfter: 8,
     });
-    store.appendMetric(old);
-    store.appendMetric(late);
+    appendJsonLine(store.paths.metrics, old);
+    appendJsonLine(store.paths.metrics, late);
     store.writeWindow({
       size: 8,
       history: [
@@ -67,9 +68,9 @@ describe('computeStats(readHistory(store, { since }))', () => {
     store.ensure();
     store.writeJob(job(1, 0, { state: 'landed', at: 100 }));
     const { time: _t, ...row } = train('t1', 90, [1], { gateSeconds: 20, gate: { mode: 'full', executed: ['test'], results: ran(['test', 20]) } });
-    store.appendMetric(row);
-    store.appendMetric({ train: 7, members: 'nope', verdict: 'PASS', at: at(95) });
-    store.appendMetric({ ...row, train: 't2', at: 'not a time' });
+    appendJsonLine(store.paths.metrics, row);
+    appendJsonLine(store.paths.metrics, { train: 7, members: 'nope', verdict: 'PASS', at: at(95) });
+    appendJsonLine(store.paths.metrics, { ...row, train: 't2', at: 'not a time' });
     writeFileSync(store.paths.window, '{"size": "eight"');
     const history = readHistory(store, { now: T0 + 6000 * 1000 });
     expect(history.problems).toHaveLength(1);

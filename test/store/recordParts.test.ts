@@ -13,7 +13,7 @@ import {
   ledgerObservationsSchema,
   type GateTelemetry,
   type JobRecord,
-  type TrainMetricRow,
+  type MetricsRow,
 } from '../../lib/store/index.js';
 import { parseTrainRows } from '../../lib/story/trainRow.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
@@ -140,7 +140,7 @@ describe('the job record schema', () => {
 
 describe('metrics rows', () => {
   it('a row with each gate telemetry the drain writes reads as a train row', () => {
-    const rows: TrainMetricRow[] = WRITTEN.map((gate, i) => ({
+    const rows: MetricsRow[] = WRITTEN.map((gate, i) => ({
       at: 'x',
       train: `b-1-${i + 1}`,
       batch: 'b-1',

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { localStore } from '../../lib/store/index.js';
 import { readFrom, scanLines, scanLinesContaining } from '../../lib/store/scan.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { appendJsonLine } from '../../lib/store/index.js';
 
 afterAll(cleanupTempDirs);
 
@@ -96,10 +97,10 @@ describe('QueueStore.readMetricsMatching', () => {
   it('returns the rows whose line names one of the needles, in file order', () => {
     const store = localStore(tempDir('land-metrics-'));
     store.ensure();
-    store.appendMetric({ train: 'b-1-1', batch: 'b-1', members: ['j-1'] });
-    store.appendMetric({ train: 'b-2-1', batch: 'b-2', members: ['j-2'] });
+    appendJsonLine(store.paths.metrics, { train: 'b-1-1', batch: 'b-1', members: ['j-1'] });
+    appendJsonLine(store.paths.metrics, { train: 'b-2-1', batch: 'b-2', members: ['j-2'] });
     appendFileSync(store.paths.metrics, '{"train":"b-1-9", torn\n');
-    store.appendMetric({ train: 'b-1-2', batch: 'b-1', members: ['j-3'] });
+    appendJsonLine(store.paths.metrics, { train: 'b-1-2', batch: 'b-1', members: ['j-3'] });
     const { rows, badLines } = store.readMetricsMatching(['b-1']);
     expect(rows.map((row) => row.train)).toEqual(['b-1-1', 'b-1-2']);
     expect(badLines).toEqual([3]);

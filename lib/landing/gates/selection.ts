@@ -11,7 +11,7 @@ import { matchingPaths } from '../plan/glob.js';
 /** How far back along the target's first-parent history an ancestor's PASS is looked for. */
 export const ANCESTOR_LIMIT = 50;
 
-/** The selection's part of the gate telemetry (declared with the job record, lib/store/recordParts.ts). */
+/** The selection's part of the gate telemetry (declared with the job record, lib/store/formats/gateRecords.ts). */
 export type { SelectionTelemetry };
 
 export interface SelectionPlan {

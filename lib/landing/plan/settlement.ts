@@ -4,7 +4,7 @@
 // row, the events, the window move and what rides next. The train runner (trains/runTrains.ts)
 // performs the effects and applies what this returns.
 import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
-import type { GateRun, JobRecord, TrainMetricRow, TrainRuns } from '../../store/index.js';
+import type { GateRun, JobRecord, MetricsRow, TrainRuns } from '../../store/index.js';
 import type { DrainEvent } from '../events.js';
 import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
 import type { Judgement } from '../gates/judge.js';
@@ -69,7 +69,7 @@ export type Next =
 export interface Settlement {
   changes: JobChange[];
   /** The train's one metrics row, written under the same lock as the changes (none for a void run). */
-  metric: TrainMetricRow | null;
+  metric: MetricsRow | null;
   /** Reported after the changes are on disk, in this order. */
   events: DrainEvent[];
   /** The window change to persist (history kept even when the size stays), with what the train decided. */
@@ -133,8 +133,8 @@ function sameAttempt(facts: TrainFacts, jobs: readonly JobRecord[]) {
 function metricRow(
   facts: TrainFacts,
   judgement: Judgement,
-  row: Pick<TrainMetricRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>,
-): TrainMetricRow {
+  row: Pick<MetricsRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>,
+): MetricsRow {
   const { members, train } = facts;
   const runs = facts.runs?.history ?? [];
   const many = runs.length > 1;
@@ -335,7 +335,7 @@ function sendBackUnjudged(
 }
 
 /** The metrics row of a PASS that did not land: the window stays. */
-function unlandedRow(facts: TrainFacts, judgement: Judgement, reason: string): TrainMetricRow {
+function unlandedRow(facts: TrainFacts, judgement: Judgement, reason: string): MetricsRow {
   return metricRow(facts, judgement, { verdict: 'PASS', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
 }
 

@@ -13,7 +13,7 @@ import { gatedTreeOf } from '../gates/trusted.js';
 import { anyPathMatches } from '../plan/glob.js';
 import { proofRefusal, readProofFor } from './proof.js';
 
-/** Why a head job does not land alone (declared with the job record's `fastPath`, lib/store/recordParts.ts). */
+/** Why a head job does not land alone (declared with the job record's `fastPath`, lib/store/formats/gateRecords.ts). */
 export type { FastPathRefusal };
 
 /**

@@ -1,10 +1,21 @@
-// A drainer's caches: the verdict cache, the proofs (their schema is lib/landing/proofs'), the
+// A drainer's caches: the verdict cache, the proofs (lib/store/formats/proof.ts), the
 // window, and the per-gate PASS records of selective gates. A cache entry that does not parse is
 // a miss (the gate runs again); only the window, which holds a decision, reports corruption.
 import { LandError } from '../../errors.js';
 import { writeJsonAtomic } from '../atomic.js';
 import type { StatePaths } from '../paths.js';
-import { gatePassesSchema, verdictSchema, windowStateSchema, type VerdictRecord, type WindowState } from '../schemas.js';
+import {
+  gatePassesSchema,
+  parseProof,
+  proofOfTipSchema,
+  proofSchema,
+  verdictSchema,
+  windowStateSchema,
+  type Proof,
+  type ProofRead,
+  type VerdictRecord,
+  type WindowState,
+} from '../formats/index.js';
 import { parseWith, readText } from './parse.js';
 
 /** Cache entries and the landing token: atomic, not fsynced (lib/store/atomic.ts AtomicWrite). */
@@ -21,18 +32,19 @@ export function putVerdict(paths: StatePaths, record: VerdictRecord): void {
   writeJsonAtomic(paths.verdict(record.tree, record.gatesHash), record, CACHE);
 }
 
-export function readProofRaw(paths: StatePaths, tree: string): unknown {
+/** The proof of `tree`; 'corrupt' when the file exists but is not a proof of that tree. */
+export function readProof(paths: StatePaths, tree: string): ProofRead {
   const text = readText(paths.proof(tree));
   if (text === null) return null;
   try {
-    return JSON.parse(text);
+    return parseProof(JSON.parse(text), tree);
   } catch {
-    return { corrupt: true };
+    return 'corrupt';
   }
 }
 
-export function writeProofRaw(paths: StatePaths, tree: string, value: unknown): void {
-  writeJsonAtomic(paths.proof(tree), value, CACHE);
+export function writeProof(paths: StatePaths, proof: Proof): void {
+  writeJsonAtomic(paths.proof(proof.tree), proofSchema.parse(proof), CACHE);
 }
 
 /** The tree of the latest proof made for `tip`, or null. */
@@ -40,8 +52,8 @@ export function readProofTreeOfTip(paths: StatePaths, tip: string): string | nul
   const text = readText(paths.proofOfTip(tip));
   if (text === null) return null;
   try {
-    const tree = (JSON.parse(text) as { tree?: unknown }).tree;
-    return typeof tree === 'string' && /^[0-9a-f]{40,64}$/.test(tree) ? tree : null;
+    const parsed = proofOfTipSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.tree : null;
   } catch {
     return null;
   }

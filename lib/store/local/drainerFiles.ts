@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { writeFileAtomic, writeJsonAtomic } from '../atomic.js';
 import { formatTokenRecord, newToken, parseTokenRecord, processStart, tokenHash, type TokenRecord } from '../landingToken.js';
 import type { StatePaths } from '../paths.js';
-import { protectHookSchema, type ProtectHook } from '../schemas.js';
+import { protectHookSchema, type ProtectHook } from '../formats/index.js';
 import { CACHE } from './caches.js';
 import { parseWith, readText } from './parse.js';
 

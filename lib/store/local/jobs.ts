@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { LandError } from '../../errors.js';
 import { TEMP_MARK, writeJsonAtomic } from '../atomic.js';
 import { assertSafeId, type StatePaths } from '../paths.js';
-import { jobRecordSchema, type JobRecord } from '../schemas.js';
+import { jobRecordSchema, type JobRecord } from '../formats/index.js';
 import { jobsFolderVersion } from '../watch.js';
 import { parseShape, parseWith, readText } from './parse.js';
 
@@ -51,7 +51,7 @@ export function readJobOrProblem(paths: StatePaths, id: string): JobRead | null 
  * Every job record; corrupt ones are returned by file name, never thrown. Reads every record ever
  * written: for `land status --all`, `land reconcile` and the rebuild of the index of active jobs;
  * everything else reads the index (lib/queue/activeSet.ts). `check: 'shape'`: only the shape
- * the counting readers need (lib/store/jobShape.ts; `land stats` over 10,000 records), not the schema.
+ * the counting readers need (lib/store/formats/jobShape.ts; `land stats` over 10,000 records), not the schema.
  */
 export function listJobs(paths: StatePaths, opts: { check?: 'schema' | 'shape' } = {}): JobListing {
   let names: string[];

@@ -5,7 +5,7 @@ import { JOURNAL_TAIL_BYTES } from '../activeIndex.js';
 import { appendJsonLine, readJsonLines, truncateFile, type JsonLines } from '../jsonl.js';
 import { assertSafeId, type StatePaths } from '../paths.js';
 import { scanLines, scanLinesContaining } from '../scan.js';
-import { journalEntrySchema, type JournalEntry } from '../schemas.js';
+import { journalEntrySchema, type JournalEntry } from '../formats/index.js';
 import { parseJsonLine } from './parse.js';
 
 const parseEntry = (line: string) => parseJsonLine(line, (raw) => journalEntrySchema.safeParse(raw));

@@ -4,19 +4,24 @@ import { statSync } from 'node:fs';
 import { appendJsonLine, readJsonLines, type JsonLines } from '../jsonl.js';
 import type { StatePaths } from '../paths.js';
 import { readFrom, scanLines } from '../scan.js';
+import { isRecord, type WrittenMetricsRow } from '../formats/index.js';
 import { parseJsonLine } from './parse.js';
 
+/** A line as read: any JSON object; its readers check its fields (lib/store/formats/metricsRow.ts). */
 type Row = Record<string, unknown>;
 
-const parseRow = (line: string) =>
-  parseJsonLine(line, (raw) => (raw && typeof raw === 'object' && !Array.isArray(raw) ? { success: true, data: raw as Row } : { success: false }));
+/** A JSON line that holds an object. */
+const objectLine = (raw: unknown): { success: true; data: Row } | { success: false } => (isRecord(raw) ? { success: true, data: raw } : { success: false });
 
-export function appendMetric(paths: StatePaths, row: Row): void {
+const parseRow = (line: string) => parseJsonLine(line, objectLine);
+
+export function appendMetric(paths: StatePaths, row: WrittenMetricsRow): void {
   appendJsonLine(paths.metrics, row);
 }
 
+/** Every line of metrics.jsonl that holds an object. */
 export function readMetrics(paths: StatePaths): JsonLines<Row> {
-  return readJsonLines(paths.metrics, (raw) => (raw && typeof raw === 'object' ? (raw as Row) : null));
+  return readJsonLines(paths.metrics, (raw) => (isRecord(raw) ? raw : null));
 }
 
 /**

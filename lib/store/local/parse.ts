@@ -2,8 +2,8 @@
 // problem described by where it fails (the callers decide whether that is an error or a miss).
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import type { JobRecord } from '../schemas.js';
-import { asCountedJob } from '../jobShape.js';
+import type { JobRecord } from '../formats/index.js';
+import { asCountedJob } from '../formats/jobShape.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -35,7 +35,7 @@ export function parseWith<T>(schema: z.ZodType<T>, text: string): Parsed<T> {
   return result.success ? { ok: true, value: result.data } : { ok: false, problem: describeZod(result.error) };
 }
 
-/** A record checked only for the shape counting readers need (lib/store/jobShape.ts). */
+/** A record checked only for the shape counting readers need (lib/store/formats/jobShape.ts). */
 export function parseShape(text: string): Parsed<JobRecord> {
   let raw: unknown;
   try {

@@ -4,7 +4,7 @@
 import { chainMessages, readBlobs } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
 import { entriesOfMessage, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
-import { jobRecordSchema, type JobRecord } from '../schemas.js';
+import { jobRecordSchema, type JobRecord } from '../formats/index.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
 
 /** A record read from a job ref's commit; null when it is not one. */
@@ -32,7 +32,7 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
     );
     // A new cache: an empty index at journal offset 0, so readers catch it up from the lines below.
     if (!cache.hasJournal() && !cache.readIndex()) cache.writeIndex({ version: 1, journalEnd: 0, journalTail: '', lastId: null, active: {}, recent: [] });
-    for (const message of messages) for (const entry of entriesOfMessage(message)) cache.appendJournal(entry);
+    for (const message of messages) for (const entry of entriesOfMessage(message)) cache.replayJournal(entry);
     for (const [id, oid] of changed) {
       const record = parseRecord(blobs.get(`${oid}:record.json`), id);
       if (record) cache.writeJob(record);

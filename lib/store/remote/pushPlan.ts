@@ -5,7 +5,7 @@
 import { writeCommits, type NewCommit, type RefUpdate } from '../../git/index.js';
 import { recordMessage, remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import type { LeaseKeeper } from '../remoteLease.js';
-import { TERMINAL_STATES } from '../schemas.js';
+import { TERMINAL_STATES } from '../formats/index.js';
 import { renewAsked, type Transaction, type TransactOptions } from './transaction.js';
 
 export interface PushPlan {

@@ -2,7 +2,7 @@
 // back), recorded by RemoteStore's writes while it runs.
 import type { RefUpdate } from '../../git/index.js';
 import type { ActiveIndex } from '../activeIndex.js';
-import type { JobRecord, JournalEntry } from '../schemas.js';
+import type { JobRecord, JournalEntry } from '../formats/index.js';
 
 export interface Transaction {
   before: Map<string, JobRecord | null>;
