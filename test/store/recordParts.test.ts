@@ -48,7 +48,7 @@ const LEDGER_LINE = {
   counts: { timings: {}, timingSeconds: null, compiled: null, candidates: null, received: null, completionTokens: null, scored: null, best: null },
 };
 
-/** Each variant of the gate telemetry the drain writes now (lib/landing/gates/judge.ts). */
+/** Each variant of the gate telemetry the drain writes now (lib/landing/gates/judgeCheap.ts and judgeGates.ts). */
 const WRITTEN: GateTelemetry[] = [
   { mode: 'cached', source: 'proof', proofSource: 'local', planBase: A, executed: [], gatesHash: 'h' },
   { mode: 'cached', source: 'cache', cachedFrom: 'b-1-1', cachedVerdict: 'FAIL', cachedLog: '/s/logs/b-1-1.log', planBase: A, executed: [], gatesHash: 'h' },

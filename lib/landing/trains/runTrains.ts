@@ -1,9 +1,10 @@
 // One admitted batch, from its first train to the end of its bisection: build the train on the
-// target tip, judge it once (cache or gates), then land it with one CAS, or split it. The first
+// target tip, judge it once (cache or gates), then land it through the store (one compare-and-swap of a
+// clone's own target, or one atomic push to a queue's remote), or split it. The first
 // half of a failed train is the next train at once; the second half goes back to the head of the
 // queue and rides with the rest of its batch afterwards. What each step changes is decided by the
 // pure functions of plan/trainSteps.ts and plan/settlement.ts; this module performs the effects
-// (git, gates, the target check, the CAS) and applies what they return.
+// (git, gates, the target check, the landing) and applies what they return.
 import type { SandboxHost } from '../gates/sandbox.js';
 import { targetTip } from '../targetPolicy.js';
 import type { LoadedPolicy } from '../../config/index.js';
@@ -42,7 +43,7 @@ export interface DrainContext {
   sandbox: SandboxHost;
   /** Tips found to be commits this drain, with when (performance.now()): trusted a while (trains/admitTips.ts). */
   tipChecks: Map<string, number>;
-  /** A speculative train's verdict writes, held until the train ahead lands (gates/judge.ts). */
+  /** A speculative train's verdict writes, held until the train ahead lands (gates/judging.ts). */
   keep?: (write: () => void) => void;
 }
 

@@ -7,4 +7,3 @@ export const gatePassesSchema = z.object({
   commit: objectIdSchema,
   gates: z.record(z.string(), z.string()),
 });
-export type GatePasses = z.infer<typeof gatePassesSchema>;

@@ -36,7 +36,6 @@ export const conflictPreviewSchema = z.object({
   checkedAt: z.string(),
   against: z.enum(['target', 'train']),
 });
-export type ConflictPreview = z.infer<typeof conflictPreviewSchema>;
 
 export const jobErrorSchema = z.object({ code: z.string(), message: z.string() });
 
