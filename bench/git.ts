@@ -32,6 +32,14 @@ export interface BranchSpec {
  * main holding README.md and `.ctm.json`, then one branch per spec, each one commit on main adding
  * one file. HEAD is left detached so no checkout follows the target (the baseline loop has none).
  */
+/**
+ * The policy's sandbox entry for gates that count their runs in a file under `folder`: a gate's /tmp
+ * is private to its sandbox, so the folder is shown read-write (without it every count reads zero).
+ */
+export function countersFolder(folder: string): { readWrite: string[] } {
+  return { readWrite: [folder] };
+}
+
 export function buildRepo(dir: string, policy: Record<string, unknown>, branches: readonly BranchSpec[]): void {
   git(dir, ['init', '-q', '-b', 'main']);
   git(dir, ['config', 'user.name', 'Land Bench']);

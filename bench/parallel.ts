@@ -4,7 +4,7 @@
 // that land refuses (for example a build without `batch.parallel`) is reported, not thrown.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BenchError, buildRepo, commitPolicy, type BranchSpec } from './git.js';
+import { BenchError, buildRepo, commitPolicy, countersFolder, type BranchSpec } from './git.js';
 import { land, runSummary } from './land.js';
 import { culpritPositions } from './sweep.js';
 
@@ -120,7 +120,7 @@ export function measureParallel(root: string, opts: ParallelOptions): ParallelRo
   mkdirSync(template, { recursive: true });
   const env = { GATE_STARTS: join(root, 'parallel-gate-starts.txt'), GATE_ENDS: join(root, 'parallel-gate-ends.txt') };
   const gate = { name: 'slow', run: ['sh', '-c', GATE_SCRIPT, 'gate', String(opts.gateSeconds)], timeoutSeconds: 600, env };
-  const policy = { target: 'main', gates: [gate] };
+  const policy = { target: 'main', gates: [gate], sandbox: countersFolder(root) };
   const set = new Set(culprits);
   const specs = branches(opts.n, set);
   buildRepo(template, policy, specs);

@@ -10,7 +10,7 @@ import { gateSandboxSpec, isolationOf } from '../lib/landing/gates/sandbox.js';
 import { resolveSandboxHost } from '../lib/landing/gates/sandboxHost.js';
 import { runInGroup } from '../lib/landing/gates/processGroup.js';
 import { policySchema } from '../lib/config/index.js';
-import { FileStore } from '../lib/store/index.js';
+import { localStore } from '../lib/store/index.js';
 
 export interface SandboxRow {
   runs: number;
@@ -35,7 +35,7 @@ export async function measureSandbox(root: string, opts: { runs: number; progres
   const state = join(repo, '.git', 'land');
   const worktree = join(state, 'trains', 'bench');
   git('worktree', 'add', '-q', '--detach', worktree, 'HEAD');
-  const host = await resolveSandboxHost(repo, new FileStore(state), { probe: true });
+  const host = await resolveSandboxHost(repo, localStore(state), { probe: true });
   const policy = policySchema.parse({ target: 'main', sandbox: { mode: 'required' } });
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   const once = async (sandboxed: boolean): Promise<number> => {

@@ -8,9 +8,9 @@
 // (1 train), (w1 - w10) / (trains1 - trains10).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyChangesLocked, cancelChange, newJobRecord, recordDelta, setIndexNoteSink, syncIndexLocked } from '../lib/queue/index.js';
+import { applyChangesLocked, cancelChange, newJobRecord, recordDelta, syncIndexLocked } from '../lib/queue/index.js';
 import { writeCacheFile } from '../lib/store/atomic.js';
-import { FileStore, type JobRecord, type JobState } from '../lib/store/index.js';
+import { localStore, type QueueStore, type JobRecord, type JobState } from '../lib/store/index.js';
 import { BenchError, buildRepo, commitPolicy, git, type BranchSpec } from './git.js';
 import { land, median, runSummary } from './land.js';
 
@@ -95,7 +95,7 @@ function metricsRow(train: string, members: string[]): object {
 }
 
 /** Writes `jobs` records (the last `queued` of them queued on `branches`), their journal, metrics and index. */
-function seedState(store: FileStore, jobs: number, queued: readonly { name: string; tip: string }[]): void {
+function seedState(store: QueueStore, jobs: number, queued: readonly { name: string; tip: string }[]): void {
   store.ensure();
   const journal: string[] = [];
   const metrics: string[] = [];
@@ -139,13 +139,16 @@ function freshBranches(dir: string, prefix: string, n: number): string[] {
 
 export interface Built {
   dir: string;
-  store: FileStore;
+  store: QueueStore;
   submitBranches: string[];
   seconds: number;
 }
 
-/** A repository with `jobs` records (the last `queued` queued) and runs + 1 fresh branches to submit; exported for ad-hoc comparisons. */
-export function buildScaleRepo(root: string, name: string, jobs: number, queued: number, runs: number): Built {
+/**
+ * A repository with `jobs` records (the last `queued` queued) and runs + 1 fresh branches to submit; exported for ad-hoc
+ * comparisons. `note` takes the store's notes (the index's slow-path rebuild), stderr by default.
+ */
+export function buildScaleRepo(root: string, name: string, jobs: number, queued: number, runs: number, note?: (message: string) => void): Built {
   const started = performance.now();
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
@@ -157,7 +160,8 @@ export function buildScaleRepo(root: string, name: string, jobs: number, queued:
     .map(([branch, tip]) => ({ name: branch as string, tip: tip as string }));
   const byName = new Map(tips.map((t) => [t.name, t]));
   const queuedBranches = specs.slice(0, queued).map((spec) => byName.get(spec.name) as { name: string; tip: string });
-  const store = new FileStore(join(dir, '.git', 'land'));
+  const store = localStore(join(dir, '.git', 'land'));
+  if (note) store.note = note;
   seedState(store, jobs, queuedBranches);
   const status = JSON.parse(land(dir, ['status', '--json']).stdout) as { jobs: unknown[] };
   if (status.jobs.length !== queued) throw new BenchError(`scale: status lists ${status.jobs.length} jobs in ${dir}, expected ${queued}`);
@@ -172,7 +176,7 @@ function submitMedian(built: Built, runs: number): number {
 }
 
 /** Cancels every active job (journaled, as `land cancel` would), so a drain measures only its own 10 jobs. */
-function cancelQueue(store: FileStore): void {
+function cancelQueue(store: QueueStore): void {
   const index = syncIndexLocked(store).index;
   const ids = Object.entries(index.active)
     .filter(([, entry]) => entry.state === 'queued')
@@ -213,15 +217,15 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 export function measureScale(root: string, opts: { jobs: number; queued: number; runs: number; progress: (line: string) => void }): ScaleRow {
   const { jobs, runs, progress } = opts;
   const queued = Math.min(opts.queued, jobs);
-  setIndexNoteSink((message) => progress(`scale: ${message}`));
+  const note = (message: string) => progress(`scale: ${message}`);
   progress(`scale: writing ${jobs} job records (${jobs - queued} finished, ${queued} queued)`);
-  const big = buildScaleRepo(root, `scale-${jobs}`, jobs, queued, runs);
+  const big = buildScaleRepo(root, `scale-${jobs}`, jobs, queued, runs, note);
   progress(`scale: built in ${big.seconds.toFixed(1)}s; timing status and submit`);
   land(big.dir, ['status', '--json']);
   const statusMs = median(Array.from({ length: runs }, () => land(big.dir, ['status', '--json']).ms));
   const submitMs = submitMedian(big, runs);
   const smallQueued = Math.min(queued, 10);
-  const small = buildScaleRepo(root, 'scale-10', 10, smallQueued, runs);
+  const small = buildScaleRepo(root, 'scale-10', 10, smallQueued, runs, note);
   const submitMsSmall = submitMedian(small, runs);
   const perTrainOverheadMs = perTrainOverhead(big, Math.min(runs, 3), progress);
   const perTrainOverheadMsSmall = perTrainOverhead(small, Math.min(runs, 3), progress);

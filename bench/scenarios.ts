@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bisectionBound } from '../lib/landing/plan/trainPlan.js';
-import { addToBranch, buildRepo, commitPolicy, git, mergeLoop, type BranchSpec } from './git.js';
+import { addToBranch, buildRepo, commitPolicy, countersFolder, git, mergeLoop, type BranchSpec } from './git.js';
 import { FIXTURES, land, median, runSummary, timed, type RunSummary } from './land.js';
 
 const pad = (i: number) => String(i).padStart(2, '0');
@@ -203,7 +203,7 @@ export function prepareCulpritTemplate(root: string, n: number): CulpritTemplate
   const dir = freshDir(root, `culprit-${n}-template`);
   const branches = branchSpecs(n);
   const gate = { name: 'test', run: ['sh', join(FIXTURES, 'gates', 'counted.sh')], timeoutSeconds: 60, env: { GATE_COUNTER: counter } };
-  buildRepo(dir, { target: 'main', gates: [gate], batch: { max: n } }, branches);
+  buildRepo(dir, { target: 'main', gates: [gate], batch: { max: n }, sandbox: countersFolder(root) }, branches);
   const ids = submitAll(dir, branches);
   land(dir, ['window', '--set', String(n)]);
   return { n, dir, counter, branches, ids };

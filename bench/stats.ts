@@ -112,7 +112,7 @@ function rewriteHistory(metricsPath: string, windowPath: string): number {
 
 export function measureStats(root: string, opts: { jobs: number; runs: number; progress: (line: string) => void }): StatsRow {
   opts.progress(`stats: writing ${opts.jobs} finished job records and their metrics rows`);
-  const built = buildScaleRepo(root, `stats-${opts.jobs}`, opts.jobs, 0, 0);
+  const built = buildScaleRepo(root, `stats-${opts.jobs}`, opts.jobs, 0, 0, (message) => opts.progress(`stats: ${message}`));
   const trains = rewriteHistory(built.store.paths.metrics, built.store.paths.window);
   const warm = JSON.parse(land(built.dir, ['stats', '--json']).stdout) as { jobs: { total: number }; trains: { total: number } };
   if (warm.jobs.total !== opts.jobs || warm.trains.total !== trains) {

@@ -4,8 +4,8 @@
 // (p, seed) in a template repository and copied per policy, so set-up stays off the clock; a fresh
 // repository has no window history, so every drain is a cold start.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { addToBranch, BenchError, buildRepo, commitPolicy, type BranchSpec } from './git.js';
+import { dirname, join } from 'node:path';
+import { addToBranch, BenchError, buildRepo, commitPolicy, countersFolder, type BranchSpec } from './git.js';
 import { FIXTURES, land, landAsync, runSummary } from './land.js';
 import { simulateDrain } from '../lib/landing/plan/simulate.js';
 
@@ -103,7 +103,7 @@ function policyFor(opts: SweepOptions, counter: string, batchMax: number): Recor
     timeoutSeconds: 120,
     env: { GATE_COUNTER: counter, GATE_SLEEP: String(opts.gateMs / 1000) },
   };
-  return { target: 'main', gates: [gate], batch: { max: batchMax } };
+  return { target: 'main', gates: [gate], batch: { max: batchMax }, sandbox: countersFolder(dirname(counter)) };
 }
 
 /** The queue of one (p, seed): branches, culprit commits on k of them, all submitted in order. */

@@ -23,15 +23,12 @@ function packageRoot(from: string): string {
   }
 }
 
-let entry: string | null = null;
-
-/** The path of dist/bin/land.js; found on first use, so a command that does not need it pays nothing. */
 /** The folder of land's own package (its package.json). */
 export function landPackageRoot(): string {
   return packageRoot(dirname(fileURLToPath(import.meta.url)));
 }
 
+/** The path of dist/bin/land.js, found when asked (a read of a package.json or two: nothing worth keeping). */
 export function landEntry(): string {
-  entry ??= join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'dist', 'bin', 'land.js');
-  return entry;
+  return join(landPackageRoot(), 'dist', 'bin', 'land.js');
 }

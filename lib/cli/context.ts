@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LandError } from '../errors.js';
-import { loadPolicy, resolveTargetName, type LoadedPolicy } from '../config/index.js';
+import { resolveTargetName, type LoadedPolicy } from '../config/index.js';
 import { commonDir } from '../git/index.js';
-import { openQueueStore, type FileStore } from '../store/index.js';
-import { resolveQueueMode } from '../config/queueMode.js';
+import type { QueueStore } from '../store/index.js';
+import { openQueue, type OpenedQueue } from './openQueue.js';
 import { makeOutput, type Output } from './output.js';
 
 export interface GlobalOptions {
@@ -15,7 +15,6 @@ export interface GlobalOptions {
   queueRemote?: string;
 }
 
-/** What every command needs: where it runs, its output, the store and the policy (lazily). */
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -24,10 +23,15 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/**
+ * What every command needs: where it runs and its output; and, asked for, the target's name and
+ * the queue (its store and policy, lib/cli/openQueue.ts), each resolved once for the command.
+ */
 export class CommandContext {
   readonly cwd: string;
   readonly out: Output;
-  private storePromise: Promise<FileStore> | null = null;
+  private targetPromise: Promise<string> | null = null;
+  private queuePromise: Promise<OpenedQueue> | null = null;
 
   /**
    * The context of a command. Every command but `land batch` (which also runs outside a
@@ -50,28 +54,25 @@ export class CommandContext {
     this.out = makeOutput(Boolean(options.json));
   }
 
-  /** The queue's store: this clone's own, or the cache of a queue kept in a remote, fetched once (docs/remote.md). */
-  store(): Promise<FileStore> {
-    this.storePromise ??= this.openQueue();
-    return this.storePromise;
+  /** The queue the command works on: its store, target and policy (docs/remote.md for a queue kept in a remote). */
+  queue(): Promise<OpenedQueue> {
+    this.queuePromise ??= openQueue(this.cwd, this.options, this.targetName());
+    return this.queuePromise;
   }
 
-  private async openQueue(): Promise<FileStore> {
-    await commonDir(this.cwd); // outside a repository: that error, before any other git is asked
-    const target = await this.targetName().catch((error: unknown) => {
-      if (this.options.queueRemote) throw error;
-      return null; // a command that needs the target reports it; the clone's own queue needs none
-    });
-    return openQueueStore(this.cwd, target ? await resolveQueueMode(this.cwd, target, this.options.queueRemote) : null);
+  /** The queue's store: this clone's own, or the cache of a queue kept in a remote, fetched once. */
+  async store(): Promise<QueueStore> {
+    return (await this.queue()).store;
   }
 
-  /** The policy at the target's tip (for a remote queue: at the remote's target, as fetched). */
+  /** The policy at the target's tip (for a remote queue: at the remote's target, as fetched), read once. */
   async policy(): Promise<LoadedPolicy> {
-    const store = await this.store();
-    return loadPolicy(this.cwd, this.options.target, (target) => store.targetRef(target));
+    return (await this.queue()).policy();
   }
 
+  /** The target's name, resolved once for the command. */
   targetName(): Promise<string> {
-    return resolveTargetName(this.cwd, this.options.target);
+    this.targetPromise ??= resolveTargetName(this.cwd, this.options.target);
+    return this.targetPromise;
   }
 }

@@ -5,7 +5,7 @@ import type { GateOutcome, MemberRef, Story, StoryEvent } from '../story/types.j
 import { trustedSentence } from '../landing/gates/trusted.js';
 import { describeLogTail } from './describeJob.js';
 import { showName, short } from './output.js';
-import { printable } from './safeText.js';
+import { printable } from '../text/safeText.js';
 
 const INDENT = ' '.repeat(22);
 

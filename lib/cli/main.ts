@@ -6,7 +6,7 @@ import { CommanderError, type Command } from 'commander';
 import { EXIT_CODES, LandError, exitCodeFor } from '../errors.js';
 import { GitError } from '../git/index.js';
 import { buildProgram } from './program.js';
-import { printable } from './safeText.js';
+import { printable } from '../text/safeText.js';
 
 const NO_SPACE_TEXT = /No space left on device|Disk quota exceeded/i;
 const NO_SPACE_HINT = 'free space on that file system, then run the command again';

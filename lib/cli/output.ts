@@ -1,7 +1,7 @@
 // Human output and machine output are kept apart: --json writes only JSON to stdout; diagnostics
 // and progress go to stderr. Human lines pass through printableLines(): whatever a caller forgot
-// to escape, no stored control character reaches the terminal raw (see lib/cli/safeText.ts).
-import { printable, printableLines } from './safeText.js';
+// to escape, no stored control character reaches the terminal raw (see lib/text/safeText.ts).
+import { printable, printableLines } from '../text/safeText.js';
 
 export interface Output {
   json: boolean;
@@ -38,28 +38,12 @@ export function age(iso: string | undefined, now = Date.now()): string {
   return `${Math.floor(seconds / 86_400)}d`;
 }
 
-/** Renders rows as aligned columns; each cell passes through printable() (one cell, one line). */
-export function table(headers: readonly string[], cells: readonly (readonly string[])[]): string {
-  const rows = cells.map((row) => row.map(printable));
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ');
-  return [line(headers), ...rows.map(line)].join('\n');
-}
-
 /**
  * A branch name as a person should see it: quoted when it holds spaces, quotes or shell characters
  * (JSON quoting), and with control and bidirectional characters escaped.
  */
 export function showName(name: string): string {
   return /^[A-Za-z0-9._/@+-]+$/.test(name) ? name : printable(JSON.stringify(name));
-}
-
-/** "0s", "45s", "1m30s", "1h02m": a duration for a person (whole seconds, rounded down). */
-export function duration(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 /** "~40s", "~3m", "~1h20m": an estimate, rounded to what it is worth. */

@@ -4,7 +4,7 @@
 import type { Policy } from '../config/index.js';
 import { describeSandbox, sandboxDecision, sandboxMode } from '../landing/gates/sandbox.js';
 import { sandboxPresence } from '../proc/sandbox/index.js';
-import type { FileStore } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
 
 export interface SandboxView {
   mode: string;
@@ -13,7 +13,7 @@ export interface SandboxView {
   line: string;
 }
 
-export function sandboxView(store: FileStore, policy: Policy): SandboxView {
+export function sandboxView(store: QueueStore, policy: Policy): SandboxView {
   const support = sandboxPresence();
   const mode = sandboxMode(policy.sandbox, { defaultMode: store.defaultSandboxMode() });
   const decision = sandboxDecision(mode, support);

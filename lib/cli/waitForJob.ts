@@ -1,17 +1,21 @@
 import { LandError } from '../errors.js';
-import { TERMINAL_STATES, type FileStore, type JobRecord } from '../store/index.js';
+import { TERMINAL_STATES, type JobRecord, type QueueStore } from '../store/index.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls a job's record until it is terminal (landed, failed, canceled). */
+/**
+ * Waits until a job's record is terminal (landed, failed, canceled). Between reads it waits for
+ * the store's records to change (QueueStore.waitForChange): a clone's own queue watches its jobs
+ * folder (polled every `pollMs` as well); a queue kept in a remote fetches every pollSeconds, so a
+ * landing by another clone's drainer is seen here.
+ */
 export async function waitForJob(
-  store: FileStore,
+  store: QueueStore,
   id: string,
   opts: { timeoutSeconds?: number; pollMs?: number; onWaiting?: () => void } = {},
 ): Promise<JobRecord> {
   const deadline = opts.timeoutSeconds === undefined ? Infinity : Date.now() + opts.timeoutSeconds * 1000;
   let announced = false;
   for (;;) {
+    const since = store.jobsVersion();
     const job = store.readJob(id);
     if (!job) throw new LandError('not_found', `job ${id} disappeared while waiting`);
     if (TERMINAL_STATES.includes(job.state)) return job;
@@ -20,6 +24,7 @@ export async function waitForJob(
       opts.onWaiting?.();
       announced = true;
     }
-    await sleep(opts.pollMs ?? 200);
+    const timeoutMs = deadline === Infinity ? undefined : Math.max(0, deadline - Date.now()) + 1;
+    await store.waitForChange({ since, timeoutMs, pollMs: opts.pollMs ?? 200 });
   }
 }

@@ -3,8 +3,7 @@
 // target branch, else (a clone that has no such local branch) at origin's remote-tracking ref.
 import { z } from 'zod';
 import { LandError } from '../errors.js';
-import { branchRef, configGet, readCommitFile } from '../git/index.js';
-import { primePolicyRead } from './load.js';
+import { branchRef, configGet, readCommitFile, type CommitFile } from '../git/index.js';
 import { POLICY_FILE, queueSchema } from './schema.js';
 
 export interface QueueMode {
@@ -14,13 +13,21 @@ export interface QueueMode {
   pollSeconds: number;
 }
 
+/** The queue's mode, and the read of the target branch's tip it was decided from (its policy, for the command). */
+export interface QueueModeRead {
+  /** Null: the clone's own queue. */
+  mode: QueueMode | null;
+  /** The tip of the local target branch, its tree and policy file (null: no such branch). */
+  branchRead: CommitFile | null;
+}
+
 /** What this module reads of a raw policy: its `queue` section, whatever else it holds. */
 const withQueue = z.looseObject({ queue: z.unknown().optional() });
 
-/** The `queue` section of the policy at `ref`, validated alone (the rest is the command's business); null when none is readable. */
-async function queueSection(cwd: string, ref: string): Promise<{ remote?: string; leaseSeconds: number; pollSeconds: number } | null> {
-  const read = await readCommitFile(cwd, ref, POLICY_FILE);
-  primePolicyRead(cwd, ref, read);
+type QueueSection = { remote?: string; leaseSeconds: number; pollSeconds: number };
+
+/** The `queue` section of a policy read at `ref`, validated alone (the rest is the command's business); null when none is readable. */
+function queueSection(ref: string, read: CommitFile | null): QueueSection | null {
   const text = read?.file?.text;
   if (!text) return null;
   let raw: unknown;
@@ -38,14 +45,20 @@ async function queueSection(cwd: string, ref: string): Promise<{ remote?: string
   return parsed.data;
 }
 
-export async function resolveQueueMode(cwd: string, target: string, explicitRemote?: string): Promise<QueueMode | null> {
-  const section = (await queueSection(cwd, branchRef(target))) ?? (await queueSection(cwd, `refs/remotes/${explicitRemote ?? 'origin'}/${target}`));
+async function sectionAt(cwd: string, ref: string): Promise<{ read: CommitFile | null; section: QueueSection | null }> {
+  const read = await readCommitFile(cwd, ref, POLICY_FILE);
+  return { read, section: queueSection(ref, read) };
+}
+
+export async function resolveQueueMode(cwd: string, target: string, explicitRemote?: string): Promise<QueueModeRead> {
+  const branch = await sectionAt(cwd, branchRef(target));
+  const section = branch.section ?? (await sectionAt(cwd, `refs/remotes/${explicitRemote ?? 'origin'}/${target}`)).section;
   const remote = explicitRemote ?? section?.remote;
-  if (!remote) return null;
+  if (!remote) return { mode: null, branchRead: branch.read };
   if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(remote) || (await configGet(cwd, `remote.${remote}.url`)) === null) {
     throw new LandError('config', `the queue's remote ${JSON.stringify(remote)} is not a remote of this clone`, {
       hint: `add it with \`git remote add ${remote} <url>\`, or name another with --queue-remote`,
     });
   }
-  return { remote, target, leaseSeconds: section?.leaseSeconds ?? 60, pollSeconds: section?.pollSeconds ?? 5 };
+  return { mode: { remote, target, leaseSeconds: section?.leaseSeconds ?? 60, pollSeconds: section?.pollSeconds ?? 5 }, branchRead: branch.read };
 }

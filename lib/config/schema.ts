@@ -4,7 +4,7 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import { SANDBOX_PRIVATE } from '../proc/sandbox/plan.js';
-import { DEFAULT_LOG_MAX_BYTES, MAX_LOG_MAX_BYTES, MIN_LOG_MAX_BYTES } from '../landing/gates/logCap.js';
+import { DEFAULT_LOG_MAX_BYTES, MAX_LOG_MAX_BYTES, MIN_LOG_MAX_BYTES } from './logLimits.js';
 
 const name = z
   .string()

@@ -21,6 +21,7 @@ export async function mergeTree(cwd: string, ours: string, theirs: string): Prom
   return merged;
 }
 
+// A pure memo of a content-addressed fact: the merge of two commits named by full id never changes.
 const MEMO = new Map<string, MergeTreeResult>();
 const MEMO_LIMIT = 1_000;
 

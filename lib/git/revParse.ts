@@ -23,6 +23,7 @@ export async function treeOf(cwd: string, commit: string): Promise<string> {
 }
 
 const FULL_ID = /^[0-9a-f]{40,64}$/;
+// A pure memo of a content-addressed fact: a commit named by full id has one tree, forever.
 const TREES = new Map<string, string>();
 const TREES_LIMIT = 1_000;
 

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { commonDir, hooksDir, landingPath } from '../git/index.js';
-import type { FileStore } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
 
 export const PROTECT_HOOK = 'reference-transaction';
 
@@ -62,7 +62,7 @@ function hookFile(path: string): HookFacts['file'] {
 }
 
 /** The check before a landing: null when no hook is installed or git runs land's own; else why not. */
-export async function protectHookCheck(cwd: string, store: FileStore, target: string): Promise<string | null> {
+export async function protectHookCheck(cwd: string, store: QueueStore, target: string): Promise<string | null> {
   const record = store.readProtectHook();
   if (record.kind === 'none') return null;
   if (record.kind === 'corrupt') return `the record of land's hook ${record.path} is unreadable (${record.problem}); ${AGAIN} ${OR_WITHOUT}`;

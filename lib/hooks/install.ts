@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, sta
 import { join } from 'node:path';
 import { LandError } from '../errors.js';
 import { hooksDir } from '../git/index.js';
-import type { FileStore } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
 import { PROTECT_HOOK, sha256Of } from './guard.js';
 import { isLandHook, prePushScript, referenceTransactionScript } from './scripts.js';
 
@@ -69,7 +69,7 @@ function writeExecutable(path: string, text: string): void {
 export async function installHooks(opts: {
   cwd: string;
   /** The queue's store: its token file goes into the hook, and the install is recorded there. */
-  store: FileStore;
+  store: QueueStore;
   target: string;
   prePush: boolean;
   force: boolean;
@@ -100,7 +100,7 @@ export interface UninstallResult {
   kept: string[];
 }
 
-export async function uninstallHooks(opts: { cwd: string; store: FileStore }): Promise<UninstallResult> {
+export async function uninstallHooks(opts: { cwd: string; store: QueueStore }): Promise<UninstallResult> {
   const dir = await hooksDir(opts.cwd);
   // Whatever is left in the folder, land's hook is no longer installed: `land run` stops checking it.
   opts.store.clearProtectHook();

@@ -6,7 +6,7 @@
 import { discardWorktree, isKnownAncestor } from '../git/index.js';
 import { killRun, markerScope } from '../proc/index.js';
 import { applyChanges, cancelChanges, landChanges, listActiveJobs, requeueChanges } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import { followInterruptedLanding } from './followCheckout.js';
 
@@ -16,7 +16,7 @@ import { followInterruptedLanding } from './followCheckout.js';
  * and their descendants. Run with the drain lock held, so none of them is a live drainer's.
  * Returns the pids killed.
  */
-export async function killLeftGates(store: FileStore, emit: Emit): Promise<number[]> {
+export async function killLeftGates(store: QueueStore, emit: Emit): Promise<number[]> {
   const trains = store.paths.trainsDir;
   const killed = await killRun({ marker: `${markerScope(trains)}:`, cwdUnder: trains });
   if (killed.length) {
@@ -25,7 +25,7 @@ export async function killLeftGates(store: FileStore, emit: Emit): Promise<numbe
   return killed;
 }
 
-export async function recoverInProgress(opts: { cwd: string; store: FileStore; targetTip: string; emit: Emit; target?: string }): Promise<void> {
+export async function recoverInProgress(opts: { cwd: string; store: QueueStore; targetTip: string; emit: Emit; target?: string }): Promise<void> {
   await killLeftGates(opts.store, opts.emit);
   const { jobs } = await listActiveJobs(opts.store);
   const stuck = jobs.filter((job) => job.state === 'in_progress');

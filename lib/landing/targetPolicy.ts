@@ -2,13 +2,13 @@
 // queue, the remote-tracking ref (fetched with the queue refs) for a queue kept in a remote.
 import { loadPolicy, type LoadedPolicy } from '../config/index.js';
 import { refTip } from '../git/index.js';
-import type { FileStore } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
 
-export function loadTargetPolicy(cwd: string, store: FileStore, target: string | undefined): Promise<LoadedPolicy> {
-  return loadPolicy(cwd, target, (name) => store.targetRef(name));
+export function loadTargetPolicy(cwd: string, store: QueueStore, target: string): Promise<LoadedPolicy> {
+  return loadPolicy(cwd, target, store.targetRef(target));
 }
 
 /** The target's tip as this store's clone sees it; null when there is no such branch. */
-export function targetTip(cwd: string, store: FileStore, target: string): Promise<string | null> {
+export function targetTip(cwd: string, store: QueueStore, target: string): Promise<string | null> {
   return refTip(cwd, store.targetRef(target));
 }

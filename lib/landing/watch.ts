@@ -2,7 +2,7 @@
 // that it is idle, waits for the job records to change (the store's waitForChange: fs.watch with
 // a polling fallback), and says once that it resumed when a change brought runnable work. A change
 // that brings none (a job for another target, a cancel) keeps it idle without a new event.
-import type { FileStore } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
 import type { Emit } from './events.js';
 
 export interface WatchOptions {
@@ -24,7 +24,7 @@ export class IdleWatch {
   private idleSince: number | null = null;
 
   constructor(
-    private readonly store: FileStore,
+    private readonly store: QueueStore,
     private readonly opts: WatchOptions,
     private readonly emit: Emit,
     private readonly target: string,

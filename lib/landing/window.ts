@@ -2,23 +2,23 @@
 // The history also records what each train decided (plan/windowPlan.ts sizes the window from it).
 import { isLandError } from '../errors.js';
 import { nowIso } from '../queue/index.js';
-import type { FileStore, WindowHistoryEntry, WindowState } from '../store/index.js';
-import { addJudged, clampWindow, initialWindow, judgedIn, NOTHING_JUDGED, windowFor, type Judged, type WindowEvent } from './plan/windowPlan.js';
+import type { QueueStore, WindowHistoryEntry, WindowState } from '../store/index.js';
+import { addTally, clampWindow, EMPTY_TALLY, initialWindow, tallyOf, windowFor, type CulpritTally, type WindowEvent } from './plan/windowPlan.js';
 
 const HISTORY_KEPT = 50;
 
-export function currentWindow(store: FileStore, max: number): number {
+export function currentWindow(store: QueueStore, max: number): number {
   const state = store.readWindow();
   return state ? clampWindow(state.size, max) : initialWindow(max);
 }
 
 /** What the window history records as decided (since the last reset): the culprit rate's counts. */
-export function recordedJudged(store: FileStore): Judged {
-  return judgedIn(store.readWindow()?.history ?? []);
+export function recordedTally(store: QueueStore): CulpritTally {
+  return tallyOf(store.readWindow()?.history ?? []);
 }
 
 /** The persisted window, or null when it is missing or corrupt (for the commands that replace it). */
-function readReplaceable(store: FileStore): WindowState | null {
+function readReplaceable(store: QueueStore): WindowState | null {
   try {
     return store.readWindow();
   } catch (error) {
@@ -28,11 +28,11 @@ function readReplaceable(store: FileStore): WindowState | null {
 }
 
 function record(
-  store: FileStore,
-  change: { before: number; after: number; event: WindowHistoryEntry['event']; train: string | null; by?: string; judged?: Judged },
+  store: QueueStore,
+  change: { before: number; after: number; event: WindowHistoryEntry['event']; train: string | null; by?: string; decided?: CulpritTally },
   previous = readReplaceable(store),
 ): WindowState {
-  const { before, after, event, train, by, judged } = change;
+  const { before, after, event, train, by, decided } = change;
   const entry: WindowHistoryEntry = {
     at: nowIso(),
     event,
@@ -40,7 +40,7 @@ function record(
     after,
     train,
     ...(by === undefined ? {} : { by }),
-    ...(judged ? { jobs: judged.jobs, culprits: judged.culprits } : {}),
+    ...(decided ? { jobs: decided.jobs, culprits: decided.culprits } : {}),
   };
   const state: WindowState = { size: after, history: [...(previous?.history ?? []), entry].slice(-HISTORY_KEPT) };
   store.writeWindow(state);
@@ -48,16 +48,22 @@ function record(
 }
 
 /**
- * Applies a train's verdict to the window: `judged` is what the train decided (its landed members,
+ * Applies a train's verdict to the window: `decided` is what the train decided (its landed members,
  * or its one culprit), recorded in the history; the size becomes the one for the culprit rate of
- * everything recorded. Without `judged` the rate is unchanged. Returns the sizes before and after.
+ * everything recorded. Without `decided` the rate is unchanged. Returns the sizes before and after.
  */
-export function bumpWindow(store: FileStore, event: WindowEvent, max: number, train: string | null, judged?: Judged): { before: number; after: number } {
+export function bumpWindow(
+  store: QueueStore,
+  event: WindowEvent,
+  max: number,
+  train: string | null,
+  decided?: CulpritTally,
+): { before: number; after: number } {
   const previous = store.readWindow(); // corrupt: the train's settlement stops, as currentWindow does
   const before = previous ? clampWindow(previous.size, max) : initialWindow(max);
-  const total = addJudged(judgedIn(previous?.history ?? []), judged ?? NOTHING_JUDGED);
+  const total = addTally(tallyOf(previous?.history ?? []), decided ?? EMPTY_TALLY);
   const after = total.jobs > 0 ? windowFor(total, max) : before;
-  record(store, { before, after, event, train, ...(judged ? { judged } : {}) }, previous);
+  record(store, { before, after, event, train, ...(decided ? { decided } : {}) }, previous);
   return { before, after };
 }
 
@@ -66,7 +72,7 @@ export function bumpWindow(store: FileStore, event: WindowEvent, max: number, tr
  * known (`clamped` says whether it was). `by` is who asked, kept in the history. The next train
  * takes it; the next verdict sizes the window from the culprit rate again.
  */
-export function setWindow(store: FileStore, size: number, max: number | null, by: string): { state: WindowState; clamped: boolean } {
+export function setWindow(store: QueueStore, size: number, max: number | null, by: string): { state: WindowState; clamped: boolean } {
   const persisted = readReplaceable(store);
   const before = max === null ? (persisted?.size ?? size) : clampWindow(persisted?.size ?? initialWindow(max), max);
   const asked = Math.max(1, Math.floor(size));
@@ -75,7 +81,7 @@ export function setWindow(store: FileStore, size: number, max: number | null, by
 }
 
 /** `land window --reset`: back to batch.max, and the recorded culprit rate is forgotten. */
-export function resetWindow(store: FileStore, max: number | null, by: string): WindowState {
+export function resetWindow(store: QueueStore, max: number | null, by: string): WindowState {
   const persisted = readReplaceable(store);
   const before = persisted?.size ?? 1;
   const after = max === null ? 1 : initialWindow(max);

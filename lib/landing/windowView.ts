@@ -1,8 +1,8 @@
 // The window as `land status` and `land window` show it. An unreadable policy does not hide the
 // queue, but it does make the window unknown: the size depends on batch.max, so it is reported as
 // unknown with the reason rather than guessed.
-import { loadPolicy, type Policy } from '../config/index.js';
-import type { FileStore, WindowHistoryEntry } from '../store/index.js';
+import type { LoadedPolicy, Policy } from '../config/index.js';
+import type { QueueStore, WindowHistoryEntry } from '../store/index.js';
 import { isLandError } from '../errors.js';
 import { initialWindow, clampWindow } from './plan/windowPlan.js';
 
@@ -19,10 +19,13 @@ export interface WindowView {
 
 export type PolicyMax = { kind: 'known'; max: number; policy: Policy } | { kind: 'unknown'; reason: string };
 
+/** The policy in force, as the command has it (lib/cli/openQueue.ts): read once, asked again. */
+export type PolicyOfCommand = () => Promise<LoadedPolicy>;
+
 /** batch.max of the policy in force, or why the policy cannot be read. */
-export async function policyBatchMax(cwd: string, target: string | undefined, refOf: (target: string) => string): Promise<PolicyMax> {
+export async function policyBatchMax(loadPolicy: PolicyOfCommand): Promise<PolicyMax> {
   try {
-    const { policy } = await loadPolicy(cwd, target, refOf);
+    const { policy } = await loadPolicy();
     return { kind: 'known', max: policy.batch.max, policy };
   } catch (error) {
     // An unreadable policy must not hide the queue; a bad --target is still the user's error.
@@ -38,13 +41,13 @@ export function knownMax(policy: PolicyMax): number | null {
   return policy.kind === 'known' ? policy.max : null;
 }
 
-export async function readWindowView(store: FileStore, cwd: string, target?: string): Promise<WindowView> {
-  return (await readWindowAndPolicy(store, cwd, target)).view;
+export async function readWindowView(store: QueueStore, loadPolicy: PolicyOfCommand): Promise<WindowView> {
+  return (await readWindowAndPolicy(store, loadPolicy)).view;
 }
 
 /** The window view and the policy it was read from (null when it cannot be read), with one policy read. */
-export async function readWindowAndPolicy(store: FileStore, cwd: string, target?: string): Promise<{ view: WindowView; policy: Policy | null }> {
-  const policy = await policyBatchMax(cwd, target, (name) => store.targetRef(name));
+export async function readWindowAndPolicy(store: QueueStore, loadPolicy: PolicyOfCommand): Promise<{ view: WindowView; policy: Policy | null }> {
+  const policy = await policyBatchMax(loadPolicy);
   const state = store.readWindow();
   const persisted = state?.size ?? null;
   const history = state?.history ?? [];

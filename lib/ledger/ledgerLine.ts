@@ -1,45 +1,11 @@
 // One ledger line: what a batch spent and what it produced, appended whole to
 // `<ledger dir>/<job>.jsonl`. `version` changes only when a field changes meaning.
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { BatchCounts } from './counts.js';
+import { LEDGER_LINE_VERSION, type LedgerLine } from '../store/formats/ledgerLine.js';
 import { assertJobName } from './jobName.js';
 
-export const LEDGER_LINE_VERSION = 1;
-
-const count = z.number().nullable();
-
-export const ledgerLineSchema = z.looseObject({
-  version: z.literal(LEDGER_LINE_VERSION),
-  job: z.string(),
-  track: z.string(),
-  start: z.string(),
-  end: z.string(),
-  wallSeconds: z.number(),
-  cpuSeconds: z.number(),
-  cpuHours: z.number(),
-  peakRssBytes: z.number().nullable(),
-  exitCode: z.number().nullable(),
-  signal: z.string().nullable(),
-  status: z.number(),
-  interruptedBy: z.string().nullable(),
-  host: z.string(),
-  gitHead: z.string().nullable(),
-  cwd: z.string(),
-  measureDir: z.string(),
-  counts: z.looseObject({
-    timings: z.record(z.string(), z.number()),
-    timingSeconds: count,
-    compiled: count,
-    candidates: count,
-    received: count,
-    completionTokens: count,
-    scored: count,
-    best: z.union([z.number(), z.string()]).nullable(),
-  }),
-});
-
-export type LedgerLine = z.infer<typeof ledgerLineSchema>;
+export { LEDGER_LINE_VERSION, ledgerLineSchema, type LedgerLine } from '../store/formats/ledgerLine.js';
 
 /** The ledger file of a job; the name is checked before it becomes part of a path. */
 export function ledgerFile(ledgerDir: string, job: string): string {

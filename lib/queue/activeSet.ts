@@ -7,7 +7,7 @@
 //     read again;
 //   - a missing or unreadable index, a journal that shrank or was rewritten, a record that disagrees
 //     with the index (edited by hand) or an unreadable branch list: the index and the branch lists
-//     are rebuilt from a full scan of the records (the slow path, said once on stderr), and every
+//     are rebuilt from a full scan of the records (the slow path, said once: store.note), and every
 //     record the journal knows but the jobs folder lacks is rebuilt from the journal.
 // Readers (status, the drain's listing) never wait for the lock on the fast path.
 import { isLandError } from '../errors.js';
@@ -20,7 +20,7 @@ import {
   forget,
   type ActiveIndex,
   type CorruptRecord,
-  type FileStore,
+  type QueueStore,
   type JobRecord,
 } from '../store/index.js';
 import { nextJobId } from './ids.js';
@@ -34,17 +34,10 @@ export type RebuildReason =
   | 'a branch list is unreadable'
   | 'without its branch lists';
 
-let noteSink: (message: string) => void = (message) => process.stderr.write(`land: ${message}\n`);
-
-/** Where the one-line note of a slow-path rebuild goes (stderr by default). */
-export function setIndexNoteSink(sink: (message: string) => void): void {
-  noteSink = sink;
-}
-
 type Check = { kind: 'ok' | 'behind'; index: ActiveIndex; size: number } | { kind: 'rebuild'; why: RebuildReason };
 
 /** Whether the index mirrors the journal as it is: in step, behind (grown since), or to be rebuilt. */
-function checkIndex(store: FileStore): Check {
+function checkIndex(store: QueueStore): Check {
   const index = store.readIndex();
   if (!index) {
     // Nothing was ever journaled here: an empty queue, and nothing to write.
@@ -66,7 +59,7 @@ interface CaughtUp {
 }
 
 /** The index brought up to `size`: the records of the jobs the journal names after its end, read again. */
-function catchUp(store: FileStore, start: ActiveIndex, size: number): CaughtUp {
+function catchUp(store: QueueStore, start: ActiveIndex, size: number): CaughtUp {
   let index = start;
   const missing: string[] = [];
   const branches = new Map<string, string[]>();
@@ -84,7 +77,7 @@ function catchUp(store: FileStore, start: ActiveIndex, size: number): CaughtUp {
 }
 
 /** Writes the index as of the journal's current end (the caller holds the queue lock). */
-function commitIndex(store: FileStore, index: ActiveIndex): ActiveIndex {
+function commitIndex(store: QueueStore, index: ActiveIndex): ActiveIndex {
   const mark = store.journalMark();
   const next = { ...index, journalEnd: mark.size, journalTail: mark.tail ?? '' };
   store.writeIndex(next);
@@ -100,7 +93,7 @@ export interface IndexSync {
 }
 
 /** The slow path: the index and the branch lists from every record; missing records rebuilt from the journal. */
-function rebuildIndexLocked(store: FileStore, why: RebuildReason): IndexSync {
+function rebuildIndexLocked(store: QueueStore, why: RebuildReason): IndexSync {
   const missing = rebuildEveryMissingLocked(store);
   const listing = store.listJobs();
   const corruptIds = listing.corrupt.map((bad) => bad.file.replace(/\.json$/, '')).filter((id) => JOB_ID_PATTERN.test(id));
@@ -114,7 +107,7 @@ function rebuildIndexLocked(store: FileStore, why: RebuildReason): IndexSync {
   const built = indexOfRecords(listing.jobs, corruptIds);
   // A branch list that could not be written: the index stays unwritten, so the next command rebuilds again.
   const index = written ? commitIndex(store, built) : built;
-  noteSink(`rebuilt the index of active jobs from a full scan of ${listing.jobs.length + listing.corrupt.length} record(s) (the index was ${why})`);
+  store.note(`rebuilt the index of active jobs from a full scan of ${listing.jobs.length + listing.corrupt.length} record(s) (the index was ${why})`);
   return { index, rebuilt: why, missing };
 }
 
@@ -122,7 +115,7 @@ function rebuildIndexLocked(store: FileStore, why: RebuildReason): IndexSync {
  * Makes the index mirror the records, under the queue lock: in step (one small read and a stat),
  * caught up from the journal's new lines, or rebuilt (`full` forces that).
  */
-export function syncIndexLocked(store: FileStore, full?: RebuildReason): IndexSync {
+export function syncIndexLocked(store: QueueStore, full?: RebuildReason): IndexSync {
   const check: Check = full ? { kind: 'rebuild', why: full } : checkIndex(store);
   const none: MissingRecords = { rebuilt: [], corrupt: [] };
   if (check.kind === 'ok') return { index: check.index, rebuilt: null, missing: none };
@@ -151,7 +144,7 @@ export function syncIndexLocked(store: FileStore, full?: RebuildReason): IndexSy
  * record file is gone rebuilt from the journal (or reported). Reads the whole journal only when the
  * index itself is rebuilt.
  */
-export function rebuildMissingLocked(store: FileStore): MissingRecords {
+export function rebuildMissingLocked(store: QueueStore): MissingRecords {
   const sync = syncIndexLocked(store);
   const result: MissingRecords = { rebuilt: [...sync.missing.rebuilt], corrupt: [...sync.missing.corrupt] };
   if (sync.rebuilt) return result;
@@ -178,7 +171,7 @@ export interface ActiveListing {
 type Read = { kind: 'listing'; listing: ActiveListing } | { kind: 'heal'; why: RebuildReason } | { kind: 'retry' };
 
 /** One lock-free read of the active jobs through the index; a disagreement seen while the journal moved is retried. */
-function readActive(store: FileStore): Read {
+function readActive(store: QueueStore): Read {
   const check = checkIndex(store);
   if (check.kind === 'rebuild') return { kind: 'heal', why: check.why };
   const index = check.kind === 'behind' ? catchUp(store, check.index, check.size).index : check.index;
@@ -204,14 +197,14 @@ function readActive(store: FileStore): Read {
  * memory, without reading a record: for the progress lines' queue length. Null when the index must
  * be rebuilt.
  */
-export function activeEntries(store: FileStore): ActiveIndex['active'] | null {
+export function activeEntries(store: QueueStore): ActiveIndex['active'] | null {
   const check = checkIndex(store);
   if (check.kind === 'rebuild') return null;
   return (check.kind === 'behind' ? catchUp(store, check.index, check.size).index : check.index).active;
 }
 
 /** The active jobs by a full scan: what a reader falls back to when the index cannot be used. */
-function scanActive(store: FileStore): ActiveListing {
+function scanActive(store: QueueStore): ActiveListing {
   const { jobs, corrupt } = store.listJobs();
   return { jobs: jobs.filter((job) => isActiveState(job.state)), corrupt };
 }
@@ -220,7 +213,7 @@ function scanActive(store: FileStore): ActiveListing {
  * The queued, running and uncertain jobs, without reading finished records. Lock-free; when the
  * index must be rebuilt, it is, once, under the queue lock.
  */
-export async function listActiveJobs(store: FileStore): Promise<ActiveListing> {
+export async function listActiveJobs(store: QueueStore): Promise<ActiveListing> {
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const read = readActive(store);
     if (read.kind === 'listing') return read.listing;
@@ -230,7 +223,7 @@ export async function listActiveJobs(store: FileStore): Promise<ActiveListing> {
 }
 
 /** listActiveJobs for synchronous readers (progress lines, `land why`): a full scan instead of a rebuild when the index is unusable. */
-export function listActiveJobsSync(store: FileStore): ActiveListing {
+export function listActiveJobsSync(store: QueueStore): ActiveListing {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const read = readActive(store);
     if (read.kind === 'listing') return read.listing;
@@ -240,7 +233,7 @@ export function listActiveJobsSync(store: FileStore): ActiveListing {
 }
 
 /** The newest finished jobs the index names (at most RECENT_KEPT), readable ones only. */
-export function recentFinishedJobs(store: FileStore): JobRecord[] {
+export function recentFinishedJobs(store: QueueStore): JobRecord[] {
   const index = store.readIndex();
   if (!index) return [];
   return index.recent.flatMap((id) => {
@@ -250,7 +243,7 @@ export function recentFinishedJobs(store: FileStore): JobRecord[] {
 }
 
 /** Every readable job of `branch`: its branch list and the active jobs the index names for it (caller holds the queue lock). */
-export function jobsOfBranchLocked(store: FileStore, sync: IndexSync, branch: string): JobRecord[] {
+export function jobsOfBranchLocked(store: QueueStore, sync: IndexSync, branch: string): JobRecord[] {
   let index = sync.index;
   let listed = store.branchJobIds(branch);
   if (listed === null) {
@@ -266,7 +259,7 @@ export function jobsOfBranchLocked(store: FileStore, sync: IndexSync, branch: st
 }
 
 /** The records of the index's in_progress jobs (caller holds the queue lock). */
-export function runningJobsLocked(store: FileStore, index: ActiveIndex): JobRecord[] {
+export function runningJobsLocked(store: QueueStore, index: ActiveIndex): JobRecord[] {
   return Object.entries(index.active).flatMap(([id, entry]) => {
     if (entry.state !== 'in_progress') return [];
     const read = store.readJobOrProblem(id);
@@ -275,7 +268,7 @@ export function runningJobsLocked(store: FileStore, index: ActiveIndex): JobReco
 }
 
 /** A fresh job id: after the highest the index knows, checked against the files (caller holds the queue lock). */
-export function allocateJobIdLocked(store: FileStore, index: ActiveIndex, date = new Date()): string {
+export function allocateJobIdLocked(store: QueueStore, index: ActiveIndex, date = new Date()): string {
   let id = nextJobId(index.lastId ? [index.lastId] : [], date);
   while (store.jobExists(id)) id = nextJobId([id], date);
   return id;
@@ -295,7 +288,7 @@ export interface IndexUpdate {
  * index after them. A process killed before `commit`, or a write that fails, leaves the index
  * behind the journal: the next reader catches it up.
  */
-export function beginIndexUpdate(store: FileStore): IndexUpdate {
+export function beginIndexUpdate(store: QueueStore): IndexUpdate {
   let index = syncIndexLocked(store).index;
   const branches = new Map<string, string[]>();
   return {
@@ -318,7 +311,7 @@ export function beginIndexUpdate(store: FileStore): IndexUpdate {
  * and any made meanwhile): what a drain's summary reports, read without the finished records of
  * earlier drains.
  */
-export function jobsChangedSince(store: FileStore, start: number): JobRecord[] {
+export function jobsChangedSince(store: QueueStore, start: number): JobRecord[] {
   const jobs = new Map(listActiveJobsSync(store).jobs.map((job) => [job.id, job]));
   for (const id of store.journaledJobIds(start)) {
     if (jobs.has(id) || !JOB_ID_PATTERN.test(id)) continue;

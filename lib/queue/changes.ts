@@ -1,9 +1,21 @@
 // Every kind of job-record change, built in one place: what a user asks (submit, cancel, retry)
 // and what the drainer settles (start, requeue, fail, cancel, land, and the notes it keeps on a
 // record). Builders only describe a change; lib/queue/transition.ts applies it, journaled.
-import type { BatchRef, FastPathRecord, FlakyRecord, GateRun, GateTelemetry, JobRecord, LedgerObservations, StopRequest, TrainRuns } from '../store/index.js';
+import type {
+  BatchRef,
+  FastPathRecord,
+  JournalDetailOf,
+  JobReason,
+  FlakyRecord,
+  GateRun,
+  GateTelemetry,
+  JobRecord,
+  LedgerObservations,
+  StopRequest,
+  TrainRuns,
+} from '../store/index.js';
 import { nowIso } from './clock.js';
-import type { JobChange } from './transition.js';
+import type { JobChange, JobPatch } from './transition.js';
 
 function batchRef(id: string, members: readonly JobRecord[], attempt: number, job: JobRecord, train?: string): BatchRef {
   return {
@@ -44,7 +56,7 @@ export function startChanges(members: readonly JobRecord[], batchId: string, att
 }
 
 export interface RequeueOptions {
-  reason: string;
+  reason: JobReason;
   /** Back to the head of the queue, riding with the rest of its batch. */
   toHead: boolean;
   batch?: { id: string; members: readonly JobRecord[]; attempt: number };
@@ -78,7 +90,7 @@ export function requeueChanges(jobs: readonly JobRecord[], opts: RequeueOptions)
 }
 
 export interface FailInfo {
-  reason: string;
+  reason: JobReason;
   code: string;
   message: string;
   gateLog?: string | null;
@@ -91,7 +103,7 @@ export interface FailInfo {
   conflict?: JobRecord['conflictPreview'];
   trainRuns?: TrainRuns;
   /** More of what the journal's `failed` line keeps (a bad tip: the tip and what it is). */
-  detail?: Record<string, unknown>;
+  detail?: Pick<JournalDetailOf<'failed'>, 'tip' | 'found'>;
 }
 
 export function failChanges(jobs: readonly JobRecord[], info: FailInfo): JobChange[] {
@@ -182,7 +194,7 @@ export function tipUpdateChange(job: JobRecord, tip: string, title?: string): Jo
 export type ReopenEvent = 'retried' | 'resubmitted';
 
 /** The one change that reopens a failed or canceled job; `extra` adds fields (a new title, urgency). */
-export function reopenChange(job: JobRecord, event: ReopenEvent, by: string, extra: Partial<JobRecord> = {}): JobChange {
+export function reopenChange(job: JobRecord, event: ReopenEvent, by: string, extra: JobPatch = {}): JobChange {
   return {
     id: job.id,
     to: 'queued',
@@ -227,7 +239,11 @@ export interface LandInfo {
   verdict: 'PASS';
 }
 
-export function landChanges(jobs: readonly JobRecord[], info: LandInfo, event = 'landed'): JobChange[] {
+export function landChanges(
+  jobs: readonly JobRecord[],
+  info: LandInfo,
+  event: 'landed' | 'recovered_landed' | 'already_contained' | 'reconciled' = 'landed',
+): JobChange[] {
   return jobs.map((job) => ({
     id: job.id,
     to: 'landed' as const,

@@ -10,13 +10,12 @@ export {
   jobsOfBranchLocked,
   runningJobsLocked,
   allocateJobIdLocked,
-  setIndexNoteSink,
   jobsChangedSince,
   activeEntries,
 } from './activeSet.js';
 export type { ActiveListing, IndexSync, RebuildReason } from './activeSet.js';
 export type { Fold, MissingRecords } from './rebuild.js';
-export type { JobChange } from './transition.js';
+export type { JobChange, JobPatch } from './transition.js';
 export {
   startChanges,
   requeueChanges,

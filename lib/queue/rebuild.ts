@@ -5,7 +5,7 @@
 // A journal written before lines carried their fields cannot rebuild a record: it is reported as
 // corrupt, never guessed.
 import { LandError } from '../errors.js';
-import { jobRecordSchema, type FileStore, type JobRecord, type JournalEntry } from '../store/index.js';
+import { jobRecordSchema, type QueueStore, type JobRecord, type JournalEntry } from '../store/index.js';
 import { nowIso } from './clock.js';
 
 export type Fold = { ok: true; job: JobRecord } | { ok: false; problem: string };
@@ -14,8 +14,8 @@ export type Fold = { ok: true; job: JobRecord } | { ok: false; problem: string }
 export function recordDelta(before: JobRecord, next: JobRecord): { set: Record<string, unknown>; unset?: string[] } {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
-  const a = before as Record<string, unknown>;
-  const b = next as Record<string, unknown>;
+  const a: Record<string, unknown> = before;
+  const b: Record<string, unknown> = next;
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (key === 'state' || key === 'id' || key === 'version') continue;
     if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
@@ -57,7 +57,7 @@ export function foldJournal(id: string, entries: readonly JournalEntry[]): Fold 
  * journal has no line of the job (there is no such job); a `corrupt` error when it cannot rebuild
  * it. Caller holds the queue lock.
  */
-export function rebuildJobLocked(store: FileStore, id: string): JobRecord | null {
+export function rebuildJobLocked(store: QueueStore, id: string): JobRecord | null {
   const { entries } = store.readJournalOf(id); // a torn line is a change never written to the record
   if (!entries.length) return null;
   const fold = foldJournal(id, entries);
@@ -82,7 +82,7 @@ export interface MissingRecords {
  * journal and lists the jobs folder: only when the index of active jobs is rebuilt (activeSet.ts).
  * Caller holds the queue lock.
  */
-export function rebuildEveryMissingLocked(store: FileStore): MissingRecords {
+export function rebuildEveryMissingLocked(store: QueueStore): MissingRecords {
   const present = new Set(store.jobFileIds());
   const result: MissingRecords = { rebuilt: [], corrupt: [] };
   for (const id of store.journaledJobIds()) {

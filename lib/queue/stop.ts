@@ -1,6 +1,6 @@
 // `land cancel` and `land retry`: changes a user asks for, apart from what the drainer settles.
 import { LandError } from '../errors.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord } from '../store/index.js';
 import { assertSafeId } from '../store/index.js';
 import { cancelChange, reopenChange, stopRequestChange } from './changes.js';
 import { reopenedFrom, type ReopenedFrom } from './reopen.js';
@@ -13,7 +13,7 @@ import { jobsOfBranchLocked, syncIndexLocked } from './activeSet.js';
  * The records a retry plan needs: the named jobs and every job of their branches (index and branch
  * lists). `--all-failed` looks at every failed job ever recorded, so it reads every record.
  */
-function retryCandidatesLocked(store: FileStore, request: RetryRequest): JobRecord[] {
+function retryCandidatesLocked(store: QueueStore, request: RetryRequest): JobRecord[] {
   if (request.kind === 'all_failed') return store.listJobs().jobs;
   const sync = syncIndexLocked(store);
   const jobs = new Map<string, JobRecord>();
@@ -31,7 +31,7 @@ function retryCandidatesLocked(store: FileStore, request: RetryRequest): JobReco
  * next change of the job writes it back, transition.ts), so `land show` and `land why` of a job
  * whose record was deleted still answer; a job the journal never named is `not_found`.
  */
-export function readJobOrThrow(store: FileStore, id: string): JobRecord {
+export function readJobOrThrow(store: QueueStore, id: string): JobRecord {
   assertSafeId(id);
   const job = store.readJob(id);
   if (job) return job;
@@ -44,7 +44,7 @@ export function readJobOrThrow(store: FileStore, id: string): JobRecord {
 
 export type CancelOutcome = { kind: 'canceled'; job: JobRecord } | { kind: 'stop_requested'; job: JobRecord };
 
-export async function cancelJob(store: FileStore, id: string, by: string): Promise<CancelOutcome> {
+export async function cancelJob(store: QueueStore, id: string, by: string): Promise<CancelOutcome> {
   assertSafeId(id);
   return store.withQueueLock((): CancelOutcome => {
     const job = readJobOrThrow(store, id);
@@ -92,7 +92,7 @@ export interface RetryOutcome {
  * `land retry`: reopens failed (or canceled) jobs under one hold of the queue lock. Every named id
  * is checked first; if any cannot be retried, nothing changes and the error names each one.
  */
-export async function retryJobs(store: FileStore, request: RetryRequest, target: string, by: string): Promise<RetryOutcome> {
+export async function retryJobs(store: QueueStore, request: RetryRequest, target: string, by: string): Promise<RetryOutcome> {
   if (request.kind === 'ids') {
     if (!request.ids.length) throw new LandError('usage', 'name the jobs to retry, or use --all-failed');
     for (const id of request.ids) assertSafeId(id);

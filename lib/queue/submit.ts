@@ -3,12 +3,12 @@
 // queued branch replaces the queued job's tip; refusals name what is wrong.
 import { LandError } from '../errors.js';
 import { branchTip, isAncestor, isValidBranchName, refTip, userIdentity } from '../git/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { allocateJobIdLocked, jobsOfBranchLocked, runningJobsLocked, syncIndexLocked } from './activeSet.js';
 import { reopenChange, stopRequestChange, tipUpdateChange } from './changes.js';
 import { isReopenable, reopenedFrom, type ReopenedFrom } from './reopen.js';
-import { applyChangesLocked, createJobLocked } from './transition.js';
+import { applyChangesLocked, createJobLocked, type JobPatch } from './transition.js';
 
 export interface SubmitRequest {
   cwd: string;
@@ -93,7 +93,7 @@ export function jobTarget(job: JobRecord, fallback: string): string {
   return job.target ?? fallback;
 }
 
-export async function submitJob(store: FileStore, req: SubmitRequest): Promise<SubmitOutcome> {
+export async function submitJob(store: QueueStore, req: SubmitRequest): Promise<SubmitOutcome> {
   assertTitle(req.title);
   await assertBranchName(req.cwd, req.branch);
   if (req.branch === req.target) {
@@ -145,7 +145,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
       .filter((job) => job.tip === tip)
       .sort((a, b) => (a.id < b.id ? 1 : -1))[0];
     if (ended) {
-      const extra: Partial<JobRecord> = { ...(req.title ? { title: req.title } : {}), ...(req.urgent ? { priority: 'urgent' as const } : {}) };
+      const extra: JobPatch = { ...(req.title ? { title: req.title } : {}), ...(req.urgent ? { priority: 'urgent' as const } : {}) };
       const [job] = applyChangesLocked(store, [reopenChange(ended, 'resubmitted', submitter, extra)]);
       const preempted = req.urgent ? preemptRunning(store, running(), ended.id, submitter) : [];
       return { kind: 'requeued', job: job as JobRecord, previous: reopenedFrom(ended), preempted };
@@ -168,7 +168,7 @@ export async function submitJob(store: FileStore, req: SubmitRequest): Promise<S
 }
 
 /** An urgent job asks the running train's normal members to step aside at the next boundary. */
-function preemptRunning(store: FileStore, jobs: readonly JobRecord[], forJob: string, by: string): string[] {
+function preemptRunning(store: QueueStore, jobs: readonly JobRecord[], forJob: string, by: string): string[] {
   const running = jobs.filter((other) => other.state === 'in_progress' && other.priority === 'normal' && !other.stopRequest);
   applyChangesLocked(
     store,

@@ -7,8 +7,8 @@
 // it set), so a record that vanished is rebuilt from the journal (lib/queue/rebuild.ts).
 import { LandError, isLandError } from '../errors.js';
 import { failpoint } from '../failpoint.js';
-import type { FileStore } from '../store/index.js';
-import type { JobRecord, JobState } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
+import type { JobReason, JobRecord, JobState, JournalDetailOf, JournalEventDetail } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { beginIndexUpdate } from './activeSet.js';
 import { rebuildJobLocked, recordDelta } from './rebuild.js';
@@ -42,7 +42,10 @@ export function canTransition(from: JobState, to: JobState, event?: string): boo
   return !reopens || event === undefined || REOPEN_EVENTS.includes(event);
 }
 
-export interface JobChange {
+/** A change of one record: what it sets, and the journal line's event and its detail (lib/store/formats/journalLine.ts). */
+export type JobChange = JobChangeFields & JournalEventDetail;
+
+interface JobChangeFields {
   id: string;
   /** New state; omitted for an update that keeps the state (tip update, conflict preview). */
   to?: JobState;
@@ -55,17 +58,18 @@ export interface JobChange {
   lenient?: boolean;
   /** Only apply while the record, read under the lock, still matches; otherwise skipped. */
   when?: (job: JobRecord) => boolean;
-  patch?: Partial<JobRecord> | ((job: JobRecord) => Partial<JobRecord>);
-  event: string;
-  detail?: Record<string, unknown>;
+  patch?: JobPatch | ((job: JobRecord) => JobPatch);
 }
+
+/** The fields a change sets: a record's, the reason one this version writes (lib/store/formats/jobReason.ts). */
+export type JobPatch = Partial<JobRecord> & { reason?: JobReason | null };
 
 /**
  * The record a change applies to. A record file that vanished is rebuilt from the journal; one the
  * journal cannot rebuild is a `corrupt` error, except for the drainer's lenient changes, which
  * skip it (the drain reports it as a corrupt record and goes on with the others).
  */
-function readOrRebuild(store: FileStore, change: JobChange): JobRecord | 'skip' {
+function readOrRebuild(store: QueueStore, change: JobChange): JobRecord | 'skip' {
   const job = store.readJob(change.id);
   if (job) return job;
   try {
@@ -79,7 +83,7 @@ function readOrRebuild(store: FileStore, change: JobChange): JobRecord | 'skip' 
 }
 
 /** Writes the record whose journal line starts at `offset`; a full disk takes the line back, so neither changed. */
-function writeJournaled(store: FileStore, job: JobRecord, offset: number): void {
+function writeJournaled(store: QueueStore, job: JobRecord, offset: number): void {
   try {
     store.writeJob(job);
   } catch (error) {
@@ -93,7 +97,7 @@ function writeJournaled(store: FileStore, job: JobRecord, offset: number): void 
  * record; after the last one the index of active jobs (activeSet.ts), which a process killed
  * before it leaves behind the journal, to be caught up by the next reader.
  */
-export function applyChangesLocked(store: FileStore, changes: readonly JobChange[]): JobRecord[] {
+export function applyChangesLocked(store: QueueStore, changes: readonly JobChange[]): JobRecord[] {
   const results: JobRecord[] = [];
   const index = beginIndexUpdate(store);
   for (const change of changes) {
@@ -130,7 +134,7 @@ export function applyChangesLocked(store: FileStore, changes: readonly JobChange
 }
 
 /** Applies changes under one hold of the queue lock; `also` runs under the same hold. */
-export function applyChanges(store: FileStore, changes: readonly JobChange[], also?: (jobs: JobRecord[]) => void): Promise<JobRecord[]> {
+export function applyChanges(store: QueueStore, changes: readonly JobChange[], also?: (jobs: JobRecord[]) => void): Promise<JobRecord[]> {
   return store.withQueueLock(() => {
     const jobs = applyChangesLocked(store, changes);
     also?.(jobs);
@@ -139,7 +143,7 @@ export function applyChanges(store: FileStore, changes: readonly JobChange[], al
 }
 
 /** Writes a brand-new record, journaled first. Caller holds the queue lock. */
-export function createJobLocked(store: FileStore, job: JobRecord, detail: Record<string, unknown> = {}): JobRecord {
+export function createJobLocked(store: QueueStore, job: JobRecord, detail: JournalDetailOf<'submitted'> | Record<string, never> = {}): JobRecord {
   if (store.jobExists(job.id)) throw new LandError('state', `job ${job.id} already exists`);
   const index = beginIndexUpdate(store);
   const offset = store.appendJournal({ at: nowIso(), kind: 'transition', job: job.id, from: null, to: job.state, event: 'submitted', detail, record: job });

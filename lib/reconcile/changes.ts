@@ -1,8 +1,8 @@
 // The record changes (and metrics rows) a page's findings turn into, built in one place and
 // applied by run.ts under one hold of the queue lock. Every change is journaled by applyChanges;
 // its line's detail names the check, so `land why` tells it and a later run sees it is explained.
-import { cancelChanges, landChanges, nowIso, requeueChanges, type JobChange } from '../queue/index.js';
-import type { JobRecord, LedgerObservation } from '../store/index.js';
+import { cancelChanges, landChanges, nowIso, requeueChanges, type JobChange, type JobPatch } from '../queue/index.js';
+import type { JobRecord, LedgerObservation, ReconciledMetricsRow } from '../store/index.js';
 import type { Finding } from './types.js';
 
 export const RECONCILED = 'reconciled';
@@ -17,7 +17,7 @@ function detailOf(f: Finding, extra: Record<string, unknown> = {}): Record<strin
 }
 
 /** Journals the finding and keeps the record as it is (the journal now explains it). */
-export function noteChange(f: Finding, seen: JobRecord, extra: Record<string, unknown> = {}, patch?: Partial<JobRecord>): JobChange {
+export function noteChange(f: Finding, seen: JobRecord, extra: Record<string, unknown> = {}, patch?: JobPatch): JobChange {
   return { id: seen.id, from: [seen.state], lenient: true, when: unchanged(seen), event: RECONCILED, detail: detailOf(f, extra), ...(patch ? { patch } : {}) };
 }
 
@@ -83,20 +83,21 @@ export function ledgerFoundChange(f: Finding, seen: JobRecord, gate: string, lin
 }
 
 /** The metrics row of a landing that has none, rebuilt from the records of its members (marked `reconciled`). */
-export function reconciledRow(commit: string, members: readonly JobRecord[]): Record<string, unknown> {
+export function reconciledRow(commit: string, members: readonly JobRecord[]): ReconciledMetricsRow {
   const first = members[0];
-  const row: Record<string, unknown> = {
+  // What the first member's record does not say is left out of the row, not written as null.
+  const batch = first?.batch;
+  return {
     at: nowIso(),
-    train: first?.batch?.train ?? `reconciled-${commit.slice(0, 12)}`,
-    batch: first?.batch?.id,
-    attempt: first?.batch?.attempt,
+    train: batch?.train ?? `reconciled-${commit.slice(0, 12)}`,
+    ...(batch ? { batch: batch.id, attempt: batch.attempt } : {}),
     kind: first?.landedVia === 'fast-forward' ? 'fast-forward' : 'merge',
     members: members.map((m) => m.id),
     branches: members.map((m) => m.branch),
     tips: members.map((m) => m.tip),
-    base: first?.base ?? undefined,
+    ...(first?.base ? { base: first.base } : {}),
     commit,
-    tree: first?.tree ?? undefined,
+    ...(first?.tree ? { tree: first.tree } : {}),
     gateSeconds: 0,
     cached: true,
     log: first?.gateLog ?? null,
@@ -106,5 +107,4 @@ export function reconciledRow(commit: string, members: readonly JobRecord[]): Re
     landed: true,
     reconciled: true,
   };
-  return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
 }

@@ -1,7 +1,7 @@
 // Pure readings of the evidence about one job: its journal lines, the metrics rows naming it and
 // the merges in the target that name it.
 import type { LandMerge } from '../git/index.js';
-import type { JobRecord, JournalEntry } from '../store/index.js';
+import { journalDetail, type JobRecord, type JournalEntry } from '../store/index.js';
 import type { CheckKind, TrainRowLite } from './types.js';
 
 /** The journal line that last said which state the job is in (a transition, or an update keeping it). */
@@ -27,7 +27,10 @@ export const ROWLESS_LANDINGS: ReadonlySet<string> = new Set(['recovered_landed'
 
 /** Whether an earlier `land reconcile` already journaled this finding (the journal explains it). */
 export function alreadyNoted(entries: readonly JournalEntry[], check: CheckKind, key: string): boolean {
-  return entries.some((entry) => entry.event === 'reconciled' && entry.detail.check === check && entry.detail.key === key);
+  return entries.some((entry) => {
+    const noted = journalDetail(entry, 'reconciled');
+    return noted?.check === check && noted.key === key;
+  });
 }
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);

@@ -3,8 +3,8 @@
 // `canceled` end it. Journaled as `resolved`, with who decided.
 import { LandError } from '../errors.js';
 import { refTip } from '../git/index.js';
-import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import { applyChangesLocked, nowIso, readJobOrThrow, type JobChange, type JobPatch } from '../queue/index.js';
+import type { QueueStore, JobRecord } from '../store/index.js';
 import { landingRefuted } from './checks.js';
 import { gitEvidence } from './gitEvidence.js';
 
@@ -17,7 +17,7 @@ export function parseResolveState(text: string | undefined): ResolveState {
   return state;
 }
 
-function patchFor(to: ResolveState, by: string, current: JobRecord): Partial<JobRecord> {
+function patchFor(to: ResolveState, by: string, current: JobRecord): JobPatch {
   const message = `decided ${to} by ${by} (land reconcile --resolve)`;
   switch (to) {
     case 'landed':
@@ -43,7 +43,7 @@ async function assertLandedInGit(cwd: string, targetRef: string, target: string,
   throw new LandError('state', `job ${job.id} cannot be resolved as landed: ${why}`, { hint: 'resolve it as queued (it is gated again), failed or canceled' });
 }
 
-export async function resolveUncertain(opts: { cwd: string; store: FileStore; target: string; id: string; to: ResolveState; by: string }): Promise<JobRecord> {
+export async function resolveUncertain(opts: { cwd: string; store: QueueStore; target: string; id: string; to: ResolveState; by: string }): Promise<JobRecord> {
   const seen = readJobOrThrow(opts.store, opts.id);
   if (seen.state !== 'uncertain') throw new LandError('state', `job ${seen.id} is ${seen.state}, not uncertain; there is nothing to resolve`);
   if (opts.to === 'landed') await assertLandedInGit(opts.cwd, opts.store.targetRef(opts.target), opts.target, seen);

@@ -7,7 +7,7 @@ import { refTip } from '../git/index.js';
 import { loadPolicy } from '../config/index.js';
 import { findLedgerLine, resolveLedgerDir } from '../ledger/index.js';
 import { applyChanges, type JobChange } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord, ReconciledMetricsRow } from '../store/index.js';
 import { decidedLandedChange, ledgerFoundChange, noteChange, reconciledRow, strandedChanges, uncertainChange } from './changes.js';
 import { planPage } from './checks.js';
 import { rowsByJob } from './evidence.js';
@@ -17,7 +17,7 @@ import type { Evidence, Finding, PagePlan, ReconcileResult } from './types.js';
 
 export interface ReconcileOptions {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   target: string;
   after: string | null;
   limit: number;
@@ -25,7 +25,7 @@ export interface ReconcileOptions {
   check: boolean;
 }
 
-async function targetTipOrThrow(cwd: string, store: FileStore, target: string): Promise<string> {
+async function targetTipOrThrow(cwd: string, store: QueueStore, target: string): Promise<string> {
   const tip = await refTip(cwd, store.targetRef(target));
   if (tip === null) throw new LandError('config', `target branch "${target}" does not exist`, { hint: 'name another with --target' });
   return tip;
@@ -36,7 +36,7 @@ export async function gatherEvidence(opts: ReconcileOptions, jobs: readonly JobR
   const journal = opts.store.readJournalOfJobs(ids);
   const rows = rowsByJob(opts.store.readMetricsMatching(ids).rows, ids);
   const git = await gitEvidence(opts.cwd, tip, jobs, rows.values());
-  return { ...git, drainerAlive: opts.store.drainerAlive(), target: opts.target, journal, rows, rowsPerDrainer: opts.store.queueRemote !== null };
+  return { ...git, drainerAlive: opts.store.drainerAlive(), target: opts.target, journal, rows, rowsPerDrainer: opts.store.rowsPerDrainer };
 }
 
 /** The batch stage's ledger line, looked up again where the drain looked (or where the policy says). */
@@ -53,7 +53,7 @@ async function findLineAgain(opts: ReconcileOptions, job: JobRecord, gate: strin
 }
 
 /** Whether a metrics row already names the job as landed at `commit`. */
-function hasLandedRow(store: FileStore, id: string, commit: string): boolean {
+function hasLandedRow(store: QueueStore, id: string, commit: string): boolean {
   return (
     rowsByJob(store.readMetricsMatching([id]).rows, [id])
       .get(id)
@@ -65,7 +65,7 @@ function hasLandedRow(store: FileStore, id: string, commit: string): boolean {
  * A drainer appends a train's metrics row after its members' records, under the queue lock; the
  * page was read without it. A row found missing is looked for again under the lock before it counts.
  */
-async function confirmMissingRows(store: FileStore, plan: PagePlan): Promise<PagePlan> {
+async function confirmMissingRows(store: QueueStore, plan: PagePlan): Promise<PagePlan> {
   const missing = plan.findings.filter((f) => f.check === 'metrics_row_missing');
   if (!missing.length) return plan;
   const stale = await store.withQueueLock(() => new Set(missing.filter((f) => hasLandedRow(store, f.job, f.key))));
@@ -74,7 +74,7 @@ async function confirmMissingRows(store: FileStore, plan: PagePlan): Promise<Pag
 
 interface Work {
   changes: JobChange[];
-  rows: Record<string, unknown>[];
+  rows: ReconciledMetricsRow[];
   /** What was done about each finding, by its index. */
   done: string[];
   /** The members of each train whose metrics row is missing, and the trains given a row. */
@@ -145,7 +145,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const guarded = work.changes.map((c) => (stranded.has(c.id) ? { ...c, when: (cur: JobRecord) => !opts.store.drainerAlive() && (c.when?.(cur) ?? true) } : c));
   const applied = work.changes.length
     ? await applyChanges(opts.store, guarded, () => {
-        for (const row of work.rows) if (!hasLandedRow(opts.store, String((row.members as string[])[0]), String(row.commit))) opts.store.appendMetric(row);
+        for (const row of work.rows) if (!hasLandedRow(opts.store, String(row.members[0]), String(row.commit))) opts.store.appendMetric(row);
       })
     : [];
   const touched = new Set(applied.map((job) => job.id));

@@ -1,6 +1,6 @@
 // What `land reconcile` finds and does, as values. The checks (checks.ts) are pure: a job record
 // and the evidence about it in, findings out; effects (run.ts) gather the evidence and apply them.
-import type { JournalEntry } from '../store/index.js';
+import type { JobReason, JournalEntry } from '../store/index.js';
 
 /** Every kind of disagreement, named as docs/reconcile.md's table names it. */
 export const CHECK_KINDS = [
@@ -13,7 +13,7 @@ export const CHECK_KINDS = [
   'metrics_row_missing',
   'metrics_row_not_in_target',
   'ledger_line_missing',
-] as const;
+] as const satisfies readonly JobReason[]; // an uncertain job's reason is the check that found it
 export type CheckKind = (typeof CHECK_KINDS)[number];
 
 /**

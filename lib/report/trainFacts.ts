@@ -1,13 +1,14 @@
 // What the report's charts read from one metrics row (a judged train): its window after, its
 // outcome, its gate runs and their per-gate results. A row is read leniently (older rows lack
-// fields; lib/story/trainRow.ts): a field that is missing or of another type is taken as absent.
+// fields; lib/store/formats/metricsRow.ts): a field that is missing or of another type is taken as absent.
 import type { HistoryTrain } from '../stats/history.js';
+import { isRecord } from '../store/index.js';
 import { isBisected, isFastPath } from '../stats/trainFigures.js';
 import { isCachedRow } from '../stats/trainRuns.js';
 
 /** The window size the train left (`windowAfter`), or null when the row does not say. */
 export function windowAfterOf(train: HistoryTrain): number | null {
-  const value = (train as Record<string, unknown>).windowAfter;
+  const value: unknown = train.windowAfter;
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
@@ -80,7 +81,7 @@ function resultPoint(result: LooseResult, train: HistoryTrain): GateResultPoint 
 }
 
 function resultsOf(value: unknown): LooseResult[] {
-  return Array.isArray(value) ? value.filter((r): r is LooseResult => typeof r === 'object' && r !== null) : [];
+  return Array.isArray(value) ? value.filter(isRecord) : [];
 }
 
 /**
@@ -90,12 +91,9 @@ function resultsOf(value: unknown): LooseResult[] {
  */
 export function gateResultsOf(train: HistoryTrain): GateResultPoint[] {
   if (train.cached === true) return [];
-  const runs = (train as Record<string, unknown>).runs;
+  const runs: unknown = train.runs;
   const results = Array.isArray(runs)
-    ? runs.flatMap((run: unknown) => {
-        const r = run as { cached?: unknown; results?: unknown } | null;
-        return r && r.cached !== true ? resultsOf(r.results) : [];
-      })
+    ? runs.flatMap((run: unknown) => (isRecord(run) && run.cached !== true ? resultsOf(run.results) : []))
     : resultsOf(train.gate?.results);
   return results.map((result) => resultPoint(result, train)).filter((p): p is GateResultPoint => p !== null);
 }

@@ -9,7 +9,7 @@
 // - abandoned: journal lines of members put back by an abandoned speculative train.
 import { isLandError } from '../errors.js';
 import type { TrainRow } from '../story/trainRow.js';
-import type { FileStore, JobRecord, WindowHistoryEntry } from '../store/index.js';
+import { journalDetail, METRICS_ROW_IDENTITY, metricsRowFieldChecks, type QueueStore, type JobRecord, type WindowHistoryEntry } from '../store/index.js';
 
 /** The journal's reason for a member put back by an abandoned speculative train (pipeline/abandon.ts ABANDONED). */
 const ABANDONED_REASON = 'speculation_abandoned';
@@ -77,53 +77,38 @@ function jobInPeriod(job: JobRecord, since: number | null): boolean {
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
-const OPTIONAL_TYPES: Record<string, (v: unknown) => boolean> = {
-  batch: isString,
-  kind: isString,
-  base: isString,
-  commit: isString,
-  tree: isString,
-  attempt: (v) => typeof v === 'number',
-  gateSeconds: (v) => typeof v === 'number' && Number.isFinite(v),
-  cached: (v) => typeof v === 'boolean',
-  landed: (v) => typeof v === 'boolean',
-  reason: (v) => v === null || isString(v),
-  log: (v) => v === null || isString(v),
-  gate: (v) => v === null || (typeof v === 'object' && !Array.isArray(v)),
-  branches: (v) => Array.isArray(v) && v.every(isString),
-  tips: (v) => Array.isArray(v) && v.every(isString),
-};
 
-/** The top-level fields trainRowsOf checks: lib/story/trainRow.ts's schema's, kept equal by a test. */
-export const CHECKED_TRAIN_FIELDS: readonly string[] = ['at', 'train', 'members', 'verdict', ...Object.keys(OPTIONAL_TYPES)];
+/** The optional fields' fast checks: every field of a stored row but a train's identity and its time. */
+const OPTIONAL_CHECKS = Object.entries(metricsRowFieldChecks).filter(([key]) => key !== 'at' && !(METRICS_ROW_IDENTITY as readonly string[]).includes(key));
 
 /**
- * Metrics rows with a train's shape: the top-level fields the figures read, each of the type the
- * drain writes or absent (a field of another type is dropped, as an older row lacks it). Nested
- * telemetry is read leniently where it is used (lib/stats/trainRuns.ts). Checked by hand rather
- * than with lib/story/trainRow.ts's schema: 10,000 rows in a few milliseconds instead of ~100.
+ * Metrics rows with a train's shape: a train, members and a verdict, a time, and every other field
+ * of the type the drain writes or absent (a field of another type is dropped, as an older row lacks
+ * it). The checks are generated from the stored row's schema (lib/store/formats/metricsRow.ts), not
+ * a zod parse of each row: 10,000 rows in a few milliseconds instead of ~100. Nested telemetry is
+ * read leniently where it is used (lib/stats/trainRuns.ts).
  */
 export function trainRowsOf(raw: readonly Record<string, unknown>[]): { rows: HistoryTrain[]; unreadable: number } {
   const rows: HistoryTrain[] = [];
   let unreadable = 0;
   for (const value of raw) {
     const time = timeOf(value.at);
-    const members = value.members;
-    if (!isString(value.train) || !isString(value.verdict) || !Array.isArray(members) || !members.every(isString) || time === null) {
+    const { train, members, verdict } = value;
+    if (!isString(train) || !isString(verdict) || !Array.isArray(members) || !members.every(isString) || time === null) {
       unreadable += 1;
       continue;
     }
-    const row: Record<string, unknown> = { ...value, time };
-    for (const [key, ok] of Object.entries(OPTIONAL_TYPES)) if (key in row && !ok(row[key])) delete row[key];
-    rows.push(row as unknown as HistoryTrain);
+    const row: HistoryTrain = { ...value, train, members, verdict, time };
+    for (const [key, ok] of OPTIONAL_CHECKS) if (key in row && !ok(row[key])) delete row[key];
+    rows.push(row);
   }
   return { rows, unreadable };
 }
 
 /** Reads the history from `store` (after the store's own refresh, which a remote queue needs). */
-export function readHistory(store: FileStore, opts: { since?: number | null; now?: number } = {}): History {
+export function readHistory(store: QueueStore, opts: { since?: number | null; now?: number } = {}): History {
   const since = opts.since ?? null;
-  // Only the shape the figures read is checked (lib/store/jobShape.ts): with 10,000 records the full schema costs more than the reading.
+  // Only the shape the figures read is checked (lib/store/formats/jobShape.ts): with 10,000 records the full schema costs more than the reading.
   const listing = store.listJobs({ check: 'shape' });
   const metrics = store.readMetrics();
   const parsed = trainRowsOf(metrics.rows);
@@ -153,7 +138,7 @@ export function readHistory(store: FileStore, opts: { since?: number | null; now
 }
 
 /** window.json, or null with a problem noted when it is corrupt: the other figures do not need it. */
-function readWindowLeniently(store: FileStore, problems: string[]) {
+function readWindowLeniently(store: QueueStore, problems: string[]) {
   try {
     return store.readWindow();
   } catch (error) {
@@ -163,14 +148,14 @@ function readWindowLeniently(store: FileStore, problems: string[]) {
   }
 }
 
-function abandonedTrains(store: FileStore, since: number | null): AbandonedTrain[] {
+function abandonedTrains(store: QueueStore, since: number | null): AbandonedTrain[] {
   const byTrain = new Map<string, AbandonedTrain>();
   for (const entry of store.scanJournal(ABANDONED_REASON)) {
-    const detail = entry.detail as { reason?: unknown; train?: unknown; after?: unknown };
+    const detail = journalDetail(entry, 'requeued');
     // `after` (the train ahead that did not land) marks an abandonment; a member put back because
     // the train ahead already holds it has the same reason and no `after`.
-    if (detail.reason !== ABANDONED_REASON || typeof detail.after !== 'string' || !entry.job) continue;
-    const train = typeof detail.train === 'string' ? detail.train : null;
+    if (detail?.reason !== ABANDONED_REASON || detail.after === undefined || !entry.job) continue;
+    const train = detail.train ?? null;
     const at = timeOf(entry.at);
     if (!train || at === null || (since !== null && at < since)) continue;
     const known = byTrain.get(train);

@@ -63,7 +63,7 @@ export function trainCounts(history: History): TrainCounts {
     if (isBisected(row)) c.bisected += 1;
     if (isCachedRow(row)) c.cached += 1;
     if (isFastPath(row)) c.fastPath += 1;
-    if ((row as Record<string, unknown>).flaky === true) c.flaky += 1;
+    if (row.flaky === true) c.flaky += 1;
   }
   c.notLandedByReason = sortedRecord(c.notLandedByReason);
   return c;

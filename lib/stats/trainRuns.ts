@@ -1,5 +1,6 @@
-// A metrics row's gate runs, read leniently: rows are parsed by lib/story/trainRow.ts, which keeps
-// `runs` (flaky re-runs) as an unknown extra field. Pure.
+// A metrics row's gate runs, read leniently: `land stats` checks a row's top-level fields only
+// (lib/stats/history.ts trainRowsOf), so the nested results are checked here as they are read. Pure.
+import { isRecord } from '../store/index.js';
 import type { HistoryTrain } from './history.js';
 
 export interface RunResult {
@@ -16,8 +17,8 @@ export interface GateExecution {
 }
 
 function resultOf(value: unknown): RunResult | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const r = value as Record<string, unknown>;
+  if (!isRecord(value)) return null;
+  const r = value;
   if (typeof r.name !== 'string') return null;
   return {
     name: r.name,
@@ -43,16 +44,15 @@ export function isCachedRow(row: HistoryTrain): boolean {
  * written before gate results were recorded counts as one run unless cached.
  */
 export function executionsOf(row: HistoryTrain): GateExecution[] {
-  const runs = (row as Record<string, unknown>).runs;
+  const runs: unknown = row.runs;
   if (Array.isArray(runs) && runs.length > 0) {
-    return runs.flatMap((run) => {
-      if (typeof run !== 'object' || run === null || (run as { cached?: unknown }).cached === true) return [];
-      const r = run as Record<string, unknown>;
-      return [{ train: typeof r.train === 'string' ? r.train : row.train, results: resultsOf(r.results) }];
+    return runs.flatMap((run: unknown) => {
+      if (!isRecord(run) || run.cached === true) return [];
+      return [{ train: typeof run.train === 'string' ? run.train : row.train, results: resultsOf(run.results) }];
     });
   }
   if (isCachedRow(row)) return [];
-  const results = row.gate?.results;
+  const results: unknown = row.gate?.results;
   if (Array.isArray(results) && results.length === 0) return [];
   return [{ train: row.train, results: resultsOf(results) }];
 }
@@ -64,7 +64,7 @@ export function passed(result: RunResult): boolean {
 
 /** The row's window size before and after it, when it records them. */
 export function windowOf(row: HistoryTrain): { before: number; after: number } | null {
-  const r = row as Record<string, unknown>;
   const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  return ok(r.windowBefore) && ok(r.windowAfter) ? { before: r.windowBefore, after: r.windowAfter } : null;
+  const { windowBefore, windowAfter } = row;
+  return ok(windowBefore) && ok(windowAfter) ? { before: windowBefore, after: windowAfter } : null;
 }

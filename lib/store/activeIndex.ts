@@ -3,10 +3,10 @@
 // the records, never the truth: the index names the journal bytes it mirrors (`journalEnd`, and the
 // last bytes before it, `journalTail`), so a reader that finds the journal longer catches up from
 // those bytes alone, and one that finds it shorter or rewritten rebuilds from a full scan
-// (lib/queue/activeSet.ts). Pure shapes and helpers here; the file access is in fileStore.ts.
+// (lib/queue/activeSet.ts). Pure shapes and helpers here; the file access is in local/indexFiles.ts.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { jobIdSchema, jobStateSchema, type JobState } from './schemas.js';
+import { jobIdSchema, jobStateSchema, type JobState } from './formats/index.js';
 
 /** States a job can still leave without a person: the queue `land status` shows, and `uncertain`. */
 export const ACTIVE_STATES: readonly JobState[] = ['queued', 'in_progress', 'uncertain'];
@@ -38,7 +38,6 @@ export const activeIndexSchema = z.object({
 export type ActiveIndex = z.infer<typeof activeIndexSchema>;
 
 export const branchJobsSchema = z.object({ branch: z.string(), jobs: z.array(jobIdSchema) });
-export type BranchJobs = z.infer<typeof branchJobsSchema>;
 
 /** The file name (without folder) of a branch's job list: any branch name becomes a safe name. */
 export function branchKey(branch: string): string {

@@ -10,7 +10,7 @@ import { LandError } from '../errors.js';
 import { isNoSpace, noSpaceError } from './noSpace.js';
 import { ensureDir, writeJsonAtomic } from './atomic.js';
 import { processStart, recordProcessAlive } from './landingToken.js';
-import { drainHolderSchema, type DrainHolder } from './schemas.js';
+import { drainHolderSchema, type DrainHolder } from './formats/index.js';
 import type { StatePaths } from './paths.js';
 
 const QUEUE_LOCK = {
@@ -20,7 +20,10 @@ const QUEUE_LOCK = {
   retries: { retries: 600, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
 };
 
-/** The holds of each lock by this process, in line: the tail of the line per lock path. */
+/**
+ * The holds of each lock by this process, in line: the tail of the line per lock path. Not a cache:
+ * the process's own waiting line, which must be one per lock file whichever store object asks.
+ */
 const inProcessLine = new Map<string, Promise<unknown>>();
 
 /**

@@ -26,7 +26,7 @@ export function nextRetry(failures: number, sinceContactMs: number, limits: { le
   return { kind: 'retry', waitMs: Math.max(1, Math.min(backoff, left)) };
 }
 
-/** git's reason when `error` says the remote could not be reached (remoteStore's remoteError); null for any other error. */
+/** git's reason when `error` says the remote could not be reached (remote/errors.ts remoteError); null for any other error. */
 export function unreachableReason(error: unknown): string | null {
   return error instanceof LandError && error.code === 'remote' && error.cause instanceof RemoteUnreachable ? error.cause.reason : null;
 }

@@ -2,7 +2,7 @@
 // part of a path, so `../../etc/passwd` can never name a file.
 import { join } from 'node:path';
 import { LandError } from '../errors.js';
-import { JOB_ID_PATTERN } from './schemas.js';
+import { JOB_ID_PATTERN } from './formats/index.js';
 
 export function assertSafeId(id: string, what = 'job id'): string {
   if (!JOB_ID_PATTERN.test(id) || id.length > 100) {
@@ -92,7 +92,7 @@ export class StatePaths {
   get token(): string {
     return join(this.root, 'token');
   }
-  /** Where land's protecting hook was installed, and what it holds (schemas.ts protectHookSchema). */
+  /** Where land's protecting hook was installed, and what it holds (formats/protectHook.ts). */
   get protectHook(): string {
     return join(this.root, 'hooks.json');
   }

@@ -12,7 +12,7 @@ import { LandError } from '../errors.js';
 import { pushAtomic, readBlobs, writeCommits, type NewCommit } from '../git/index.js';
 import { nextRetry, unreachableReason, type OutageNotice } from './outage.js';
 import { leaseHost, leaseMessage, leaseText, parseLeaseText, remoteRefs, type Lease, type QueueRemote } from './remoteLayout.js';
-import type { DrainHolder } from './schemas.js';
+import type { DrainHolder } from './formats/index.js';
 
 interface Held {
   lease: Lease;

@@ -1,7 +1,7 @@
 // The failure story as a pure function: one job's journal lines (in order), the metrics rows of
 // the trains of its batches, and its record → the events of `land why`. Reading the files and the
 // gate logs is lib/story/readStory.ts; this only puts what they say in order.
-import { trustedTelemetrySchema, type JobRecord, type JournalEntry } from '../store/index.js';
+import { journalDetail, trustedTelemetrySchema, type JobRecord, type JournalEntry } from '../store/index.js';
 import { isFailedResult, type TrainRow } from './trainRow.js';
 import type { BisectionStep, GateOutcome, MemberRef, Story, StoryEvent } from './types.js';
 
@@ -18,9 +18,8 @@ export interface StoryInput {
   skippedJournalLines?: readonly number[];
 }
 
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+/** A train_started line's detail, as read. */
+type TrainStarted = NonNullable<ReturnType<typeof journalDetail<'train_started'>>>;
 
 /** Journal events that end a ride: the train's verdict comes before them. */
 const RIDE_ENDS = new Set(['train_started', 'requeued', 'failed', 'landing', 'landed', 'already_contained', 'recovered_landed', 'canceled']);
@@ -74,13 +73,13 @@ function verdictEvent(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>, job
   };
 }
 
-function rodeEvent(at: string, train: string, detail: Record<string, unknown>, row: TrainRow | undefined): StoryEvent {
+function rodeEvent(at: string, train: string, detail: TrainStarted, row: TrainRow | undefined): StoryEvent {
   return {
     kind: 'rode',
     at,
     train,
-    batch: str(detail.batch) ?? row?.batch ?? null,
-    attempt: num(detail.attempt) ?? row?.attempt ?? null,
+    batch: detail.batch ?? row?.batch ?? null,
+    attempt: detail.attempt ?? row?.attempt ?? null,
     trainKind: row?.kind ?? null,
     base: row?.base ?? null,
     members: row ? membersOf(row) : [],
@@ -90,11 +89,10 @@ function rodeEvent(at: string, train: string, detail: Record<string, unknown>, r
 }
 
 /** The train a train_started line names; lines written before trains had ids are matched by batch and attempt. */
-function trainOf(entry: JournalEntry, jobId: string, rows: readonly TrainRow[]): string | null {
-  const named = str(entry.detail.train);
-  if (named) return named;
-  const batch = str(entry.detail.batch);
-  const attempt = num(entry.detail.attempt);
+function trainOf(entry: JournalEntry, detail: TrainStarted, jobId: string, rows: readonly TrainRow[]): string | null {
+  if (detail.train) return detail.train;
+  const batch = detail.batch ?? null;
+  const attempt = detail.attempt ?? null;
   const match = rows.find(
     (row) => row.batch === batch && row.attempt === attempt && row.members.includes(jobId) && (row.at === undefined || row.at >= entry.at),
   );
@@ -116,11 +114,12 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         kind: 'note',
         at,
         event: entry.event,
-        text: `the culprit of batch ${str(entry.detail.batch) ?? '?'} was found; this job goes back through the window with the rest of its batch, ahead of fresh jobs`,
+        text: `the culprit of batch ${journalDetail(entry, 'culprit_found')?.batch ?? '?'} was found; this job goes back through the window with the rest of its batch, ahead of fresh jobs`,
       };
     case 'fast_path_taken': {
-      const proof = str(entry.detail.proofSource);
-      const source = str(entry.detail.source) === 'cache' ? 'the verdict cache (the same tree was judged before)' : proof ? `a ${proof} proof` : 'a proof';
+      const d = journalDetail(entry, entry.event);
+      const proof = d?.proofSource ?? null;
+      const source = d?.source === 'cache' ? 'the verdict cache (the same tree was judged before)' : proof ? `a ${proof} proof` : 'a proof';
       return { kind: 'note', at, event: entry.event, text: `judged alone without running a gate: ${source}` };
     }
     case 'judged_from_cache':
@@ -128,29 +127,33 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         kind: 'note',
         at,
         event: entry.event,
-        text: `judged alone from the verdict cache: the same tree failed in train ${str(entry.detail.cachedFrom) ?? '?'}`,
+        text: `judged alone from the verdict cache: the same tree failed in train ${journalDetail(entry, entry.event)?.cachedFrom ?? '?'}`,
       };
     case 'target_red':
       return {
         kind: 'note',
         at,
         event: entry.event,
-        text: `the target itself fails its gates: this job waits with the rest of batch ${str(entry.detail.batch) ?? '?'} until the target is fixed`,
+        text: `the target itself fails its gates: this job waits with the rest of batch ${journalDetail(entry, 'target_red')?.batch ?? '?'} until the target is fixed`,
       };
-    case 'gate_rerun':
+    case 'gate_rerun': {
+      const d = journalDetail(entry, 'gate_rerun');
       return {
         kind: 'note',
         at,
         event: entry.event,
-        text: `gate ${str(entry.detail.gate) ?? '?'} failed (${str(entry.detail.status) ?? 'FAIL'}) with this job alone; its gates run again on the same tree (run ${String(entry.detail.run ?? '?')} of train ${str(entry.detail.train) ?? '?'}, retries.flaky)`,
+        text: `gate ${d?.gate ?? '?'} failed (${d?.status ?? 'FAIL'}) with this job alone; its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}, retries.flaky)`,
       };
-    case 'gate_flaky':
+    }
+    case 'gate_flaky': {
+      const d = journalDetail(entry, 'gate_flaky');
       return {
         kind: 'note',
         at,
         event: entry.event,
-        text: `flaky gate ${str(entry.detail.gate) ?? '?'}: it failed (${str(entry.detail.status) ?? 'FAIL'}) and a re-run of the same tree passed (run ${String(entry.detail.passedRun ?? '?')} of train ${str(entry.detail.train) ?? '?'})`,
+        text: `flaky gate ${d?.gate ?? '?'}: it failed (${d?.status ?? 'FAIL'}) and a re-run of the same tree passed (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'})`,
       };
+    }
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
     case 'rebuilt':
@@ -160,14 +163,15 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         kind: 'note',
         at,
         event: entry.event,
-        text: `the batch stages of train ${str(entry.detail.train) ?? '?'} left their ledger observation on the record`,
+        text: `the batch stages of train ${journalDetail(entry, 'ledger_observed')?.train ?? '?'} left their ledger observation on the record`,
       };
     case 'uncertain':
     case 'reconciled':
     case 'resolved': {
       // land reconcile's lines (lib/reconcile): what disagreed and what was done about it.
-      const by = str(entry.detail.by);
-      const said = str(entry.detail.message) ?? describeDetail(entry.detail);
+      const d = journalDetail(entry, entry.event);
+      const by = d?.by ?? null;
+      const said = d?.message ?? describeDetail(entry.detail);
       return { kind: 'note', at, event: entry.event, text: `${entry.event}${by ? ` by ${by}` : ''}: ${said}` };
     }
     default: {
@@ -218,22 +222,22 @@ function endRide(walk: Walk): void {
 /** The job starts riding a train (or a train that left no record). */
 function startRide(walk: Walk, entry: JournalEntry): void {
   const { job, rows } = walk.input;
-  const d = entry.detail;
+  const d = journalDetail(entry, 'train_started') ?? {};
   const at = entry.at;
-  const train = trainOf(entry, job.id, rows);
+  const train = trainOf(entry, d, job.id, rows);
   if (!train) {
     walk.events.push({
       kind: 'note',
       at,
       event: entry.event,
-      text: `rode a train of batch ${str(d.batch) ?? '?'} (attempt ${num(d.attempt) ?? '?'}) that left no record`,
+      text: `rode a train of batch ${d.batch ?? '?'} (attempt ${d.attempt ?? '?'}) that left no record`,
     });
     walk.ride = null;
     return;
   }
   // Straight from a failed train to the next of its batch: this job is in the first half.
   const previous = walk.ride ? walk.byTrain.get(walk.ride.train) : undefined;
-  if (previous && previous.verdict === 'FAIL' && previous.members.includes(job.id) && previous.batch === str(d.batch)) {
+  if (previous && previous.verdict === 'FAIL' && previous.members.includes(job.id) && previous.batch === (d.batch ?? null)) {
     walk.events.push({ kind: 'note', at, event: 'bisected', text: 'its train failed and was split; this job is in the first half, judged next' });
   }
   if (!walk.trains.includes(train)) walk.trains.push(train);
@@ -241,67 +245,91 @@ function startRide(walk: Walk, entry: JournalEntry): void {
   walk.events.push(rodeEvent(at, train, d, walk.byTrain.get(train)));
 }
 
+/** A requeued or failed line: the job left its train (a conflict is told as one). */
+function tellSentBack(walk: Walk, entry: JournalEntry, train: string | null): void {
+  const { events } = walk;
+  const at = entry.at;
+  walk.ride = null;
+  const requeued = journalDetail(entry, 'requeued');
+  if (requeued) {
+    const reason = requeued.reason ?? 'requeued';
+    if (reason === 'conflict_with_train') {
+      events.push({ kind: 'conflict', at, train, against: requeued.against ?? 'train', paths: requeued.paths ?? [], outcome: 'requeued' });
+    } else {
+      events.push({ kind: 'requeued', at, reason, train });
+    }
+    return;
+  }
+  const d = journalDetail(entry, 'failed');
+  const reason = d?.reason ?? null;
+  if (reason === 'conflict') {
+    events.push({ kind: 'conflict', at, train, against: d?.against ?? 'target', paths: d?.paths ?? [], outcome: 'failed' });
+  }
+  events.push({ kind: 'failed', at, train, reason, code: d?.code ?? null, message: d?.message ?? null });
+}
+
 /** One journal line, told as what it means for the job. */
 function tellEntry(walk: Walk, entry: JournalEntry): void {
   const { job } = walk.input;
   const { events } = walk;
-  const d = entry.detail;
   const at = entry.at;
   const train = walk.ride?.train ?? null;
   switch (entry.event) {
-    case 'submitted':
+    case 'submitted': {
+      const d = journalDetail(entry, entry.event);
       events.push({
         kind: 'submitted',
         at,
         by: job.submitter,
-        branch: str(d.branch) ?? job.branch,
-        tip: str(d.tip),
+        branch: d?.branch ?? job.branch,
+        tip: d?.tip ?? null,
         title: job.title === job.branch ? null : job.title,
         fromRecord: false,
       });
       return;
-    case 'tip_updated':
-      events.push({ kind: 'tip_updated', at, from: str(d.from), to: str(d.to) });
+    }
+    case 'tip_updated': {
+      const d = journalDetail(entry, entry.event);
+      events.push({ kind: 'tip_updated', at, from: d?.from ?? null, to: d?.to ?? null });
       return;
+    }
     case 'train_started':
       startRide(walk, entry);
       return;
-    case 'requeued': {
-      const reason = str(d.reason) ?? 'requeued';
-      if (reason === 'conflict_with_train') {
-        events.push({ kind: 'conflict', at, train, against: str(d.against) ?? 'train', paths: strings(d.paths), outcome: 'requeued' });
-      } else {
-        events.push({ kind: 'requeued', at, reason, train });
-      }
-      walk.ride = null;
+    case 'requeued':
+    case 'failed':
+      tellSentBack(walk, entry, train);
       return;
-    }
-    case 'failed': {
-      const reason = str(d.reason);
-      if (reason === 'conflict') {
-        events.push({ kind: 'conflict', at, train, against: str(d.against) ?? 'target', paths: strings(d.paths), outcome: 'failed' });
-      }
-      events.push({ kind: 'failed', at, train, reason, code: str(d.code), message: str(d.message) });
-      walk.ride = null;
-      return;
-    }
     case 'landed':
     case 'already_contained':
-    case 'recovered_landed':
-      events.push({ kind: 'landed', at, train, commit: str(d.train), via: str(d.via), how: entry.event });
+    case 'recovered_landed': {
+      const d = journalDetail(entry, entry.event);
+      events.push({ kind: 'landed', at, train, commit: d?.train ?? null, via: d?.via ?? null, how: entry.event });
       walk.ride = null;
       return;
+    }
     case 'canceled':
-      events.push({ kind: 'canceled', at, by: str(d.by) });
+      events.push({ kind: 'canceled', at, by: journalDetail(entry, entry.event)?.by ?? null });
       walk.ride = null;
       return;
-    case 'stop_requested':
-      events.push({ kind: 'stop_requested', at, stop: str(d.kind) ?? 'stop', by: str(d.by), forJob: str(d.forJob) });
+    case 'stop_requested': {
+      const d = journalDetail(entry, entry.event);
+      events.push({ kind: 'stop_requested', at, stop: d?.kind ?? 'stop', by: d?.by ?? null, forJob: d?.forJob ?? null });
       return;
+    }
     case 'retried':
-    case 'resubmitted':
-      events.push({ kind: 'retried', at, how: entry.event, by: str(d.by), previousState: str(d.previousState), previousReason: str(d.previousReason) });
+    case 'resubmitted': {
+      const d = journalDetail(entry, entry.event);
+      events.push({
+        kind: 'retried',
+        at,
+        how: entry.event,
+        by: d?.by ?? null,
+        previousState: d?.previousState ?? null,
+        previousReason: d?.previousReason ?? null,
+      });
       return;
+    }
     default: {
       if (QUIET.has(entry.event)) return;
       const note = noteFor(entry);
@@ -396,7 +424,7 @@ function nowEvent(input: StoryInput, trains: readonly string[]): StoryEvent {
       return { ...base, train: trains[trains.length - 1] ?? null, log: job.gateLog, ...(job.gateLogTail ? { gateLogTail: [...job.gateLogTail] } : {}) };
     case 'canceled': {
       const canceled = [...input.journal].reverse().find((entry) => entry.event === 'canceled');
-      return { ...base, by: canceled ? str(canceled.detail.by) : null };
+      return { ...base, by: canceled ? (journalDetail(canceled, 'canceled')?.by ?? null) : null };
     }
     case 'uncertain':
       return base;

@@ -2,30 +2,30 @@
 // metrics rows of the batches it rode, its record and its place in the queue, builds the story,
 // then reads the failing gates' output from the train logs.
 import { listActiveJobsSync, readJobOrThrow, runnableJobs } from '../queue/index.js';
-import type { FileStore } from '../store/index.js';
+import { journalDetail, type QueueStore } from '../store/index.js';
 import { buildStory } from './buildStory.js';
-import { decidingSection, GateLogReader } from './gateLog.js';
+import { decidingSection, GateLogReader } from '../landing/gates/gateLog.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
 import type { Story } from './types.js';
 
 export const OUTPUT_LINES = 15;
 
 /** Rows of the given batches or trains, or naming the job; one pass over metrics.jsonl. */
-function rowsFor(store: FileStore, jobId: string, batches: ReadonlySet<string>, trains: ReadonlySet<string>): TrainRow[] {
+function rowsFor(store: QueueStore, jobId: string, batches: ReadonlySet<string>, trains: ReadonlySet<string>): TrainRow[] {
   const needles = [...batches, ...trains, jobId];
   const { rows } = parseTrainRows(store.readMetricsMatching(needles).rows);
   return rows.filter((row) => (row.batch !== undefined && batches.has(row.batch)) || trains.has(row.train) || row.members.includes(jobId));
 }
 
-export function readStory(store: FileStore, id: string, outputLines = OUTPUT_LINES): Story {
+export function readStory(store: QueueStore, id: string, outputLines = OUTPUT_LINES): Story {
   const job = readJobOrThrow(store, id);
   const { entries, badLines } = store.readJournalOf(job.id);
   const batches = new Set<string>();
   const trains = new Set<string>();
   for (const entry of entries) {
-    if (entry.event !== 'train_started') continue;
-    if (typeof entry.detail.batch === 'string') batches.add(entry.detail.batch);
-    if (typeof entry.detail.train === 'string') trains.add(entry.detail.train);
+    const started = journalDetail(entry, 'train_started');
+    if (started?.batch !== undefined) batches.add(started.batch);
+    if (started?.train !== undefined) trains.add(started.train);
   }
   if (job.batch) batches.add(job.batch.id);
   const rows = rowsFor(store, job.id, batches, trains);
@@ -42,7 +42,7 @@ export function readStory(store: FileStore, id: string, outputLines = OUTPUT_LIN
 }
 
 /** Fills each FAIL or INFRA verdict with the last lines of the deciding gate's section of its log. */
-export function attachGateOutput(store: FileStore, story: Story, outputLines: number): void {
+export function attachGateOutput(store: QueueStore, story: Story, outputLines: number): void {
   const logs = new Map<string, ReturnType<GateLogReader['result']> | null>();
   for (const event of story.events) {
     if (event.kind !== 'verdict' || event.verdict === 'PASS' || !event.logTrain) continue;

@@ -20,7 +20,7 @@ import type { LogSink } from '../landing/gates/logSink.js';
 import { runRefresh } from '../landing/gates/refresh.js';
 import { gatedTreeOf, restoreTrustedInWorktree } from '../landing/gates/trusted.js';
 import { newJobRecord } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import type { QueueStore, JobRecord } from '../store/index.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
 
 /** A train row with everything a rebuild needs. */
@@ -63,7 +63,7 @@ export function reproGates(policy: Policy, row: TrainRow): Gate[] {
 }
 
 /** The member records to rebuild with: as recorded, at the tips the train merged. */
-function memberRecords(store: FileStore, row: RebuildableRow): JobRecord[] {
+function memberRecords(store: QueueStore, row: RebuildableRow): JobRecord[] {
   return row.members.map((id, i) => {
     const tip = row.tips[i] as string;
     const record = store.readJob(id);
@@ -104,7 +104,7 @@ export interface ReproTrain {
 }
 
 /** Finds the job's latest FAIL train; a job that never failed a train is a `not_found` error. */
-export function failedTrainOf(store: FileStore, job: JobRecord): RebuildableRow {
+export function failedTrainOf(store: QueueStore, job: JobRecord): RebuildableRow {
   const { rows } = parseTrainRows(store.readMetricsMatching([job.id]).rows);
   const row = latestFailedRow(rows, job.id);
   if (!row) {
@@ -122,7 +122,7 @@ export function failedTrainOf(store: FileStore, job: JobRecord): RebuildableRow 
  */
 export async function rebuildFailedTrain(opts: {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   job: JobRecord;
   dir?: string;
   log: LogSink;

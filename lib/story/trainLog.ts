@@ -2,14 +2,14 @@
 // and following it while its gate runs, like `tail -f`, until the train is over for the job.
 import { LandError } from '../errors.js';
 import { readJobOrThrow } from '../queue/index.js';
-import type { FileStore, JobRecord } from '../store/index.js';
+import { journalDetail, type QueueStore, type JobRecord } from '../store/index.js';
 
 /** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
-export function trainsOfJob(store: FileStore, job: JobRecord): string[] {
+export function trainsOfJob(store: QueueStore, job: JobRecord): string[] {
   const trains: string[] = [];
   for (const entry of store.readJournalOf(job.id).entries) {
-    const train = entry.event === 'train_started' ? entry.detail.train : undefined;
-    if (typeof train === 'string' && !trains.includes(train)) trains.push(train);
+    const train = journalDetail(entry, 'train_started')?.train;
+    if (train !== undefined && !trains.includes(train)) trains.push(train);
   }
   const riding = job.state === 'in_progress' ? job.batch?.train : undefined;
   if (riding && !trains.includes(riding)) trains.push(riding);
@@ -23,7 +23,7 @@ export interface JobLog {
 }
 
 /** The log of the job's latest train, or of `train`, which the job must have ridden. */
-export function jobLog(store: FileStore, id: string, train?: string): JobLog {
+export function jobLog(store: QueueStore, id: string, train?: string): JobLog {
   const job = readJobOrThrow(store, id);
   const trains = trainsOfJob(store, job);
   if (train !== undefined) {
@@ -41,7 +41,7 @@ export function jobLog(store: FileStore, id: string, train?: string): JobLog {
 }
 
 /** The whole log, read in pieces. */
-export function readWholeLog(store: FileStore, train: string): string {
+export function readWholeLog(store: QueueStore, train: string): string {
   const parts: string[] = [];
   for (let offset = 0; ; ) {
     const slice = store.readLogFrom(train, offset);
@@ -53,7 +53,7 @@ export function readWholeLog(store: FileStore, train: string): string {
 }
 
 /** Whether the train is still running for the job: it rides it, and a drainer is alive. */
-export function stillRunning(store: FileStore, jobId: string, train: string): boolean {
+export function stillRunning(store: QueueStore, jobId: string, train: string): boolean {
   const job = store.readJob(jobId);
   return job !== null && job.state === 'in_progress' && job.batch?.train === train && store.drainerAlive();
 }
@@ -65,7 +65,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * returns once it is over (and what was appended meanwhile is written), or when `stop()` holds.
  */
 export async function followLog(
-  store: FileStore,
+  store: QueueStore,
   log: JobLog,
   write: (text: string) => void,
   opts: { pollMs?: number; stop?: () => boolean } = {},

@@ -1,5 +1,5 @@
 // The failure story of one job (`land why`): what happened to it, in order, each step one event.
-// Events are data (printed as they are under --json); lib/story/render.ts turns them into lines.
+// Events are data (printed as they are under --json); lib/cli/describeStory.ts (renderStory) turns them into lines.
 import type { JobState } from '../store/index.js';
 
 export interface MemberRef {
@@ -101,8 +101,6 @@ export type StoryEvent =
        */
       gateLogTail?: string[];
     });
-
-export type StoryEventKind = StoryEvent['kind'];
 
 export interface Story {
   job: { id: string; branch: string; tip: string; title: string; submitter: string; state: JobState };

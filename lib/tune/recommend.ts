@@ -4,7 +4,7 @@
 // 10% of the fastest, the fewest gate runs per landed job; the current setting is kept when it is
 // one of those and within 5% of that many gate runs.
 import type { History } from '../stats/history.js';
-import { duration } from '../cli/output.js';
+import { duration } from '../text/duration.js';
 import { replayDrain, type ReplayResult, type ReplaySetting } from './replay.js';
 import { MIN_DECIDED, percentile, replayInput, type ReplayInput } from './replayInput.js';
 

@@ -1,6 +1,6 @@
 // The timed replay behind `land tune` (pure): jobs arrive at their submit times and a drain plans
 // trains with the real planner functions (planTrain, splitFailed, startsBatch; windowFor and
-// addJudged for the window) under one setting of batch.max, batch.waitSeconds and batch.parallel.
+// addTally for the window) under one setting of batch.max, batch.waitSeconds and batch.parallel.
 // It follows lib/landing/plan/simulate.ts (the verdict cache, main's own check before a lone job
 // fails) and adds the clock: a gate takes `gateSeconds`, a cached verdict none; a lone job waits
 // for company as lib/landing/drain.ts waitForCompany does; with batch.parallel above 1, trains are
@@ -8,7 +8,7 @@
 // not land are abandoned and planned again (lib/landing/pipeline/pipeline.ts). Probes are not
 // modelled. docs/tune.md says what this cannot replay.
 import { planTrain, splitFailed, startsBatch, type PlanJob } from '../landing/plan/trainPlan.js';
-import { addJudged, initialWindow, NOTHING_JUDGED, windowFor, type Judged } from '../landing/plan/windowPlan.js';
+import { addTally, EMPTY_TALLY, initialWindow, windowFor, type CulpritTally } from '../landing/plan/windowPlan.js';
 import type { BatchRef } from '../store/index.js';
 import type { ReplayJob } from './replayInput.js';
 
@@ -71,7 +71,7 @@ interface Replay {
   flights: Flight[];
   landedTree: Sum;
   cache: Map<string, boolean>;
-  judged: Judged;
+  tally: CulpritTally;
   window: number;
   setting: ReplaySetting;
   gateSeconds: number;
@@ -155,9 +155,9 @@ function launch(r: Replay, members: RJob[], base: Sum, identity?: { id: string; 
   r.flights.push({ members, batchId, attempt, tree, pass, saved, end: r.now + (cached === undefined ? r.gateSeconds : 0) });
 }
 
-function decided(r: Replay, judged: Judged): void {
-  r.judged = addJudged(r.judged, judged);
-  r.window = windowFor(r.judged, r.setting.max);
+function decided(r: Replay, train: CulpritTally): void {
+  r.tally = addTally(r.tally, train);
+  r.window = windowFor(r.tally, r.setting.max);
 }
 
 /** The trains behind the head go back to the queue as they were queued, unjudged. */
@@ -273,7 +273,7 @@ export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, 
     flights: [],
     landedTree: [0, 0],
     cache: new Map(),
-    judged: NOTHING_JUDGED,
+    tally: EMPTY_TALLY,
     window: initialWindow(setting.max),
     setting: { ...setting, parallel: Math.max(1, Math.floor(setting.parallel)) },
     gateSeconds,

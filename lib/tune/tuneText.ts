@@ -1,7 +1,7 @@
 // `land tune` for a person (pure): what was replayed, a table of settings (the current one, each
 // value of one setting changed at a time, the recommended one; every one with --all) and the
 // recommendation with its reason.
-import { table } from '../cli/output.js';
+import { table } from '../text/table.js';
 import { humanDuration as duration } from '../stats/statsText.js';
 import type { SettingFigures, TuneAdvice } from './recommend.js';
 import type { ReplaySetting } from './replay.js';

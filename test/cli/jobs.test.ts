@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyChanges } from '../../lib/queue/index.js';
-import { openStore } from '../../lib/store/index.js';
+import { openStore, type JobReason } from '../../lib/store/index.js';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 import { BASIC_POLICY, errorLines, journal, readJobFile, stateDir } from '../helpers/state.js';
@@ -46,7 +46,9 @@ describe('land cancel and land retry', () => {
     // Fail the job the way a drainer would: queued -> in_progress -> failed, through the store API.
     const store = await openStore(repo.dir);
     await applyChanges(store, [{ id: failId, to: 'in_progress', from: ['queued'], event: 'train_started' }]);
-    await applyChanges(store, [{ id: failId, to: 'failed', from: ['in_progress'], event: 'failed', patch: { reason: 'gate test failed', verdict: 'FAIL' } }]);
+    // A free-text reason, as a record written by an earlier version may hold (this version writes a JobReason): it is kept and shown.
+    const reason = 'gate test failed' as JobReason;
+    await applyChanges(store, [{ id: failId, to: 'failed', from: ['in_progress'], event: 'failed', patch: { reason, verdict: 'FAIL' } }]);
     expect(readJobFile(repo, failId)).toMatchObject({ state: 'failed', reason: 'gate test failed' });
 
     const retried = await land(repo.dir, ['retry', failId, '--json']);
@@ -65,7 +67,7 @@ describe('land cancel and land retry', () => {
   });
 });
 
-async function failJob(dir: string, id: string, reason = 'gate'): Promise<void> {
+async function failJob(dir: string, id: string, reason: JobReason = 'gate'): Promise<void> {
   // The way a drainer fails a job: queued -> in_progress -> failed, through the store API.
   const store = await openStore(dir);
   await applyChanges(store, [{ id, to: 'in_progress', from: ['queued'], event: 'train_started' }]);

@@ -2,8 +2,9 @@
 // can move the cursor, recolour, retitle the window, break a line or reverse text is shown as a
 // visible escape; everything else is kept as it is.
 import { describe, expect, it } from 'vitest';
-import { showName, table } from '../../lib/cli/output.js';
-import { printable, printableFields, printableLines } from '../../lib/cli/safeText.js';
+import { showName } from '../../lib/cli/output.js';
+import { table } from '../../lib/text/table.js';
+import { printable, printableFields, printableLines } from '../../lib/text/safeText.js';
 
 /** Characters no human output may carry raw (newline and tab are checked by the caller where they matter). */
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

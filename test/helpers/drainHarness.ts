@@ -63,14 +63,24 @@ function setEnv(env: Record<string, string | undefined>): () => void {
  */
 async function drainOnce(cwd: string, opts: DrainRunOptions): Promise<DrainRunResult> {
   const ctx = await CommandContext.open({ cwd, target: opts.target });
-  const store = await ctx.store();
+  const queue = await ctx.queue();
+  const { store } = queue;
   const sandbox = await resolveSandboxHost(ctx.cwd, store, { probe: true });
   const events: DrainEvent[] = [];
   const abort = new AbortController();
   const summary = await drain(
     ctx.cwd,
     store,
-    { once: Boolean(opts.once), wait: true, stopAfterTrain: () => false, abort: abort.signal, target: opts.target, watch: null, sandbox },
+    {
+      once: Boolean(opts.once),
+      wait: true,
+      stopAfterTrain: () => false,
+      abort: abort.signal,
+      target: await queue.target(),
+      policy: await queue.policy(),
+      watch: null,
+      sandbox,
+    },
     (event) => events.push(event),
   );
   return {

@@ -15,7 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobRecord } from '../../lib/store/schemas.js';
+import type { JobRecord } from '../../lib/store/index.js';
 
 export type BranchKind = 'good' | 'culprit';
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, land } from './cli.js';
-import type { JobRecord } from '../../lib/store/schemas.js';
+import type { JobRecord } from '../../lib/store/index.js';
 import { fastBranchable, fastCommits, makeRepo, tempDir, type TestRepo } from './repo.js';
 import { allJobsInProcess, submitInProcess } from './drainHarness.js';
 

@@ -5,7 +5,7 @@ import { land } from './cli.js';
 import { makeRepo, type TestRepo } from './repo.js';
 import { runDrain, submitInProcess } from './drainHarness.js';
 import { jobsDir, readJobFile, stateDir } from './state.js';
-import type { JobRecord } from '../../lib/store/schemas.js';
+import type { JobRecord } from '../../lib/store/index.js';
 
 /** A repository whose gate passes at once; `batchMax` 1 makes a train (and a metrics row) per job. */
 export function makeReconcileRepo(batchMax = 8): TestRepo {

@@ -2,7 +2,7 @@
 // (evidence) and not only on what the CLI printed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobRecord, JournalEntry } from '../../lib/store/schemas.js';
+import type { JobRecord, JournalEntry } from '../../lib/store/index.js';
 import type { TestRepo } from './repo.js';
 
 /** A policy that validates and gates nothing costly. */

@@ -3,7 +3,7 @@
 // check what a story says; one test per behaviour still runs `land why` through the CLI.
 import { CommandContext } from '../../lib/cli/context.js';
 import { renderStory } from '../../lib/cli/describeStory.js';
-import { printableLines } from '../../lib/cli/safeText.js';
+import { printableLines } from '../../lib/text/safeText.js';
 import { readStory } from '../../lib/story/readStory.js';
 
 export interface WhyResult {

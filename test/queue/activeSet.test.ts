@@ -3,7 +3,7 @@
 // missing, stale or contradicted index rebuilt from a full scan (said once), submit's idempotency
 // and tip replacement with finished jobs present, ids unique without listing the jobs folder.
 import { copyFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   allocateJobIdLocked,
   applyChanges,
@@ -14,11 +14,10 @@ import {
   readJobOrThrow,
   rebuildMissingLocked,
   recentFinishedJobs,
-  setIndexNoteSink,
   submitJob,
   syncIndexLocked,
 } from '../../lib/queue/index.js';
-import { branchKey, emptyIndex, idAfter, noteRecord, openStore, RECENT_KEPT, type FileStore, type JobRecord } from '../../lib/store/index.js';
+import { branchKey, emptyIndex, idAfter, noteRecord, openStore, RECENT_KEPT, type QueueStore, type JobRecord } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
@@ -26,15 +25,20 @@ afterAll(cleanupTempDirs);
 const notes: string[] = [];
 beforeEach(() => {
   notes.length = 0;
-  setIndexNoteSink((message) => notes.push(message));
 });
-afterEach(() => setIndexNoteSink((message) => process.stderr.write(`land: ${message}\n`)));
+
+/** The store of `dir`, its notes (a slow-path rebuild's) kept in `notes`. */
+async function noted(dir: string): Promise<QueueStore> {
+  const store = await openStore(dir);
+  store.note = (message) => notes.push(message);
+  return store;
+}
 
 const TIP = 'a'.repeat(40);
 let counter = 0;
 
 /** A job created the way submit does (journal, record, branch list, index), on a branch of its own. */
-async function created(store: FileStore, branch = `b${++counter}`): Promise<JobRecord> {
+async function created(store: QueueStore, branch = `b${++counter}`): Promise<JobRecord> {
   return store.withQueueLock(() => {
     const index = syncIndexLocked(store).index;
     const id = allocateJobIdLocked(store, index);
@@ -42,7 +46,7 @@ async function created(store: FileStore, branch = `b${++counter}`): Promise<JobR
   });
 }
 
-async function canceled(store: FileStore): Promise<JobRecord> {
+async function canceled(store: QueueStore): Promise<JobRecord> {
   const job = await created(store);
   await applyChanges(store, [cancelChange(job.id, 't')]);
   return job;
@@ -52,7 +56,7 @@ const ids = (jobs: readonly JobRecord[]) => jobs.map((job) => job.id).sort();
 
 describe('the index of active jobs', () => {
   it('lists the active jobs only: a damaged finished record is never read, a damaged active one is reported', async () => {
-    const store = await openStore(makeRepo().dir);
+    const store = await noted(makeRepo().dir);
     const done = [await canceled(store), await canceled(store)];
     const live = [await created(store), await created(store)];
     writeFileSync(store.paths.job((done[0] as JobRecord).id), '{"not a record"');
@@ -68,7 +72,7 @@ describe('the index of active jobs', () => {
   });
 
   it('catches up from the journal when a change was written without its index (a kill between the two)', async () => {
-    const store = await openStore(makeRepo().dir);
+    const store = await noted(makeRepo().dir);
     const first = await created(store);
     const saved = `${store.paths.index}.saved`;
     copyFileSync(store.paths.index, saved);
@@ -94,7 +98,7 @@ describe('the index of active jobs', () => {
   });
 
   it('rebuilds a deleted, truncated-journal or contradicted index from a full scan, once, with a note', async () => {
-    const store = await openStore(makeRepo().dir);
+    const store = await noted(makeRepo().dir);
     await canceled(store);
     const live = await created(store);
     rmSync(store.paths.index);
@@ -117,7 +121,7 @@ describe('the index of active jobs', () => {
   });
 
   it('at a drain start rebuilds only active records that vanished; show folds a vanished finished one', async () => {
-    const store = await openStore(makeRepo().dir);
+    const store = await noted(makeRepo().dir);
     const done = await canceled(store);
     const live = await created(store);
     rmSync(store.paths.job(done.id));
@@ -132,7 +136,7 @@ describe('the index of active jobs', () => {
   it('gives out ids past the highest known, checked against the files', async () => {
     expect(idAfter('j-20260101-10000', 'j-20260101-9999')).toBe(true);
     expect(idAfter('j-20260102-0001', 'j-20260101-9999')).toBe(true);
-    const store = await openStore(makeRepo().dir);
+    const store = await noted(makeRepo().dir);
     const date = new Date('2026-01-01T12:00:00Z');
     const index = { version: 1 as const, journalEnd: 0, journalTail: '', lastId: 'j-20260101-9999', active: {}, recent: [] };
     expect(allocateJobIdLocked(store, index, date)).toBe('j-20260101-10000');
@@ -159,7 +163,7 @@ describe('the index of active jobs', () => {
 describe('submit with finished jobs present', () => {
   it('is idempotent, requeues the same failed-or-canceled job and replaces a queued tip', async () => {
     const repo = makeRepo();
-    const store = await openStore(repo.dir);
+    const store = await noted(repo.dir);
     for (let i = 0; i < 5; i += 1) await canceled(store); // finished jobs of other branches
     repo.branch('feature', { 'feature.txt': '1\n' });
     repo.branch('other', { 'other.txt': '1\n' });

@@ -1,7 +1,7 @@
 // The shape check `land stats` reads records with (lib/store/jobShape.ts): the fields the figures
 // read, with their types; anything else is left to the full schema (land status --all, reconcile).
 import { describe, expect, it } from 'vitest';
-import { jobShapeProblem } from '../../lib/store/jobShape.js';
+import { jobShapeProblem } from '../../lib/store/formats/jobShape.js';
 import { job } from '../helpers/statsFixture.js';
 
 describe('jobShapeProblem', () => {

@@ -4,15 +4,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { computeStats } from '../../lib/stats/figures.js';
 import { writeFileSync } from 'node:fs';
 import { readHistory } from '../../lib/stats/history.js';
-import { FileStore } from '../../lib/store/index.js';
+import { localStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { T0, at, job, ran, train } from '../helpers/statsFixture.js';
+import { appendJsonLine } from '../../lib/store/index.js';
 
 afterAll(cleanupTempDirs);
 
 describe('computeStats(readHistory(store, { since }))', () => {
   it('counts only the jobs, trains and window changes of the period; a job still queued counts whenever it was submitted', () => {
-    const store = new FileStore(tempDir('land-stats-store-'));
+    const store = localStore(tempDir('land-stats-store-'));
     store.ensure();
     const jobs = [
       job(1, 0, { state: 'landed', at: 100 }),
@@ -33,8 +34,8 @@ describe('computeStats(readHistory(store, { since }))', () => {
       windowBefore: 4,
       windowAfter: 8,
     });
-    store.appendMetric(old);
-    store.appendMetric(late);
+    appendJsonLine(store.paths.metrics, old);
+    appendJsonLine(store.paths.metrics, late);
     store.writeWindow({
       size: 8,
       history: [
@@ -63,13 +64,13 @@ describe('computeStats(readHistory(store, { since }))', () => {
   });
 
   it('a corrupt window.json and unreadable metrics lines are left out and said; the other figures stand', () => {
-    const store = new FileStore(tempDir('land-stats-store-'));
+    const store = localStore(tempDir('land-stats-store-'));
     store.ensure();
     store.writeJob(job(1, 0, { state: 'landed', at: 100 }));
     const { time: _t, ...row } = train('t1', 90, [1], { gateSeconds: 20, gate: { mode: 'full', executed: ['test'], results: ran(['test', 20]) } });
-    store.appendMetric(row);
-    store.appendMetric({ train: 7, members: 'nope', verdict: 'PASS', at: at(95) });
-    store.appendMetric({ ...row, train: 't2', at: 'not a time' });
+    appendJsonLine(store.paths.metrics, row);
+    appendJsonLine(store.paths.metrics, { train: 7, members: 'nope', verdict: 'PASS', at: at(95) });
+    appendJsonLine(store.paths.metrics, { ...row, train: 't2', at: 'not a time' });
     writeFileSync(store.paths.window, '{"size": "eight"');
     const history = readHistory(store, { now: T0 + 6000 * 1000 });
     expect(history.problems).toHaveLength(1);

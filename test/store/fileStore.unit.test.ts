@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLandError } from '../../lib/errors.js';
 import { newJobRecord } from '../../lib/queue/index.js';
-import { FileStore, writeJsonAtomic } from '../../lib/store/index.js';
+import { localStore, type QueueStore, writeJsonAtomic } from '../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -13,8 +13,8 @@ afterAll(() => cleanupTempDirs());
 const TIP = 'b'.repeat(40);
 const record = (id: string) => newJobRecord({ id, branch: `branch-${id}`, tip: TIP, title: id, submitter: 't', urgent: false });
 
-function store(): FileStore {
-  const s = new FileStore(join(tempDir(), 'land'));
+function store(): QueueStore {
+  const s = localStore(join(tempDir(), 'land'));
   s.ensure();
   return s;
 }
@@ -30,7 +30,7 @@ describe('atomic write', () => {
   });
 });
 
-describe('FileStore jobs', () => {
+describe('QueueStore jobs', () => {
   it('round-trips a record and refuses an id that is not an id', () => {
     const s = store();
     const job = record('j-20260101-0001');

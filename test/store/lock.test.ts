@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../../lib/store/index.js';
+import { localStore } from '../../lib/store/index.js';
 import { processStart } from '../../lib/store/landingToken.js';
 import { LAND_BIN, land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
@@ -41,8 +41,8 @@ function abandonDrainLock(root: string, holder: { pid: number; start?: string })
 function contender(root: string, barrier: string, contenders: number, holdMs: number) {
   const code = `
 import { readdirSync, writeFileSync } from 'node:fs';
-const { FileStore } = await import(${JSON.stringify(STORE)});
-const store = new FileStore(${JSON.stringify(root)});
+const { localStore } = await import(${JSON.stringify(STORE)});
+const store = localStore(${JSON.stringify(root)});
 writeFileSync(${JSON.stringify(barrier)} + '/' + process.pid, '');
 while (readdirSync(${JSON.stringify(barrier)}).length < ${contenders}) {}
 try {
@@ -63,7 +63,7 @@ try {
 describe('locks left by dead processes', () => {
   it('two processes taking over one abandoned drain lock at once: exactly one wins, every time', async () => {
     const root = tempDir('land-lock-');
-    new FileStore(root).ensure();
+    localStore(root).ensure();
     for (let round = 0; round < 5; round += 1) {
       abandonDrainLock(root, { pid: deadPid() });
       // Both contenders start at the same instant, once both processes are up.
@@ -75,7 +75,7 @@ describe('locks left by dead processes', () => {
 
   it('a holder whose pid now belongs to another process (a reused pid) counts as dead', async () => {
     const root = tempDir('land-lock-');
-    const store = new FileStore(root);
+    const store = localStore(root);
     store.ensure();
     // This very process's pid, with another start time: the pid was reused.
     abandonDrainLock(root, { pid: process.pid, start: String(Number(processStart(process.pid)) + 1) });
@@ -87,7 +87,7 @@ describe('locks left by dead processes', () => {
 
   it('a drain lock with no holder file (a drainer killed right after taking it) is taken over once its heartbeat is silent', async () => {
     const root = tempDir('land-lock-');
-    const store = new FileStore(root);
+    const store = localStore(root);
     store.ensure();
     const lockDir = join(root, 'locks', 'drain.lock');
     mkdirSync(lockDir, { recursive: true });

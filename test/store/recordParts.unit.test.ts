@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../lib/queue/index.js';
 import {
-  FileStore,
+  localStore,
   fastPathRecordSchema,
   gateTelemetrySchema,
   jobRecordSchema,
   ledgerObservationsSchema,
   type GateTelemetry,
   type JobRecord,
-  type TrainMetricRow,
+  type MetricsRow,
 } from '../../lib/store/index.js';
 import { parseTrainRows } from '../../lib/story/trainRow.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
@@ -48,7 +48,7 @@ const LEDGER_LINE = {
   counts: { timings: {}, timingSeconds: null, compiled: null, candidates: null, received: null, completionTokens: null, scored: null, best: null },
 };
 
-/** Each variant of the gate telemetry the drain writes now (lib/landing/gates/judge.ts). */
+/** Each variant of the gate telemetry the drain writes now (lib/landing/gates/judgeCheap.ts and judgeGates.ts). */
 const WRITTEN: GateTelemetry[] = [
   { mode: 'cached', source: 'proof', proofSource: 'local', planBase: A, executed: [], gatesHash: 'h' },
   { mode: 'cached', source: 'cache', cachedFrom: 'b-1-1', cachedVerdict: 'FAIL', cachedLog: '/s/logs/b-1-1.log', planBase: A, executed: [], gatesHash: 'h' },
@@ -128,7 +128,7 @@ describe('the job record schema', () => {
   });
 
   it('reports such a record as corrupt by file name, and reads the others', () => {
-    const s = new FileStore(join(tempDir(), 'land'));
+    const s = localStore(join(tempDir(), 'land'));
     s.ensure();
     s.writeJob(job({ fastPath: { alone: true, source: 'proof', proofSource: 'train', tree: A, base: B, checkedAt: 'x' } }));
     writeFileSync(join(s.paths.jobsDir, 'j-20260101-0002.json'), JSON.stringify({ ...job(), id: 'j-20260101-0002', regate: 'yes' }));
@@ -140,7 +140,7 @@ describe('the job record schema', () => {
 
 describe('metrics rows', () => {
   it('a row with each gate telemetry the drain writes reads as a train row', () => {
-    const rows: TrainMetricRow[] = WRITTEN.map((gate, i) => ({
+    const rows: MetricsRow[] = WRITTEN.map((gate, i) => ({
       at: 'x',
       train: `b-1-${i + 1}`,
       batch: 'b-1',

@@ -2,9 +2,10 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileStore } from '../../lib/store/fileStore.js';
+import { localStore } from '../../lib/store/index.js';
 import { readFrom, scanLines, scanLinesContaining } from '../../lib/store/scan.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
+import { appendJsonLine } from '../../lib/store/index.js';
 
 afterAll(cleanupTempDirs);
 
@@ -69,9 +70,9 @@ describe('scanLinesContaining', () => {
   });
 });
 
-describe('FileStore.readJournalOf', () => {
+describe('QueueStore.readJournalOf', () => {
   it("picks one job's lines out of the journal of 10,000 jobs in one pass, skipping and numbering its corrupt lines", () => {
-    const store = new FileStore(tempDir('land-journal-'));
+    const store = localStore(tempDir('land-journal-'));
     store.ensure();
     const jobs = Array.from({ length: 10_000 }, (_, i) => `j-20260101-${String(i + 1).padStart(5, '0')}`);
     const body: string[] = [];
@@ -92,14 +93,14 @@ describe('FileStore.readJournalOf', () => {
   });
 });
 
-describe('FileStore.readMetricsMatching', () => {
+describe('QueueStore.readMetricsMatching', () => {
   it('returns the rows whose line names one of the needles, in file order', () => {
-    const store = new FileStore(tempDir('land-metrics-'));
+    const store = localStore(tempDir('land-metrics-'));
     store.ensure();
-    store.appendMetric({ train: 'b-1-1', batch: 'b-1', members: ['j-1'] });
-    store.appendMetric({ train: 'b-2-1', batch: 'b-2', members: ['j-2'] });
+    appendJsonLine(store.paths.metrics, { train: 'b-1-1', batch: 'b-1', members: ['j-1'] });
+    appendJsonLine(store.paths.metrics, { train: 'b-2-1', batch: 'b-2', members: ['j-2'] });
     appendFileSync(store.paths.metrics, '{"train":"b-1-9", torn\n');
-    store.appendMetric({ train: 'b-1-2', batch: 'b-1', members: ['j-3'] });
+    appendJsonLine(store.paths.metrics, { train: 'b-1-2', batch: 'b-1', members: ['j-3'] });
     const { rows, badLines } = store.readMetricsMatching(['b-1']);
     expect(rows.map((row) => row.train)).toEqual(['b-1-1', 'b-1-2']);
     expect(badLines).toEqual([3]);

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../lib/queue/index.js';
-import { FileStore } from '../../lib/store/index.js';
+import { localStore, type QueueStore } from '../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -13,15 +13,15 @@ afterAll(() => cleanupTempDirs());
 const TIP = 'c'.repeat(40);
 const record = (id: string) => newJobRecord({ id, branch: `branch-${id}`, tip: TIP, title: id, submitter: 't', urgent: false });
 
-function store(): FileStore {
-  const s = new FileStore(join(tempDir(), 'land'));
+function store(): QueueStore {
+  const s = localStore(join(tempDir(), 'land'));
   s.ensure();
   return s;
 }
 
 const later = (ms: number, fn: () => void) => setTimeout(fn, ms);
 
-describe('FileStore.waitForChange', () => {
+describe('QueueStore.waitForChange', () => {
   it('wakes through fs.watch long before the next poll', async () => {
     const s = store();
     const since = s.jobsVersion();

@@ -1,4 +1,4 @@
-// Step 6's rule for lib/: no function is over 80 lines, so every one can be read on one screen.
+// No function in lib/ is over 80 lines, so every one can be read on one screen.
 // Counted with TypeScript's own parser: function declarations, methods, arrow functions and
 // function expressions, from their first line to their last.
 import { readdirSync, readFileSync } from 'node:fs';

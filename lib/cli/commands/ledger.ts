@@ -4,7 +4,7 @@ import { assertJobName, findLedgerLine, ledgerDirOrThrow, readLedger, type Ledge
 import { assertDateExists } from '../../stats/since.js';
 import { action } from '../action.js';
 import type { Output } from '../output.js';
-import { table } from '../output.js';
+import { table } from '../../text/table.js';
 
 function countsText(line: LedgerLine): string {
   const c = line.counts;

@@ -49,7 +49,8 @@ export function registerRun(program: Command): void {
     .action(
       action<RunOptions>(async (ctx, opts) => {
         const watch = watchOptions(opts, process.env);
-        const store = await ctx.store();
+        const queue = await ctx.queue();
+        const { store } = queue;
         const sandbox = await resolveSandboxHost(ctx.cwd, store, { probe: true });
         const abort = new AbortController();
         let signals = 0;
@@ -63,7 +64,7 @@ export function registerRun(program: Command): void {
           }
         };
         // JSON events, a live block on a terminal, or plain lines: see lib/cli/progress.
-        const reporter = await startReporter({ out: ctx.out, store, cwd: ctx.cwd, target: ctx.options.target, stream: process.stderr, env: process.env });
+        const reporter = await startReporter({ out: ctx.out, store, policy: queue.policy, stream: process.stderr, env: process.env });
         const emit = (event: DrainEvent) => reporter.event(event);
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
@@ -76,7 +77,8 @@ export function registerRun(program: Command): void {
               wait: opts.wait !== false,
               stopAfterTrain: () => signals > 0,
               abort: abort.signal,
-              target: ctx.options.target,
+              target: await queue.target(),
+              policy: await queue.policy(),
               watch,
               sandbox,
             },

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
-import type { FileStore, JobRecord } from '../../store/index.js';
+import type { QueueStore, JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
 import { describeFastPath, describeFlaky, describeGate, describeLedger, describeLogTail, describeTrusted } from '../describeJob.js';
 import { showName } from '../output.js';
-import { printable } from '../safeText.js';
+import { printable } from '../../text/safeText.js';
 
 /** The log a running job's gate is writing now (its train's log), else null. */
-function runningLog(store: FileStore, job: JobRecord): string | null {
+function runningLog(store: QueueStore, job: JobRecord): string | null {
   return job.state === 'in_progress' && job.batch?.train ? store.logPath(job.batch.train) : null;
 }
 

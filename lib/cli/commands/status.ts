@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
-import type { FileStore, JobRecord, QueueView } from '../../store/index.js';
+import type { QueueStore, JobRecord, QueueView } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { sandboxView } from '../sandboxView.js';
-import { age, approximately, showName, short, table } from '../output.js';
-import { printable } from '../safeText.js';
+import { table } from '../../text/table.js';
+import { age, approximately, showName, short } from '../output.js';
+import { printable } from '../../text/safeText.js';
 
 function stateText(job: JobRecord): string {
   const parts: string[] = [job.state];
@@ -49,7 +50,7 @@ function etaNote(basis: EtaBasis): string {
  * Without a journal, train worktrees git still registers under the state folder are traces of a
  * state folder that was removed (by hand, or by a gate) while a drain ran: said, not hidden.
  */
-async function emptyQueueText(store: FileStore, cwd: string): Promise<string> {
+async function emptyQueueText(store: QueueStore, cwd: string): Promise<string> {
   if (store.hasJournal()) return 'the queue is empty';
   const trains = (await listWorktrees(cwd).catch(() => [])).filter((tree) => tree.path.startsWith(`${store.paths.trainsDir}/`));
   if (!trains.length) return `no queue here yet: ${store.root} holds no journal (no job was submitted, or the folder was removed)`;
@@ -68,11 +69,11 @@ export function registerStatus(program: Command): void {
     .option('--json', 'print { queue, window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
-        const store = await ctx.store();
+        const { store, policy: loadPolicy } = await ctx.queue();
         // The index of active jobs: finished records are read only with --all (docs/state.md).
         const { jobs, corrupt } = opts.all ? store.listJobs() : await listActiveJobs(store);
         const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
-        const { view: window, policy } = await readWindowAndPolicy(store, ctx.cwd, ctx.options.target);
+        const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy);
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
         // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
         const sandbox = policy && (policy.gates.length || policy.refresh.length) ? sandboxView(store, policy) : null;
@@ -88,7 +89,7 @@ export function registerStatus(program: Command): void {
         // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
         const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
-        const queue = await store.queueView();
+        const queue = await store.describe();
         if (ctx.out.json) {
           ctx.out.emit({
             queue,

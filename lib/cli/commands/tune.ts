@@ -1,20 +1,18 @@
 import type { Command } from 'commander';
 import { policySchema } from '../../config/index.js';
 import { isLandError } from '../../errors.js';
-import { loadTargetPolicy } from '../../landing/targetPolicy.js';
 import { historyOf } from '../historyOf.js';
 import { parseSince } from '../../stats/since.js';
-import type { FileStore } from '../../store/index.js';
 import { tune } from '../../tune/recommend.js';
 import type { ReplaySetting } from '../../tune/replay.js';
 import { tuneText } from '../../tune/tuneText.js';
 import { action } from '../action.js';
-import type { CommandContext } from '../context.js';
+import type { OpenedQueue } from '../openQueue.js';
 
 /** batch.max, waitSeconds and parallel of the target's policy; the defaults (and why) when it cannot be read. */
-async function currentSetting(ctx: CommandContext, store: FileStore): Promise<{ setting: ReplaySetting; unreadable: string | null }> {
+async function currentSetting(queue: OpenedQueue): Promise<{ setting: ReplaySetting; unreadable: string | null }> {
   try {
-    const { max, waitSeconds, parallel } = (await loadTargetPolicy(ctx.cwd, store, ctx.options.target)).policy.batch;
+    const { max, waitSeconds, parallel } = (await queue.policy()).policy.batch;
     return { setting: { max, waitSeconds, parallel }, unreadable: null };
   } catch (error) {
     if (!isLandError(error) || error.code === 'usage') throw error;
@@ -34,9 +32,10 @@ export function registerTune(program: Command): void {
       action<{ since?: string; all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const now = Date.now();
         const since = opts.since === undefined ? null : parseSince(opts.since, now);
-        const store = await ctx.store();
+        const queue = await ctx.queue();
+        const { store } = queue;
         const history = historyOf(store, { since, now });
-        const { setting, unreadable } = await currentSetting(ctx, store);
+        const { setting, unreadable } = await currentSetting(queue);
         const advice = tune(history, setting);
         if (ctx.out.json) {
           ctx.out.emit({

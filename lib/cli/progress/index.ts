@@ -1,8 +1,8 @@
 // Picks how `land run` reports (JSON events, a live block on a terminal, or plain lines) and
 // drives the chosen reporter's clock. The timer never keeps the process alive and stops on close.
 import type { DrainEvent } from '../../landing/events.js';
-import { readWindowView } from '../../landing/windowView.js';
-import type { FileStore } from '../../store/index.js';
+import { readWindowView, type PolicyOfCommand } from '../../landing/windowView.js';
+import type { QueueStore } from '../../store/index.js';
 import type { Output } from '../output.js';
 import { liveReporter, MIN_REDRAW_MS } from './liveReporter.js';
 import { colorEnabled, heartbeatSeconds, progressMode } from './mode.js';
@@ -14,9 +14,9 @@ export type { Reporter } from './reporter.js';
 
 export interface ReporterSetup {
   out: Output;
-  store: FileStore;
-  cwd: string;
-  target?: string;
+  store: QueueStore;
+  /** The policy in force, as the command read it (for the live block's window). */
+  policy: PolicyOfCommand;
   /** Where progress goes (stderr); its isTTY and columns decide the mode and the width. */
   stream: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
@@ -34,7 +34,7 @@ export async function startReporter(setup: ReporterSetup): Promise<Reporter> {
   const now = () => Date.now();
   let reporter: Reporter;
   if (mode === 'live') {
-    const window = await readWindowView(setup.store, setup.cwd, setup.target).then(
+    const window = await readWindowView(setup.store, setup.policy).then(
       (view) => (typeof view.size === 'number' ? view.size : null),
       () => null,
     );

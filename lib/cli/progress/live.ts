@@ -1,7 +1,8 @@
 // The live block of `land run` on a terminal, as pure functions: the state the events leave
 // behind, and the few lines that state is drawn as. The reporter owns the clock and the terminal.
 import type { DrainEvent, JobNames } from '../../landing/events.js';
-import { approximately, duration } from '../output.js';
+import { duration } from '../../text/duration.js';
+import { approximately } from '../output.js';
 
 export interface LiveState {
   target: string | null;

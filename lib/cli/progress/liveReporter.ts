@@ -6,7 +6,7 @@ import type { DrainEvent } from '../../landing/events.js';
 import { describeEvent } from '../../landing/events.js';
 import { expectedGateSeconds } from '../../landing/plan/eta.js';
 import { fit, initialLiveState, isPermanent, liveLines, nextLiveState, toneOf, type LiveState } from './live.js';
-import { printableFields } from '../safeText.js';
+import { printableFields } from '../../text/safeText.js';
 import { paint, type Colors, type Reporter } from './reporter.js';
 import { safeNames, type ProgressSource } from './source.js';
 

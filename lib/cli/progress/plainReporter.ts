@@ -2,7 +2,7 @@
 // every few seconds that says it is alive and where its log is. Every value an event carries
 // (branch names, messages, paths) is escaped before it is put into a sentence.
 import { describeEvent, type DrainEvent } from '../../landing/events.js';
-import { printableFields } from '../safeText.js';
+import { printableFields } from '../../text/safeText.js';
 import { heartbeatLine, toneOf } from './live.js';
 import { paint, type Colors, type Reporter } from './reporter.js';
 import { safeNames, type ProgressSource } from './source.js';

@@ -3,8 +3,8 @@
 import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta.js';
 import { activeEntries, jobTarget, listActiveJobsSync } from '../../queue/index.js';
 import type { JobNames } from '../../landing/events.js';
-import type { FileStore } from '../../store/index.js';
-import { printable } from '../safeText.js';
+import type { QueueStore } from '../../store/index.js';
+import { printable } from '../../text/safeText.js';
 
 export interface ProgressSource {
   /** The branch of a job, or null when its record cannot be read. */
@@ -15,7 +15,7 @@ export interface ProgressSource {
   gateHistory(): GateHistory;
 }
 
-export function storeSource(store: FileStore): ProgressSource {
+export function storeSource(store: QueueStore): ProgressSource {
   const branches = new Map<string, string>(); // a job's branch never changes: cache it
   let history: GateHistory | null = null;
   return {

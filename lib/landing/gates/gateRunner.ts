@@ -2,7 +2,7 @@
 // decides the verdict; what kind of "not pass" it was decides what the drainer does next.
 import { landEntry } from '../../landEntry.js';
 import type { Gate } from '../../config/index.js';
-import type { GateResult } from '../../store/index.js';
+import type { GateResult, InfraReason } from '../../store/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
@@ -17,7 +17,7 @@ export type GateRefusal = { kind: 'refused'; reason: 'policy_refused'; gate: str
  * Nothing was tested (could not start, no lane, no ledger store): requeue, no bisection.
  * `stderr` is the gate's last stderr line ("sh: 1: mytset: not found"), secrets redacted.
  */
-export type InfraFailure = { kind: 'infra'; reason: string; gate: string; status: string; stderr?: string | null };
+export type InfraFailure = { kind: 'infra'; reason: InfraReason; gate: string; status: string; stderr?: string | null };
 /** A stop request or signal ended the run: the result says nothing. */
 export type GateStop = { kind: 'stopped'; gate: string };
 
@@ -49,7 +49,7 @@ export function verdictOf(failure: GateFailure | null): Verdicted {
   }
 }
 
-/** One gate that ran, as the telemetry keeps it (declared with the job record, lib/store/recordParts.ts). */
+/** One gate that ran, as the telemetry keeps it (declared with the job record, lib/store/formats/gateRecords.ts). */
 export type { GateResult };
 
 export type GateRun = Verdicted & {

@@ -4,9 +4,7 @@
 // itself in the cut part (gate headers and end lines) are kept and written after the cut line, so
 // that the log's sections still read right. Memory stays bounded whatever a gate prints.
 
-export const DEFAULT_LOG_MAX_BYTES = 10 * 1024 * 1024;
-export const MIN_LOG_MAX_BYTES = 64 * 1024;
-export const MAX_LOG_MAX_BYTES = 1024 * 1024 * 1024;
+import { DEFAULT_LOG_MAX_BYTES } from '../../config/logLimits.js';
 
 /** How far back from the head's end (and forward into the tail) a cut looks for a line boundary. */
 const LINE_SLACK = 4096;

@@ -6,7 +6,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
-import { DEFAULT_LOG_MAX_BYTES, LogCap } from './logCap.js';
+import { DEFAULT_LOG_MAX_BYTES } from '../../config/logLimits.js';
+import { LogCap } from './logCap.js';
 
 /** Past this many characters, an unfinished line is written up to where no secret can straddle. */
 const PENDING_MAX_CHARS = 64 * 1024;

@@ -2,10 +2,10 @@
 // (`gateLogTail`), so `land why` and `land show` can say why from a clone that does not hold the
 // log (a queue kept in a remote: gate logs stay on the drainer). Read from the stored log, which is
 // already redacted and capped (logSink.ts): the output of the gate that decided the verdict (its
-// last section in the log, land's own header and end lines excluded; lib/story/gateLog.ts), else
+// last section in the log, land's own header and end lines excluded; lib/landing/gates/gateLog.ts), else
 // the log's own last lines when no gate section is in it (a worktree that could not be made).
-import type { FileStore } from '../../store/index.js';
-import { decidingSection, GateLogReader, readGateLog } from '../../story/gateLog.js';
+import type { QueueStore } from '../../store/index.js';
+import { decidingSection, GateLogReader, readGateLog } from './gateLog.js';
 
 /** At most this many lines are kept... */
 export const LOG_TAIL_LINES = 20;
@@ -36,7 +36,7 @@ export function logTextTail(text: string, gate: string | null, max = LOG_TAIL_LI
  * The tail of train `logId`'s stored log for the gate named `gate` (null: the last failed
  * section); null when this machine has no such log. One pass over the file, memory bounded.
  */
-export function gateLogTail(store: FileStore, logId: string, gate: string | null, max = LOG_TAIL_LINES): string[] | null {
+export function gateLogTail(store: QueueStore, logId: string, gate: string | null, max = LOG_TAIL_LINES): string[] | null {
   const reader = new GateLogReader(max);
   let found: boolean;
   try {

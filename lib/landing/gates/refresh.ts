@@ -4,7 +4,7 @@
 // commit. A refresh that fails fails the train (reason `refresh`).
 import type { Gate, RefreshEntry } from '../../config/index.js';
 import { changedPaths, commitTree, moveDetachedHead, stageAll, treeOf, writeTreeOfIndex, type PinnedWorktree } from '../../git/index.js';
-import type { FileStore } from '../../store/index.js';
+import type { QueueStore } from '../../store/index.js';
 import { gateEnvironment, type TrainEnv } from './gateEnv.js';
 import { anyPathMatches } from '../plan/glob.js';
 import type { LogSink } from './logSink.js';
@@ -36,7 +36,7 @@ function refreshEnvironment(entry: RefreshEntry, train: TrainEnv): Record<string
 
 export async function runRefresh(opts: {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   entries: readonly RefreshEntry[];
   base: string;
   train: string;

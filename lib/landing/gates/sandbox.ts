@@ -3,7 +3,7 @@
 // target per train, decides the mode and what each gate may see besides its checkout.
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { Gate, SandboxMode, SandboxPolicy } from '../../config/index.js';
+import type { Gate, Policy, SandboxMode, SandboxPolicy } from '../../config/index.js';
 import { LandError } from '../../errors.js';
 import { within, type Mechanism, type SandboxMount, type SandboxSpec, type SandboxSupport, type SystemEntry } from '../../proc/sandbox/index.js';
 
@@ -136,6 +136,21 @@ const pathsOf = (policy: SandboxPolicy, gate: GateSandboxSettings) => ({
 export function checkSandboxPaths(iso: Isolation, gates: readonly GateSandboxSettings[]): void {
   if (iso.decision.kind !== 'sandbox') return;
   for (const gate of [{}, ...gates]) policyMounts(pathsOf(iso.policy, gate), { topLevel: iso.host.topLevel, worktree: '/', gitReal: iso.host.gitReal });
+}
+
+/**
+ * Whether gates can run as the policy says, checked by a drain at its start and again for every
+ * policy a pass reads (the target may have moved): a required sandbox this machine cannot make
+ * stops the drain before it takes a job (exit 14), and so does a sandbox path inside the git folder
+ * (exit 3). Returns the warning a drain gives at its start when gates will run unsandboxed. A policy
+ * without gates or refresh entries runs none of a change's code: nothing to check.
+ */
+export function gateIsolationWarning(policy: Pick<Policy, 'gates' | 'refresh' | 'sandbox'>, host: SandboxHost): string | null {
+  if (!policy.gates.length && !policy.refresh.length) return null;
+  const iso = isolationOf(host, policy.sandbox);
+  if (iso.decision.kind === 'refused') throw noSandboxError(iso.decision.message);
+  checkSandboxPaths(iso, policy.gates);
+  return iso.decision.kind === 'unsandboxed' ? describeIsolation(iso) : null;
 }
 
 /**

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { withDetachedWorktree } from '../../git/index.js';
 import type { LoadedPolicy } from '../../config/index.js';
-import type { FileStore } from '../../store/index.js';
+import type { QueueStore } from '../../store/index.js';
 import { gateEnvironment } from './gateEnv.js';
 import { runInGroup } from './processGroup.js';
 import { gateSandboxSpec, isolationOf, sandboxMode, type SandboxHost } from './sandbox.js';
@@ -120,7 +120,7 @@ function findingsOf(answer: ProbeAnswer, expect: { network: boolean; tip: string
 }
 
 /** Makes one sandbox as the drain would for `loaded`'s policy and reports what it enforces. */
-export async function checkSandbox(opts: { cwd: string; store: FileStore; loaded: LoadedPolicy; host: SandboxHost }): Promise<SandboxReport> {
+export async function checkSandbox(opts: { cwd: string; store: QueueStore; loaded: LoadedPolicy; host: SandboxHost }): Promise<SandboxReport> {
   const { host, loaded } = opts;
   const mode = sandboxMode(loaded.policy.sandbox, host);
   const mechanism = host.support.available ? host.support.mechanism.path : null;

@@ -6,10 +6,10 @@ import { homedir } from 'node:os';
 import { alternateObjectDirs, checkoutTop, commonDir, gateConfigText } from '../../git/index.js';
 import { landPackageRoot } from '../../landEntry.js';
 import { probeSandbox, sandboxPresence, systemEntries, toolFolders } from '../../proc/sandbox/index.js';
-import { stateRoot, type FileStore } from '../../store/index.js';
+import { stateRoot, type QueueStore } from '../../store/index.js';
 import type { SandboxHost } from './sandbox.js';
 
-export async function resolveSandboxHost(cwd: string, store: FileStore, opts: { probe: boolean }): Promise<SandboxHost> {
+export async function resolveSandboxHost(cwd: string, store: QueueStore, opts: { probe: boolean }): Promise<SandboxHost> {
   const system = systemEntries();
   const gitDir = await commonDir(cwd);
   const gitReal = realpathSync(gitDir);

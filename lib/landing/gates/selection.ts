@@ -5,13 +5,13 @@
 // cannot be computed, every gate runs and the reason is kept in the telemetry.
 import { gatesHash, type Gate } from '../../config/index.js';
 import { changedPaths, firstParentChain, GitError, isAncestor } from '../../git/index.js';
-import type { FileStore, SelectionTelemetry } from '../../store/index.js';
+import type { QueueStore, SelectionTelemetry } from '../../store/index.js';
 import { matchingPaths } from '../plan/glob.js';
 
 /** How far back along the target's first-parent history an ancestor's PASS is looked for. */
 export const ANCESTOR_LIMIT = 50;
 
-/** The selection's part of the gate telemetry (declared with the job record, lib/store/recordParts.ts). */
+/** The selection's part of the gate telemetry (declared with the job record, lib/store/formats/gateRecords.ts). */
 export type { SelectionTelemetry };
 
 export interface SelectionPlan {
@@ -139,7 +139,7 @@ export function gateHash(gate: Gate): string {
  */
 export async function selectGates(opts: {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   gates: readonly Gate[];
   base: string;
   train: string;
@@ -192,7 +192,7 @@ export async function selectGates(opts: {
  * After a train PASS: records, on the train commit, every gate that passed there (executed) or
  * whose ancestor PASS still held (cached), merged with what the commit already had.
  */
-export function recordGatePasses(store: FileStore, trainCommit: string, gates: readonly Gate[], executedOrCached: readonly string[]): void {
+export function recordGatePasses(store: QueueStore, trainCommit: string, gates: readonly Gate[], executedOrCached: readonly string[]): void {
   const names = new Set(executedOrCached);
   const passes: Record<string, string> = { ...(store.readGatePasses(trainCommit) ?? {}) };
   for (const gate of gates) if (names.has(gate.name)) passes[gate.name] = gateHash(gate);

@@ -44,14 +44,15 @@ export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): P
   // The target tip is a train with no member: nothing is merged, the base itself is checked out.
   const built: BuiltTrain = { kind: 'fast-forward', base: input.base, train: input.base, tree: input.baseTree, members: [], skipped: [], contained: [] };
   const ids = { batchId: input.batchId, trainId };
-  let judgement = await judgeTrain(ctx, input.loaded, built, input.baseTree, ids, []);
+  const train = { loaded: input.loaded, built, baseTree: input.baseTree, ids, members: [] };
+  let judgement = await judgeTrain(ctx, train);
   // A red target stops the whole queue and is cached: a gate that fails on the target gets the same
   // flaky allowance as a lone job's (plan/flakyPlan.ts), so one unlucky run does not stop the drain.
   const runs = [gateRunOf(judgement, 1, trainId)];
   for (;;) {
     const decision = decideRerun({ members: 1, prior: { key: trainId, runs: 0, reruns: 0 }, runs }, input.loaded.policy.retries.flaky);
     if (decision.kind === 'settle' || ctx.abort.aborted) break;
-    judgement = await judgeTrain(ctx, input.loaded, built, input.baseTree, ids, [], null, decision.run);
+    judgement = await judgeTrain(ctx, { ...train, rerun: decision.run });
     runs.push(gateRunOf(judgement, decision.run, trainId));
   }
   switch (judgement.verdict) {

@@ -2,9 +2,9 @@
 // judged once. Only verdicts about the code are cached: an infrastructure failure, a policy
 // refusal or a stopped run says nothing about the tree and is never stored.
 import { nowIso } from '../../queue/index.js';
-import type { FileStore, JobRecord, VerdictRecord } from '../../store/index.js';
+import type { QueueStore, JobRecord, VerdictRecord } from '../../store/index.js';
 
-export function cachedVerdict(store: FileStore, tree: string, gatesHash: string, members: readonly JobRecord[]): VerdictRecord | null {
+export function cachedVerdict(store: QueueStore, tree: string, gatesHash: string, members: readonly JobRecord[]): VerdictRecord | null {
   const record = store.getVerdict(tree, gatesHash);
   if (!record) return null;
   // `land retry` asks for a fresh judgement: a cached FAIL does not bind a retried member.
@@ -13,7 +13,7 @@ export function cachedVerdict(store: FileStore, tree: string, gatesHash: string,
 }
 
 export function storeVerdict(
-  store: FileStore,
+  store: QueueStore,
   entry: {
     tree: string;
     gatesHash: string;

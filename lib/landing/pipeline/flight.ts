@@ -6,8 +6,8 @@ import { isAncestor } from '../../git/index.js';
 import { applyChanges } from '../../queue/index.js';
 import type { JobRecord } from '../../store/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
-import type { Judged } from '../trains/rerunTrain.js';
-import { judgeStarted, startTrain, type BatchState, type DrainContext, type Speculation, type Started, type TrainPlan } from '../trains/runBatch.js';
+import type { RerunOutcome } from '../trains/rerunTrain.js';
+import { judgeStarted, startTrain, type BatchState, type DrainContext, type Speculation, type Started, type TrainPlan } from '../trains/runTrains.js';
 import { abandonSteps, speculativeBuild } from './abandon.js';
 
 export interface Flight {
@@ -21,7 +21,7 @@ export interface Flight {
   /** Stops this train's gates alone (the drain's second signal stops them all). */
   stop: AbortController;
   /** The judgement, never rejected: an error is kept and rethrown when the train is settled. */
-  judged: Promise<{ ok: true; judged: Judged } | { ok: false; error: unknown }>;
+  judged: Promise<{ ok: true; judged: RerunOutcome } | { ok: false; error: unknown }>;
   /** Verdict writes held while the train is speculative; `writes` null once the train ahead has landed. */
   hold: { writes: (() => void)[] | null };
 }
@@ -78,7 +78,7 @@ export function confirm(flight: Flight): void {
 }
 
 /** The judgement, rethrowing what it threw. */
-export async function verdictOf(flight: Flight): Promise<Judged> {
+export async function verdictOf(flight: Flight): Promise<RerunOutcome> {
   const result = await flight.judged;
   if (!result.ok) throw result.error;
   return result.judged;

@@ -1,11 +1,11 @@
 // batch.parallel above 1: a pipeline of trains in flight, head first. The head is built on the
 // target tip; each train behind it is built on the commit of the train ahead (assuming it passes)
-// and gates at the same time. Trains settle strictly in order, with today's settlement: when the
-// head lands, the next one is the head, its base now the target (checked again before its own CAS).
+// and gates at the same time. Trains settle strictly in order, each as a lone train settles
+// (plan/settlement.ts): when the head lands, the next one is the head, its base now the target
+// (checked again before its own CAS).
 // When the head does not land, every train behind it is abandoned (gates stopped, members put back
 // as they were, nothing recorded as their verdict) and planned again. The next speculative train is
 // planned with the same pure planTrain over the runnable jobs (those in flight are not runnable).
-import { loadTargetPolicy } from '../targetPolicy.js';
 import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
@@ -20,7 +20,7 @@ import {
   type DrainContext,
   type PassView,
   type TrainPlan,
-} from '../trains/runBatch.js';
+} from '../trains/runTrains.js';
 import { currentWindow } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
 import { dropProbe, keepProbe, probedHalf, probeWorth, startProbe, type Probe } from './probe.js';
@@ -100,7 +100,7 @@ function headTip(p: Pipeline): string {
 
 /** A train built on the target tip as it is now (the first half of a failed batch). */
 async function reloaded(ctx: DrainContext): Promise<Omit<PassView, 'jobs'>> {
-  const loaded = await loadTargetPolicy(ctx.cwd, ctx.store, ctx.target);
+  const loaded = await ctx.reloadPolicy();
   return { loaded, baseTree: await treeOf(ctx.cwd, loaded.tip), fastPath: null };
 }
 
@@ -145,7 +145,7 @@ async function settleProbe(p: Pipeline, trainId: string, next: Next): Promise<vo
 async function promote(p: Pipeline, landedTrain: string): Promise<void> {
   const head = p.flights[0];
   if (!head) return;
-  const loaded: LoadedPolicy = await loadTargetPolicy(p.ctx.cwd, p.ctx.store, p.ctx.target);
+  const loaded: LoadedPolicy = await p.ctx.reloadPolicy();
   if (JSON.stringify(loaded.policy) !== JSON.stringify(head.plan.view.loaded.policy)) {
     await abandon(p.ctx, p.flights, landedTrain, `the policy changed with train ${landedTrain}`);
     p.flights.length = 0;

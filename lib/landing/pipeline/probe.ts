@@ -7,7 +7,7 @@
 import { buildTrain } from '../trains/buildTrain.js';
 import { judgeTrain } from '../gates/judge.js';
 import { splitFailed } from '../plan/trainPlan.js';
-import type { DrainContext } from '../trains/runBatch.js';
+import type { DrainContext } from '../trains/runTrains.js';
 import type { Flight } from './flight.js';
 
 export interface Probe {
@@ -38,7 +38,7 @@ export async function startProbe(ctx: DrainContext, head: Flight): Promise<Probe
   const stop = new AbortController();
   const hold: Probe['hold'] = { writes: [] };
   const own: DrainContext = { ...ctx, abort: AbortSignal.any([ctx.abort, stop.signal]), keep: (write) => hold.writes.push(write) };
-  const done = judgeTrain(own, loaded, built, baseTree, { batchId: head.batchId, trainId }, first).then(
+  const done = judgeTrain(own, { loaded, built, baseTree, ids: { batchId: head.batchId, trainId }, members: first }).then(
     () => undefined,
     () => undefined,
   );

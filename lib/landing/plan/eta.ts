@@ -1,6 +1,7 @@
 // Estimates from history: how long a gate usually takes (for `land run`'s progress) and when a
 // queued job may land (for `land status`). Pure: the rows come from metrics.jsonl, read by the
 // caller through the store; nothing here reads a file or a clock.
+import { isRecord } from '../../store/index.js';
 
 /** How many of the latest measurements an estimate looks at: old runs stop counting. */
 export const HISTORY_KEPT = 50;
@@ -29,7 +30,6 @@ export interface EtaBasis {
 
 export const NO_HISTORY = 'no history yet (no train has run its gates)';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isSeconds = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /** Outcomes whose duration says nothing about the gate (it never ran, or a signal cut it short). */

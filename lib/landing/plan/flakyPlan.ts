@@ -3,7 +3,7 @@
 // later PASS lands it and the gate is recorded as flaky for that tree. The allowance is spent only
 // there: a batch's FAIL bisects as before, a PASS needs nothing. And whatever made it run again (a
 // flaky re-run, an infra requeue or a crash that rebuilt the same train), a train is gated at most
-// MAX_TRAIN_RUNS times in all. The train runner (trains/runBatch.ts) asks `decideRerun` after each
+// MAX_TRAIN_RUNS times in all. The train runner (trains/runTrains.ts) asks `decideRerun` after each
 // run and performs what it says; the settlement records what `flakeOf` finds.
 import type { FlakyRecord, GateResult, GateRun, JobRecord, TrainRuns } from '../../store/index.js';
 import type { Judgement } from '../gates/judge.js';

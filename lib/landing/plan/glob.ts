@@ -8,6 +8,7 @@
 //          (`package.json`, `docs`, `docs/`)
 // Anything else (`[`, `{`, `!`) is a literal character.
 
+// A pure memo: a glob's regular expression depends on the pattern's text alone.
 const cache = new Map<string, RegExp>();
 
 function escapeChar(char: string): string {

@@ -1,19 +1,19 @@
 // How a judged train is settled, as one pure function: from the verdict, the members, the batch's
 // attempt, the policy, the window and what the effects around it found (a member withdrawn
 // during the gate, the target's own verdict, the CAS), to the record changes, the train's metrics
-// row, the events, the window move and what rides next. The train runner (trains/runBatch.ts)
+// row, the events, the window move and what rides next. The train runner (trains/runTrains.ts)
 // performs the effects and applies what this returns.
 import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
-import type { GateRun, JobRecord, TrainMetricRow, TrainRuns } from '../../store/index.js';
+import type { GateRun, JobRecord, MetricsRow, TrainRuns } from '../../store/index.js';
 import type { DrainEvent } from '../events.js';
 import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
 import type { Judgement } from '../gates/judge.js';
 import type { TargetHealth } from '../gates/targetCheck.js';
-import type { LandOutcome } from '../trains/landTrain.js';
+import type { LandOutcome } from '../../store/index.js';
 import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
 import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
-import { addJudged, NOTHING_JUDGED, windowFor, type Judged, type WindowEvent } from './windowPlan.js';
+import { addTally, EMPTY_TALLY, windowFor, type CulpritTally, type WindowEvent } from './windowPlan.js';
 
 /** The train as the settlement sees it: plain values, read by the runner. */
 export interface TrainFacts {
@@ -29,10 +29,10 @@ export interface TrainFacts {
   /** The window size before this train settles. */
   window: number;
   /**
-   * What the window history records as decided before this train (window.ts recordedJudged): the
+   * What the window history records as decided before this train (window.ts recordedTally): the
    * culprit rate the window is sized from. Absent: nothing recorded.
    */
-  judged?: Judged;
+  tally?: CulpritTally;
   /** Halves of this batch waiting in the queue (requeued `bisected`); they rejoin once the culprit is found. */
   waiting: readonly JobRecord[];
   now: string;
@@ -49,7 +49,7 @@ export type Found =
   | { step: 'judged' }
   /** A member's stop request arrived during the gate: the run is void. `fresh`: the members re-read. */
   | { step: 'withdrawn'; fresh: readonly JobRecord[] }
-  /** A lone job failed: the target's own gates were asked (trains/runBatch.ts, gates/targetCheck.ts). */
+  /** A lone job failed: the target's own gates were asked (trains/runTrains.ts, gates/targetCheck.ts). */
   | { step: 'target_checked'; health: TargetHealth }
   /** A PASS: the compare-and-swap of the target was tried. */
   | { step: 'landing'; outcome: LandOutcome };
@@ -69,11 +69,11 @@ export type Next =
 export interface Settlement {
   changes: JobChange[];
   /** The train's one metrics row, written under the same lock as the changes (none for a void run). */
-  metric: TrainMetricRow | null;
+  metric: MetricsRow | null;
   /** Reported after the changes are on disk, in this order. */
   events: DrainEvent[];
   /** The window change to persist (history kept even when the size stays), with what the train decided. */
-  window: { event: WindowEvent; before: number; after: number; judged: Judged } | null;
+  window: { event: WindowEvent; before: number; after: number; decided: CulpritTally } | null;
   next: Next;
 }
 
@@ -133,8 +133,8 @@ function sameAttempt(facts: TrainFacts, jobs: readonly JobRecord[]) {
 function metricRow(
   facts: TrainFacts,
   judgement: Judgement,
-  row: Pick<TrainMetricRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>,
-): TrainMetricRow {
+  row: Pick<MetricsRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>,
+): MetricsRow {
   const { members, train } = facts;
   const runs = facts.runs?.history ?? [];
   const many = runs.length > 1;
@@ -161,14 +161,14 @@ function metricRow(
 }
 
 /**
- * The window after a train that decided jobs (`judged`: its landed members, or its one culprit):
+ * The window after a train that decided jobs (`decided`: its landed members, or its one culprit):
  * sized from the culprit rate of everything recorded, this train included (plan/windowPlan.ts).
  * Cached verdicts count: a culprit failed by the cache is still a culprit. A train that decided
  * nothing (a batch that fails and splits, a refusal, an infrastructure failure) moves nothing.
  */
-function windowMove(facts: TrainFacts, event: WindowEvent, judged: Judged): Settlement['window'] {
-  const after = windowFor(addJudged(facts.judged ?? NOTHING_JUDGED, judged), facts.policy.batch.max);
-  return { event, before: facts.window, after, judged };
+function windowMove(facts: TrainFacts, event: WindowEvent, decided: CulpritTally): Settlement['window'] {
+  const after = windowFor(addTally(facts.tally ?? EMPTY_TALLY, decided), facts.policy.batch.max);
+  return { event, before: facts.window, after, decided };
 }
 
 function windowEvents(move: Settlement['window']): DrainEvent[] {
@@ -335,7 +335,7 @@ function sendBackUnjudged(
 }
 
 /** The metrics row of a PASS that did not land: the window stays. */
-function unlandedRow(facts: TrainFacts, judgement: Judgement, reason: string): TrainMetricRow {
+function unlandedRow(facts: TrainFacts, judgement: Judgement, reason: string): MetricsRow {
   return metricRow(facts, judgement, { verdict: 'PASS', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
 }
 

@@ -1,19 +1,17 @@
-// A pure replay of the planner on a queue whose culprits are known: the same planTrain,
-// splitFailed, batch identity and window sizing as a real drain (trains/runBatch.ts,
-// plan/settlement.ts), with the verdict cache modelled (a train whose tree was judged before costs
-// no gate run: after a pair fails and its first job lands alone, the second alone has the pair's
+// A pure replay of the drain on a queue whose culprits are known: the same planTrain, batch
+// identity, start changes and settlement (settleTrain, applied as trains/runTrains.ts applies it)
+// as a real drain, with the verdict cache modelled (a train whose tree was judged before costs no
+// gate run: after a pair fails and its first job lands alone, the second alone has the pair's
 // tree, a cached FAIL) and main's own check before a lone job fails. A tree is the set of jobs
-// merged on the base. No git, no files: a queue of 64 replays in well under a millisecond, so the
-// tests and the benchmark can compare planner rules across thousands of queues.
-import type { BatchRef } from '../../store/index.js';
-import { planTrain, splitFailed, startsBatch, type PlanJob } from './trainPlan.js';
-import { addJudged, initialWindow, NOTHING_JUDGED, windowFor, type Judged } from './windowPlan.js';
-
-interface SimJob extends PlanJob {
-  n: number;
-  culprit: boolean;
-  state: 'queued' | 'in_progress' | 'landed' | 'failed';
-}
+// merged on the base. No git, no files: a queue of 64 replays in about a millisecond, so the tests
+// and the benchmark can compare planner rules across thousands of queues.
+import { newJobRecord, startChanges, type JobChange } from '../../queue/index.js';
+import type { JobRecord } from '../../store/index.js';
+import type { Verdicted } from '../gates/gateRunner.js';
+import { judgementOf, type Judgement } from '../gates/judgement.js';
+import { effectNeeded, settleTrain, type Found, type Next } from './settlement.js';
+import { planTrain, startsBatch } from './trainPlan.js';
+import { addTally, EMPTY_TALLY, initialWindow, type CulpritTally } from './windowPlan.js';
 
 export interface SimResult {
   gateRuns: number;
@@ -26,90 +24,161 @@ export interface SimResult {
 }
 
 interface Sim {
-  jobs: SimJob[];
+  /** The records in queue order; a job's id is its queue position. Changed in place. */
+  jobs: JobRecord[];
+  byId: Map<string, JobRecord>;
+  culprits: ReadonlySet<string>;
   landed: Set<number>;
   cache: Map<string, boolean>;
-  judged: Judged;
+  /** The four judgements a train can get (PASS or FAIL, from the cache or a gate run). */
+  verdicts: { pass: Judgement; fail: Judgement; cachedPass: Judgement; cachedFail: Judgement };
+  tally: CulpritTally;
   window: number;
   max: number;
   batches: number;
   out: SimResult;
 }
 
-const ref = (id: string, attempt: number): BatchRef => ({ id, members: [], attempt, index: 0 });
-
-function treeOf(sim: Sim, members: readonly SimJob[]): string {
-  return [...sim.landed, ...members.map((job) => job.n)].sort((a, b) => a - b).join(',');
+/** The batch being run: its id, and its halves waiting in the queue (as trains/runTrains.ts keeps it). */
+interface SimBatch {
+  id: string;
+  waiting: JobRecord[];
 }
 
-/** The verdict of a train: from the cache when its tree was judged, else one gate run. True: PASS. */
-function judge(sim: Sim, members: readonly SimJob[]): boolean {
-  const tree = treeOf(sim, members);
-  const cached = sim.cache.get(tree);
-  if (cached !== undefined) return cached;
+const position = (job: Pick<JobRecord, 'id'>): number => Number(job.id);
+
+function treeOf(sim: Sim, members: readonly JobRecord[]): string {
+  return [...sim.landed, ...members.map(position)].sort((a, b) => a - b).join(',');
+}
+
+/** The verdict on a tree: from the cache when it was judged, else one gate run. */
+function judgeTree(sim: Sim, tree: string, members: readonly JobRecord[]): Judgement {
+  const known = sim.cache.get(tree);
+  if (known !== undefined) return known ? sim.verdicts.cachedPass : sim.verdicts.cachedFail;
   sim.out.gateRuns += 1;
-  const pass = !members.some((job) => job.culprit);
+  const pass = !members.some((job) => sim.culprits.has(job.id));
   sim.cache.set(tree, pass);
-  return pass;
+  return pass ? sim.verdicts.pass : sim.verdicts.fail;
 }
 
-function decided(sim: Sim, judged: Judged): void {
-  sim.judged = addJudged(sim.judged, judged);
-  sim.window = windowFor(sim.judged, sim.max);
-  sim.out.windows.push(sim.window);
+/** The four judgements a replayed train can get, made once per replay. */
+function verdicts(): Sim['verdicts'] {
+  const pass: Verdicted = { verdict: 'PASS', failure: null };
+  const fail: Verdicted = { verdict: 'FAIL', failure: { kind: 'fail', reason: 'gate', gate: 'gate', status: 'exit 1' } };
+  const of = (outcome: Verdicted, cached: boolean) => judgementOf(outcome, { cached, log: null, telemetry: { mode: 'full', executed: [], gatesHash: '' } });
+  return { pass: of(pass, false), fail: of(fail, false), cachedPass: of(pass, true), cachedFail: of(fail, true) };
 }
 
-function runnable(sim: Sim): SimJob[] {
-  const rank = (job: SimJob) => (job.requeued ? 1 : 2);
-  return sim.jobs.filter((job) => job.state === 'queued').sort((a, b) => rank(a) - rank(b) || a.n - b.n);
-}
-
-/** One admitted batch to the end of its bisection (runBatch + settleTrain, as far as verdicts go). */
-function runBatch(sim: Sim, admitted: SimJob[]): void {
-  const head = admitted[0] as SimJob;
-  const fresh = startsBatch(head) || !head.batch;
-  const id = fresh ? `b${++sim.batches}` : (head.batch as BatchRef).id;
-  let attempt = fresh ? 1 : Math.max(...admitted.map((job) => job.batch?.attempt ?? 1));
-  const waiting = sim.jobs.filter((job) => job.state === 'queued' && job.requeued && job.batch?.id === id && job.reason === 'bisected');
-  let members = admitted;
-  for (;;) {
-    for (const job of members) Object.assign(job, { state: 'in_progress', requeued: false, batch: ref(id, attempt) });
-    sim.out.trains += 1;
-    if (judge(sim, members)) {
-      for (const job of members) Object.assign(job, { state: 'landed' });
-      for (const job of members) sim.landed.add(job.n);
-      decided(sim, { jobs: members.length, culprits: 0 });
-      return;
-    }
-    if (members.length === 1) {
-      judge(sim, []); // main's own check: a PASS on record unless nothing has landed yet
-      Object.assign(members[0] as SimJob, { state: 'failed' });
-      for (const job of waiting) if (job.state === 'queued' && job.reason === 'bisected') job.reason = 'culprit_found';
-      decided(sim, { jobs: 1, culprits: 1 });
-      return;
-    }
-    const { first, second } = splitFailed(members);
-    for (const job of second) Object.assign(job, { state: 'queued', requeued: true, reason: 'bisected', batch: ref(id, attempt + 1) });
-    waiting.push(...second);
-    members = first;
-    attempt += 1;
+/** What the effects after the verdict find: main's own check before a lone job fails (main is green), or a landing. */
+function effectsAfter(sim: Sim, judgement: Judgement, members: readonly JobRecord[]): Found {
+  switch (effectNeeded(judgement, members)) {
+    case 'target_check':
+      return { step: 'target_checked', health: { kind: 'green', cached: judgeTree(sim, treeOf(sim, []), []).cached, log: null } };
+    case 'landing':
+      return { step: 'landing', outcome: { kind: 'landed', warning: null } };
+    case 'none':
+      return { step: 'judged' };
   }
+}
+
+/** Record changes applied as lib/queue/transition.ts applies them, to the replay's records (in place). */
+function apply(sim: Sim, changes: readonly JobChange[]): void {
+  for (const change of changes) {
+    const job = sim.byId.get(change.id);
+    if (!job) throw new Error(`simulate: no job ${change.id}`);
+    if (change.from && !change.from.includes(job.state)) {
+      if (change.lenient) continue;
+      throw new Error(`simulate: job ${job.id} is ${job.state}; expected ${change.from.join(' or ')}`);
+    }
+    if (change.when && !change.when(job)) continue;
+    const patch = typeof change.patch === 'function' ? change.patch(job) : (change.patch ?? {});
+    Object.assign(job, patch);
+    job.state = change.to ?? job.state;
+  }
+}
+
+/** One train: started, judged, and settled by settleTrain; the window follows the settlement's move. */
+function rideTrain(sim: Sim, batch: SimBatch, members: readonly JobRecord[], attempt: number): Next {
+  const trainId = `${batch.id}-${sim.out.trains + 1}`;
+  apply(sim, startChanges(members, batch.id, attempt, trainId));
+  sim.out.trains += 1;
+  const tree = treeOf(sim, members);
+  const judgement = judgeTree(sim, tree, members);
+  const found = effectsAfter(sim, judgement, members);
+  const settlement = settleTrain(
+    {
+      target: 'main',
+      batchId: batch.id,
+      trainId,
+      attempt,
+      members,
+      train: { kind: 'merge', base: '', commit: trainId, tree },
+      policy: { retries: { infra: 0, casLost: 0 }, batch: { max: sim.max } },
+      window: sim.window,
+      tally: sim.tally,
+      waiting: batch.waiting,
+      now: '',
+    },
+    judgement,
+    found,
+  );
+  apply(sim, settlement.changes);
+  if (settlement.window) {
+    sim.tally = addTally(sim.tally, settlement.window.decided);
+    sim.window = settlement.window.after;
+    sim.out.windows.push(sim.window);
+  }
+  if (settlement.next.next === 'publish') for (const job of members) sim.landed.add(position(job));
+  return settlement.next;
+}
+
+/** One admitted batch to the end of its bisection, as trains/runTrains.ts runs it. */
+function runTrains(sim: Sim, admitted: readonly JobRecord[]): void {
+  const head = admitted[0] as JobRecord;
+  const goesOn = head.batch !== null && !startsBatch(head);
+  const batch: SimBatch = { id: goesOn && head.batch ? head.batch.id : `b${++sim.batches}`, waiting: [] };
+  const riders = new Set(admitted.map((job) => job.id));
+  batch.waiting = sim.jobs.filter(
+    (job) => !riders.has(job.id) && job.state === 'queued' && job.requeued && job.batch?.id === batch.id && job.reason === 'bisected',
+  );
+  let members = admitted;
+  let attempt = goesOn ? Math.max(...admitted.map((job) => job.batch?.attempt ?? 1)) : 1;
+  for (;;) {
+    const next = rideTrain(sim, batch, members, attempt);
+    if (next.next === 'publish' || next.next === 'done') return;
+    if (next.next === 'stop') throw new Error(`simulate: the drain stopped (${next.why})`);
+    batch.waiting.push(...next.requeued);
+    members = next.members;
+    attempt = next.attempt;
+  }
+}
+
+/** The queued jobs in landing order: requeued halves first, then by queue position. */
+function runnable(sim: Sim): JobRecord[] {
+  const rank = (job: JobRecord) => (job.requeued ? 1 : 2);
+  return sim.jobs.filter((job) => job.state === 'queued').sort((a, b) => rank(a) - rank(b) || position(a) - position(b));
 }
 
 /** Replays a drain of `culprits.length` jobs (true: a culprit) from a cold start at batch.max. */
 export function simulateDrain(culprits: readonly boolean[], max: number): SimResult {
+  const queued = newJobRecord({ id: '0', branch: '', tip: '', title: '', submitter: 'simulate', urgent: false });
+  const jobs = culprits.map((_, i): JobRecord => ({ ...queued, id: String(i + 1), order: String(i + 1), branch: `job-${i + 1}` }));
   const sim: Sim = {
-    jobs: culprits.map((culprit, i) => ({ n: i + 1, culprit, state: 'queued', requeued: false, reason: null, batch: null, priority: 'normal' })),
+    jobs,
+    byId: new Map(jobs.map((job) => [job.id, job])),
+    culprits: new Set(jobs.filter((_, i) => culprits[i]).map((job) => job.id)),
     landed: new Set(),
     cache: new Map(),
-    judged: NOTHING_JUDGED,
+    verdicts: verdicts(),
+    tally: EMPTY_TALLY,
     window: initialWindow(max),
     max,
     batches: 0,
     out: { gateRuns: 0, trains: 0, landed: [], failed: [], windows: [] },
   };
-  for (let queue = runnable(sim); queue.length; queue = runnable(sim)) runBatch(sim, planTrain(queue, sim.window));
-  sim.out.landed = sim.jobs.filter((job) => job.state === 'landed').map((job) => job.n);
-  sim.out.failed = sim.jobs.filter((job) => job.state === 'failed').map((job) => job.n);
+  for (let queue = runnable(sim); queue.length; queue = runnable(sim)) runTrains(sim, planTrain(queue, sim.window));
+  const ended = (state: JobRecord['state']) => sim.jobs.filter((job) => job.state === state).map(position);
+  sim.out.landed = ended('landed');
+  sim.out.failed = ended('failed');
   return sim.out;
 }

@@ -10,19 +10,19 @@ import type { WindowHistoryEntry } from '../../store/index.js';
 export type WindowEvent = 'PASS' | 'FAIL';
 
 /** Jobs decided by trains, and how many of them were culprits (failed alone by a gate). */
-export interface Judged {
+export interface CulpritTally {
   jobs: number;
   culprits: number;
 }
 
-export const NOTHING_JUDGED: Judged = { jobs: 0, culprits: 0 };
+export const EMPTY_TALLY: CulpritTally = { jobs: 0, culprits: 0 };
 
 /**
  * The prior the recorded counts are added to: one culprit in seven jobs. It keeps a few early
  * culprits from shrinking the window at once (a rate of 1 in 8 jobs keeps batch.max 8 at 4 at
  * most for a while) and lets a run of culprits bring it to 2 within about ten jobs.
  */
-export const RATE_PRIOR: Judged = { jobs: 7, culprits: 1 };
+export const RATE_PRIOR: CulpritTally = { jobs: 7, culprits: 1 };
 
 /** The persisted size as it applies now: never below 1, never above the policy's batch.max. */
 export function clampWindow(size: number, max: number): number {
@@ -34,7 +34,7 @@ export function initialWindow(max: number): number {
   return clampWindow(max, max);
 }
 
-export function addJudged(a: Judged, b: Judged): Judged {
+export function addTally(a: CulpritTally, b: CulpritTally): CulpritTally {
   return { jobs: a.jobs + b.jobs, culprits: a.culprits + b.culprits };
 }
 
@@ -42,11 +42,11 @@ export function addJudged(a: Judged, b: Judged): Judged {
  * What the history records as decided, since the last `land window --reset` (which forgets the
  * rate). Entries without counts (older versions, `--set`) add nothing.
  */
-export function judgedIn(history: readonly WindowHistoryEntry[]): Judged {
-  let total = NOTHING_JUDGED;
+export function tallyOf(history: readonly WindowHistoryEntry[]): CulpritTally {
+  let total = EMPTY_TALLY;
   for (const entry of history) {
-    if (entry.event === 'reset') total = NOTHING_JUDGED;
-    else if (entry.jobs !== undefined) total = addJudged(total, { jobs: entry.jobs, culprits: entry.culprits ?? 0 });
+    if (entry.event === 'reset') total = EMPTY_TALLY;
+    else if (entry.jobs !== undefined) total = addTally(total, { jobs: entry.jobs, culprits: entry.culprits ?? 0 });
   }
   return total;
 }
@@ -55,9 +55,9 @@ export function judgedIn(history: readonly WindowHistoryEntry[]): Judged {
  * The culprit rate the window is sized from: the recorded counts plus the prior. Null while no
  * culprit is recorded (nothing decided yet, or only landings): the window stays at batch.max.
  */
-export function culpritRate(judged: Judged): number | null {
-  if (judged.jobs <= 0 || judged.culprits <= 0) return null;
-  return (judged.culprits + RATE_PRIOR.culprits) / (judged.jobs + RATE_PRIOR.jobs);
+export function culpritRate(tally: CulpritTally): number | null {
+  if (tally.jobs <= 0 || tally.culprits <= 0) return null;
+  return (tally.culprits + RATE_PRIOR.culprits) / (tally.jobs + RATE_PRIOR.jobs);
 }
 
 /**
@@ -79,7 +79,7 @@ export function rateWindow(rate: number | null, max: number): number {
   return 1;
 }
 
-/** The window once `judged` (everything recorded, this train included) is known. */
-export function windowFor(judged: Judged, max: number): number {
-  return rateWindow(culpritRate(judged), max);
+/** The window once `tally` (everything recorded, this train included) is known. */
+export function windowFor(tally: CulpritTally, max: number): number {
+  return rateWindow(culpritRate(tally), max);
 }

@@ -8,12 +8,12 @@
 import { existsSync } from 'node:fs';
 import { gatesHash, type Policy } from '../../config/index.js';
 import { changedPaths, mergeTree } from '../../git/index.js';
-import type { FastPathRefusal, FileStore, JobRecord } from '../../store/index.js';
+import type { FastPathRefusal, QueueStore, JobRecord } from '../../store/index.js';
 import { gatedTreeOf } from '../gates/trusted.js';
 import { anyPathMatches } from '../plan/glob.js';
 import { proofRefusal, readProofFor } from './proof.js';
 
-/** Why a head job does not land alone (declared with the job record's `fastPath`, lib/store/recordParts.ts). */
+/** Why a head job does not land alone (declared with the job record's `fastPath`, lib/store/formats/gateRecords.ts). */
 export type { FastPathRefusal };
 
 /**
@@ -27,7 +27,7 @@ export type FastPathDecision =
 
 export async function fastPathDecision(opts: {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   policy: Policy;
   base: string;
   baseTree: string;

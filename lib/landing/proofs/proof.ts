@@ -2,32 +2,9 @@
 // job whose merge onto the current target gives that very tree land alone without a gate (the
 // fast path). Proofs are keyed by the merged tree (proofs/<tree>.json): a later proof of the same
 // tree replaces the earlier one. Whether a proof is accepted is one pure function, proofRefusal.
-import { z } from 'zod';
-import { objectIdSchema as sha, selectionTelemetrySchema, type FileStore, type ProofRefusal } from '../../store/index.js';
+import type { QueueStore, Proof, ProofRefusal } from '../../store/index.js';
 
-export const proofSchema = z
-  .object({
-    version: z.literal(1),
-    /** The tree the gates passed on: the merge of the tip onto the target, with trusted paths restored from it (the gated tree). */
-    tree: sha,
-    /** The target's tree the merge was made on (the plan base). */
-    planBaseTree: sha,
-    gatesHash: z.string().min(1),
-    verdict: z.literal('PASS'),
-    source: z.enum(['train', 'local']),
-    /** The commit that was checked out for the gates (a train, or prove's in-memory merge); its tree is `tree` unless trusted paths were restored. */
-    commit: sha,
-    seconds: z.number().nonnegative(),
-    at: z.string(),
-    logPath: z.string().nullable(),
-    /** The gate selection of the proving train; null for `land prove`. */
-    selection: selectionTelemetrySchema.nullable(),
-    /** The tip that was proven (a local proof's HEAD, a lone train member's tip). */
-    tip: sha.nullable().optional(),
-  })
-  .loose();
-export type Proof = z.infer<typeof proofSchema>;
-
+export { proofSchema, type Proof } from '../../store/index.js';
 export type { ProofRefusal };
 
 /** What each refusal means, for `land show` and the docs. */
@@ -40,8 +17,8 @@ export const PROOF_REFUSALS: Record<ProofRefusal, string> = {
   log_missing: 'the log of the proving run is missing',
 };
 
-export function recordProof(store: FileStore, proof: Proof): void {
-  store.writeProofRaw(proof.tree, proofSchema.parse(proof));
+export function recordProof(store: QueueStore, proof: Proof): void {
+  store.writeProof(proof);
   if (proof.tip) store.writeProofTreeOfTip(proof.tip, proof.tree);
 }
 
@@ -50,7 +27,7 @@ export function recordProof(store: FileStore, proof: Proof): void {
  * the same tip on another target (so the refusal can say the target moved or the gates changed,
  * rather than that nothing was ever proven).
  */
-export function readProofFor(store: FileStore, tree: string, tip: string): Proof | 'corrupt' | null {
+export function readProofFor(store: QueueStore, tree: string, tip: string): Proof | 'corrupt' | null {
   const exact = readProof(store, tree);
   if (exact !== null) return exact;
   const other = store.readProofTreeOfTip(tip);
@@ -58,12 +35,8 @@ export function readProofFor(store: FileStore, tree: string, tip: string): Proof
 }
 
 /** The proof of `tree`; 'corrupt' when the file exists but is not a proof of that tree. */
-export function readProof(store: FileStore, tree: string): Proof | 'corrupt' | null {
-  const raw = store.readProofRaw(tree);
-  if (raw === null) return null;
-  const parsed = proofSchema.safeParse(raw);
-  if (!parsed.success || parsed.data.tree !== tree) return 'corrupt';
-  return parsed.data;
+export function readProof(store: QueueStore, tree: string): Proof | 'corrupt' | null {
+  return store.readProof(tree);
 }
 
 /**

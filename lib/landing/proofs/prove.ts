@@ -9,7 +9,7 @@ import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { LandError } from '../../errors.js';
 import { changedPaths, commitTree, isAncestor, mergeTree, revParse, treeOf, withDetachedWorktree, type WorktreeRun } from '../../git/index.js';
 import { nowIso } from '../../queue/index.js';
-import type { FileStore } from '../../store/index.js';
+import type { QueueStore } from '../../store/index.js';
 import { runGates, type GateFailure, type GateRun } from '../gates/gateRunner.js';
 import { LogSink } from '../gates/logSink.js';
 import { recordProof, type Proof } from './proof.js';
@@ -43,7 +43,7 @@ function proveMessage(head: string, target: string, base: string): string {
 
 export interface ProveOptions {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   loaded: LoadedPolicy;
   /** The gates' sandbox, resolved once by the command (gates/sandboxHost.ts). */
   sandbox: SandboxHost;

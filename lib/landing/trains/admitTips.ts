@@ -9,7 +9,7 @@ import { objectTypes } from '../../git/index.js';
 import { applyChanges } from '../../queue/index.js';
 import type { JobRecord } from '../../store/index.js';
 import { badTipSteps, classifyTip, type BadTip } from '../plan/tipCheck.js';
-import type { DrainContext } from './runBatch.js';
+import type { DrainContext } from './runTrains.js';
 
 /** How long a tip found to be a commit is not asked about again (ms). */
 export const TIP_TRUSTED_MS = 60_000;

@@ -4,16 +4,16 @@
 import type { Policy } from '../../config/index.js';
 import { GitError, isAncestor, pushWithLease, remoteBranchTip } from '../../git/index.js';
 import { nowIso } from '../../queue/index.js';
-import type { FileStore } from '../../store/index.js';
-import { withLandingToken } from './landTrain.js';
+import type { QueueStore } from '../../store/index.js';
+import { withLandingToken } from '../../store/index.js';
 
 export type PublishOutcome = { kind: 'pushed'; remote: string } | { kind: 'rejected'; remote: string; message: string } | { kind: 'off' };
 
-export async function publishLanding(opts: { cwd: string; store: FileStore; policy: Policy; target: string; commit: string }): Promise<PublishOutcome> {
+export async function publishLanding(opts: { cwd: string; store: QueueStore; policy: Policy; target: string; commit: string }): Promise<PublishOutcome> {
   if (!opts.policy.publish.auto) return { kind: 'off' };
   const remote = opts.policy.publish.remote ?? opts.policy.remote;
   // A queue kept in that very remote has landed there already: the landing was the push.
-  if (opts.store.queueRemote?.remote === remote) return { kind: 'off' };
+  if (opts.store.keptIn(remote)) return { kind: 'off' };
   let outcome: PublishOutcome;
   try {
     const remoteTip = await remoteBranchTip(opts.cwd, remote, opts.target);

@@ -3,26 +3,20 @@
 // left, fewer than five runs of this train), the failed run is journaled and the gates run again
 // on the same tree. The last run's verdict is what the train settles; every run is kept for the
 // metrics row and the job record. The decision is pure; this module performs it.
-import type { LoadedPolicy } from '../../config/index.js';
 import { applyChanges, nowIso, rerunChanges } from '../../queue/index.js';
 import type { GateRun, JobRecord, TrainRuns } from '../../store/index.js';
-import { judgeTrain, type FastPathCheck, type JudgeContext, type Judgement, type TrainIds } from '../gates/judge.js';
+import { judgeTrain, type FastPathCheck, type JudgeContext, type Judgement, type JudgeOptions } from '../gates/judge.js';
 import { decideRerun, gateRunOf, priorRuns, runsAfter, trainKey } from '../plan/flakyPlan.js';
 import { judgedSteps, withdrawals } from '../plan/trainSteps.js';
-import type { BuiltTrain } from './buildTrain.js';
 
-export interface TrainToJudge {
-  loaded: LoadedPolicy;
-  /** Refresh entries that commit on top of the train change it here: that commit is what was judged and lands. */
-  built: BuiltTrain;
-  baseTree: string;
-  ids: TrainIds;
-  members: readonly JobRecord[];
-  fastPath: FastPathCheck | null;
-}
+/**
+ * The train to judge with the drain's fast-path decision (null: none made). Refresh entries that
+ * commit on top of the train change `built` here: that commit is what was judged and lands.
+ */
+export type TrainToJudge = Omit<JudgeOptions, 'fastPath' | 'rerun'> & { fastPath: FastPathCheck | null };
 
 /** The last run's judgement, every run of this drainer (oldest first), and the runs recorded before. */
-export interface Judged {
+export interface RerunOutcome {
   judgement: Judgement;
   runs: GateRun[];
   prior: TrainRuns;
@@ -31,7 +25,7 @@ export interface Judged {
 /** One run: judged, the refreshed commit taken, the notes and the verdict applied and reported. */
 async function judgeOnce(ctx: JudgeContext, t: TrainToJudge, fastPath: FastPathCheck | null, rerun: number | null): Promise<Judgement> {
   const { built, ids, members } = t;
-  const judgement = await judgeTrain(ctx, t.loaded, built, t.baseTree, ids, members, fastPath, rerun);
+  const judgement = await judgeTrain(ctx, { ...t, fastPath, rerun });
   if (judgement.refreshed) {
     built.train = judgement.refreshed.commit;
     built.tree = judgement.refreshed.tree;
@@ -49,7 +43,7 @@ function stopAsked(ctx: JudgeContext, members: readonly JobRecord[]): boolean {
   return fresh.length < members.length || withdrawals(fresh).dropped > 0;
 }
 
-export async function judgeWithReruns(ctx: JudgeContext, t: TrainToJudge): Promise<Judged> {
+export async function judgeWithReruns(ctx: JudgeContext, t: TrainToJudge): Promise<RerunOutcome> {
   const { ids, members } = t;
   const prior = priorRuns(trainKey(t.built.base, members), members);
   let judgement = await judgeOnce(ctx, t, t.fastPath, null);

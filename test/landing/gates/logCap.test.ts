@@ -5,7 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, assert, describe, expect, it } from 'vitest';
-import { MIN_LOG_MAX_BYTES } from '../../../lib/landing/gates/logCap.js';
+import { MIN_LOG_MAX_BYTES } from '../../../lib/config/logLimits.js';
 import { LogSink, safeSplit } from '../../../lib/landing/gates/logSink.js';
 import { land, startLand } from '../../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../helpers/repo.js';

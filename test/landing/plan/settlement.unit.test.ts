@@ -86,7 +86,7 @@ describe('settleTrain', () => {
       gateLog: common.log,
       gate: telemetry,
     });
-    expect(s.window).toEqual({ event: 'PASS', before: 4, after: 8, judged: { jobs: 2, culprits: 0 } });
+    expect(s.window).toEqual({ event: 'PASS', before: 4, after: 8, decided: { jobs: 2, culprits: 0 } });
     expect(s.metric).toMatchObject({
       at: NOW,
       train: 'b-1-t1',
@@ -117,19 +117,19 @@ describe('settleTrain', () => {
     );
     // Recorded: 10 jobs, 2 culprits; with this one, (2 + 1) / (11 + 7) = 1/6: the window is 4.
     const s2 = settleTrain(
-      facts(members, { attempt: 2, judged: { jobs: 10, culprits: 2 } }),
+      facts(members, { attempt: 2, tally: { jobs: 10, culprits: 2 } }),
       { ...pass, cached: true },
       { step: 'landing', outcome: { kind: 'landed', warning: 'the checkout could not follow' } },
     );
-    expect(s.window).toEqual({ event: 'PASS', before: 4, after: 8, judged: { jobs: 1, culprits: 0 } });
-    expect(s2.window).toEqual({ event: 'PASS', before: 4, after: 4, judged: { jobs: 1, culprits: 0 } });
+    expect(s.window).toEqual({ event: 'PASS', before: 4, after: 8, decided: { jobs: 1, culprits: 0 } });
+    expect(s2.window).toEqual({ event: 'PASS', before: 4, after: 4, decided: { jobs: 1, culprits: 0 } });
     expect(s2.metric).toMatchObject({ windowBefore: 4, windowAfter: 4, landed: true, cached: true });
     expect(s2.events.map((e) => e.type)).toEqual(['warning', 'landed']);
   });
 
   it('PASS at batch.max records the window (history) without a window event', () => {
     const s = settleTrain(facts([job(1)], { window: 8 }), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
-    expect(s.window).toEqual({ event: 'PASS', before: 8, after: 8, judged: { jobs: 1, culprits: 0 } });
+    expect(s.window).toEqual({ event: 'PASS', before: 8, after: 8, decided: { jobs: 1, culprits: 0 } });
     expect(s.events.map((e) => e.type)).toEqual(['landed']);
   });
 
@@ -169,7 +169,7 @@ describe('settleTrain', () => {
     });
     expect(changes[1]?.record.reason).toBe('culprit_found');
     // The culprit is recorded whatever the attempt: (1 + 1) / (1 + 7) = 1/4, the window for it is 2.
-    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, judged: { jobs: 1, culprits: 1 } });
+    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, decided: { jobs: 1, culprits: 1 } });
     expect(s.events).toEqual([
       { type: 'target_checked', target: 'main', base: BASE, verdict: 'PASS', cached: true, gate: null, status: null, log: null },
       { type: 'window', before: 4, after: 2, event: 'FAIL' },
@@ -191,7 +191,7 @@ describe('settleTrain', () => {
     const s = settleTrain(facts([job(1)]), fail, { step: 'target_checked', health: { kind: 'unknown', status: 'no_lane: exit 3', log: null } });
     const message = `gate test: exit 1; log ${common.log}; main itself could not be gated (no_lane: exit 3)`;
     expect(s.events).toContainEqual({ type: 'failed', job: job(1).id, reason: 'gate', message });
-    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, judged: { jobs: 1, culprits: 1 } });
+    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, decided: { jobs: 1, culprits: 1 } });
   });
 
   it('FAIL of a singleton on a red target: the job goes back unjudged with the evidence, the halves rejoin, the drain stops', () => {
@@ -232,7 +232,7 @@ describe('settleTrain', () => {
       seconds: 0,
     };
     const s = settleTrain(facts([job(1)]), cached, { step: 'target_checked', health: { kind: 'green', cached: true, log: null } });
-    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, judged: { jobs: 1, culprits: 1 } });
+    expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, decided: { jobs: 1, culprits: 1 } });
     expect(s.metric).toMatchObject({ cached: true, windowBefore: 4, windowAfter: 2, reason: 'gate' });
     expect(on(s, [job(1)])[0]?.record.error?.message).toContain('cached: the same tree failed in train b-0-t1');
   });

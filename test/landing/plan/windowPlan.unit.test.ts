@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampWindow, culpritRate, initialWindow, judgedIn, rateWindow, windowFor, type Judged } from '../../../lib/landing/plan/windowPlan.js';
+import { clampWindow, culpritRate, initialWindow, tallyOf, rateWindow, windowFor, type CulpritTally } from '../../../lib/landing/plan/windowPlan.js';
 import type { WindowHistoryEntry } from '../../../lib/store/index.js';
 
 describe('clampWindow', () => {
@@ -73,8 +73,8 @@ describe('culpritRate and windowFor', () => {
   });
 });
 
-describe('judgedIn', () => {
-  const entry = (event: WindowHistoryEntry['event'], judged?: Judged): WindowHistoryEntry => ({
+describe('tallyOf', () => {
+  const entry = (event: WindowHistoryEntry['event'], judged?: CulpritTally): WindowHistoryEntry => ({
     at: '2026-11-30T12:00:00.000Z',
     event,
     before: 4,
@@ -92,7 +92,7 @@ describe('judgedIn', () => {
       entry('set'),
       entry('FAIL', { jobs: 1, culprits: 1 }),
     ];
-    expect(judgedIn(history)).toEqual({ jobs: 3, culprits: 1 });
-    expect(judgedIn([])).toEqual({ jobs: 0, culprits: 0 });
+    expect(tallyOf(history)).toEqual({ jobs: 3, culprits: 1 });
+    expect(tallyOf([])).toEqual({ jobs: 0, culprits: 0 });
   });
 });

@@ -1,11 +1,11 @@
-// The one fast-path decision, on real repositories and a real FileStore in .git/land.
+// The one fast-path decision, on real repositories and a real QueueStore in .git/land.
 import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gatesHash, policySchema, type Policy, type PolicyInput } from '../../../lib/config/index.js';
 import { fastPathDecision } from '../../../lib/landing/proofs/fastPath.js';
 import { recordProof, type Proof } from '../../../lib/landing/proofs/proof.js';
 import { newJobRecord } from '../../../lib/queue/index.js';
-import { openStore, type FileStore } from '../../../lib/store/index.js';
+import { openStore, type QueueStore } from '../../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -18,7 +18,7 @@ function policyOf(input: Partial<PolicyInput> = {}): Policy {
 
 interface Setup {
   repo: TestRepo;
-  store: FileStore;
+  store: QueueStore;
   base: string;
   baseTree: string;
 }

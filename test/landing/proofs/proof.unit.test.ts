@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { proofRefusal, readProof, recordProof, type Proof } from '../../../lib/landing/proofs/proof.js';
-import { FileStore } from '../../../lib/store/index.js';
+import { localStore } from '../../../lib/store/index.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
@@ -58,7 +58,7 @@ describe('proofRefusal', () => {
 
 describe('recordProof / readProof', () => {
   it('round-trips through proofs/<tree>.json, a later proof replacing the earlier one', () => {
-    const store = new FileStore(join(tempDir(), 'land'));
+    const store = localStore(join(tempDir(), 'land'));
     store.ensure();
     expect(readProof(store, TREE)).toBeNull();
     recordProof(store, proof());
@@ -68,7 +68,7 @@ describe('recordProof / readProof', () => {
   });
 
   it('reports a corrupt file, or a proof of another tree, as corrupt', () => {
-    const store = new FileStore(join(tempDir(), 'land'));
+    const store = localStore(join(tempDir(), 'land'));
     store.ensure();
     writeFileSync(join(store.root, 'proofs', `${TREE}.json`), '{ not json');
     expect(readProof(store, TREE)).toBe('corrupt');
@@ -79,7 +79,7 @@ describe('recordProof / readProof', () => {
   });
 
   it('refuses to write a record that is not a proof', () => {
-    const store = new FileStore(join(tempDir(), 'land'));
+    const store = localStore(join(tempDir(), 'land'));
     expect(() => recordProof(store, { ...proof(), tree: 'not-a-tree' })).toThrow();
   });
 });

@@ -70,7 +70,7 @@ describe('land prove', () => {
 
     // The drainer's fast path accepts it for a job at this tip.
     const store = await openStore(repo.dir);
-    const { policy } = await loadPolicy(repo.dir);
+    const { policy } = await loadPolicy(repo.dir, 'main');
     const job = newJobRecord({ id: 'j-feature', branch: 'feature', tip: head, title: 'feature', submitter: 't', urgent: false });
     expect(await fastPathDecision({ cwd: repo.dir, store, policy, base, baseTree: repo.tip('main^{tree}'), job })).toEqual({
       alone: true,

@@ -1,48 +1,49 @@
 // One admitted batch, from its first train to the end of its bisection: build the train on the
-// target tip, judge it once (cache or gates), then land it with one CAS, or split it. The first
+// target tip, judge it once (cache or gates), then land it through the store (one compare-and-swap of a
+// clone's own target, or one atomic push to a queue's remote), or split it. The first
 // half of a failed train is the next train at once; the second half goes back to the head of the
 // queue and rides with the rest of its batch afterwards. What each step changes is decided by the
 // pure functions of plan/trainSteps.ts and plan/settlement.ts; this module performs the effects
-// (git, gates, the target check, the CAS) and applies what they return.
+// (git, gates, the target check, the landing) and applies what they return.
 import type { SandboxHost } from '../gates/sandbox.js';
-import { branchRef } from '../../git/index.js';
-import { loadTargetPolicy, targetTip } from '../targetPolicy.js';
-import { QueueRaced } from '../../store/index.js';
+import { targetTip } from '../targetPolicy.js';
 import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import { applyChanges, applyChangesLocked, landingChanges, newBatchId, nowIso, startChanges } from '../../queue/index.js';
-import type { FileStore, JobRecord } from '../../store/index.js';
+import type { QueueStore, JobRecord } from '../../store/index.js';
 import { admitTips } from './admitTips.js';
 import { buildTrain, type BuiltTrain } from './buildTrain.js';
 import type { DrainEvent, Emit } from '../events.js';
 import type { FastPathCheck, Judgement } from '../gates/judge.js';
-import { judgeWithReruns, type Judged } from './rerunTrain.js';
-import { landTrain, targetStillAt } from './landTrain.js';
+import { judgeWithReruns, type RerunOutcome } from './rerunTrain.js';
+import { targetStillAt } from './targetStillAt.js';
 import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
 import { protectHookCheck } from '../../hooks/guard.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
 import { startsBatch } from '../plan/trainPlan.js';
-import { bumpWindow, currentWindow, recordedJudged } from '../window.js';
+import { bumpWindow, currentWindow, recordedTally } from '../window.js';
 import { failpoint } from '../../failpoint.js';
 
 export interface DrainContext {
   cwd: string;
-  store: FileStore;
+  store: QueueStore;
   emit: Emit;
   /** Whether this drainer still holds the queue (the drain lock's lease; no secret is read back). */
   holds: () => boolean;
   /** Aborted by a second signal: running gates are killed and members requeued. */
   abort: AbortSignal;
-  /** The target named on the command line, if any (else git config / main). */
-  target?: string;
+  /** The drain's target branch, resolved once by the command. */
+  target: string;
+  /** The policy at the target's tip as it is now (read afresh: a train built on a new tip reads it again). */
+  reloadPolicy: () => Promise<LoadedPolicy>;
   counters: { trains: number; gateRuns: number };
   /** The gates' sandbox, resolved once per drain (gates/sandbox.ts). */
   sandbox: SandboxHost;
   /** Tips found to be commits this drain, with when (performance.now()): trusted a while (trains/admitTips.ts). */
   tipChecks: Map<string, number>;
-  /** A speculative train's verdict writes, held until the train ahead lands (gates/judge.ts). */
+  /** A speculative train's verdict writes, held until the train ahead lands (gates/judging.ts). */
   keep?: (write: () => void) => void;
 }
 
@@ -89,7 +90,7 @@ export function waitingHalves(jobs: readonly JobRecord[], batchId: string, ridin
   return jobs.filter((job) => !riders.has(job.id) && job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
 }
 
-export async function runBatch(ctx: DrainContext, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
+export async function runTrains(ctx: DrainContext, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
   const identity = batchIdentity(admitted);
   const batch: BatchState = { id: identity.id, waiting: waitingHalves(pass.jobs, identity.id, admitted) };
   let plan: TrainPlan = { members: admitted, attempt: identity.attempt, view: pass };
@@ -99,7 +100,7 @@ export async function runBatch(ctx: DrainContext, pass: PassView, admitted: read
       case 'first_half': {
         batch.waiting.push(...next.requeued);
         // A new train: the target tip (and the policy read from it) as they are now.
-        const loaded = await loadTargetPolicy(ctx.cwd, ctx.store, ctx.target);
+        const loaded = await ctx.reloadPolicy();
         plan = { members: next.members, attempt: next.attempt, view: { loaded, baseTree: await treeOf(ctx.cwd, loaded.tip), fastPath: null } };
         continue;
       }
@@ -132,14 +133,14 @@ async function applySettlement(ctx: DrainContext, settlement: Settlement, trainI
       // git, which agrees with the row; the other order left landed records with no row.
       if (metric) ctx.store.appendMetric(metric);
       applyChangesLocked(ctx.store, settlement.changes);
-      if (window) bumpWindow(ctx.store, window.event, max, trainId, window.judged);
+      if (window) bumpWindow(ctx.store, window.event, max, trainId, window.decided);
     });
   }
   for (const event of settlement.events) ctx.emit(event);
 }
 
 /** The members as they are on disk now: a stop request may have arrived since they were listed. */
-function reread(store: FileStore, members: readonly JobRecord[]): JobRecord[] {
+function reread(store: QueueStore, members: readonly JobRecord[]): JobRecord[] {
   return members.map((job) => store.readJob(job.id)).filter((job): job is JobRecord => job !== null);
 }
 
@@ -204,14 +205,14 @@ async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): 
 }
 
 /** Judged once, and again while a lone job's flaky allowance says so (trains/rerunTrain.ts). */
-export function judgeStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started): Promise<Judged> {
+export function judgeStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started): Promise<RerunOutcome> {
   const { loaded, baseTree } = plan.view;
   const { trainId, built, members } = started;
   return judgeWithReruns(ctx, { loaded, built, baseTree, ids: { batchId: batch.id, trainId }, members, fastPath: plan.view.fastPath });
 }
 
 /** The effects after the verdict (target check, lease, CAS), then the settlement, applied. */
-export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started, judged: Judged): Promise<Next> {
+export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started, judged: RerunOutcome): Promise<Next> {
   const { trainId, built, members } = started;
   const { loaded } = plan.view;
   const { judgement, runs, prior } = judged;
@@ -226,51 +227,78 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
     train: { kind: built.kind, base: built.base, commit: built.train, tree: built.tree },
     policy: loaded.policy,
     window: currentWindow(ctx.store, loaded.policy.batch.max),
-    judged: recordedJudged(ctx.store),
+    tally: recordedTally(ctx.store),
     waiting: batch.waiting,
     now: nowIso(),
     runs: { prior, history: runs },
   };
-  if (found.step === 'remote_landing') return landRemotely(ctx, facts, judgement, trainId);
+  if (found.step === 'land') return landThroughStore(ctx, facts, judgement, started);
   const settlement = settleTrain(facts, judgement, found);
   await applySettlement(ctx, settlement, trainId, loaded.policy.batch.max);
   return settlement.next;
 }
 
 /**
- * A PASS of a queue kept in a remote: one atomic push moves the target (lease: the train's base),
- * the drainer's lease and the landed members' records, or nothing moves. Refused: the target or a
- * member moved meanwhile (a cancel from another clone), settled as a lost compare-and-swap.
+ * A PASS whose target is still at the train's base, landed by the store (QueueStore.land). A
+ * clone's own queue checks land's protecting hook, marks the members landing and moves the target
+ * by compare-and-swap: its outcome is settled as usual. A queue kept in a remote moves the target,
+ * the drainer's lease and the landed members' records in one atomic push, or nothing moves; a
+ * refused push (the target or a member moved meanwhile, a cancel from another clone) is settled as
+ * a withdrawal or a lost compare-and-swap.
  */
-async function landRemotely(ctx: DrainContext, facts: TrainFacts, judgement: Judgement, trainId: string): Promise<Next> {
+async function landThroughStore(ctx: DrainContext, facts: TrainFacts, judgement: Judgement, started: Started): Promise<Next> {
   const { store } = ctx;
-  const push = store.landingPush();
-  if (!push) throw new Error('landRemotely: the store lands by compare-and-swap, not by push');
+  const { trainId, built, members } = started;
   const max = facts.policy.batch.max;
   const landed = settleTrain(facts, judgement, { step: 'landing', outcome: { kind: 'landed', warning: null } });
-  const target = { ref: branchRef(facts.target), to: facts.train.commit, expect: facts.train.base };
-  try {
-    await push.pushLanding(() => applyChangesLocked(store, landed.changes), target);
-  } catch (error) {
-    if (!(error instanceof QueueRaced)) throw error;
-    // The refusal fetched the queue. A member changed from another clone meanwhile (canceled, a
-    // stop request, a new tip) withdraws it: the run is void and the others go back at once.
-    const fresh = reread(store, facts.members);
-    const changed = (job: JobRecord) => job.state !== 'in_progress' || job.stopRequest !== null || job.tip !== facts.members.find((m) => m.id === job.id)?.tip;
-    if (fresh.length < facts.members.length || fresh.some(changed)) {
-      const withdrawn = settleTrain(facts, judgement, { step: 'withdrawn', fresh: fresh.filter((job) => job.state === 'in_progress') });
-      await applySettlement(ctx, { ...withdrawn, changes: withdrawn.changes.map((change) => ({ ...change, lenient: true })) }, trainId, max);
-      return withdrawn.next;
+  const result = await store.land({
+    cwd: ctx.cwd,
+    target: facts.target,
+    base: built.base,
+    commit: built.train,
+    message: `land: train ${trainId} (${members.map((m) => m.id).join(' ')})`,
+    hookOff: () => protectHookCheck(ctx.cwd, store, facts.target),
+    markLanding: () => applyChanges(store, landingChanges(members, { commit: built.train, base: built.base, tree: built.tree, kind: built.kind })),
+    recordLanded: () => applyChangesLocked(store, landed.changes),
+  });
+  switch (result.kind) {
+    case 'tried': {
+      // Settled as of the moment the compare-and-swap was tried, as every other verdict is.
+      const settlement = settleTrain({ ...facts, now: nowIso() }, judgement, { step: 'landing', outcome: result.outcome });
+      await applySettlement(ctx, settlement, trainId, max);
+      return settlement.next;
     }
-    const actual = await targetTip(ctx.cwd, store, facts.target);
-    const lost = settleTrain(facts, judgement, { step: 'landing', outcome: { kind: 'lost', actual } });
-    // A member canceled from another clone is no longer in_progress here: it is left as it is.
-    await applySettlement(ctx, { ...lost, changes: lost.changes.map((change) => ({ ...change, lenient: true })) }, trainId, max);
-    return lost.next;
+    case 'pushed':
+      await applySettlement(ctx, { ...landed, changes: [] }, trainId, max);
+      return landed.next;
+    case 'raced':
+      return settleRaced(ctx, facts, judgement, trainId);
+    default: {
+      const never: never = result;
+      throw new Error(`unknown landing result ${JSON.stringify(never)}`);
+    }
   }
-  await push.noteTargetMoved(facts.target, facts.train.commit);
-  await applySettlement(ctx, { ...landed, changes: [] }, trainId, max);
-  return landed.next;
+}
+
+/**
+ * A landing push the remote refused; the refusal fetched the queue. A member changed from another
+ * clone meanwhile (canceled, a stop request, a new tip) withdraws it: the run is void and the
+ * others go back at once. Else the target moved: a lost compare-and-swap.
+ */
+async function settleRaced(ctx: DrainContext, facts: TrainFacts, judgement: Judgement, trainId: string): Promise<Next> {
+  const max = facts.policy.batch.max;
+  const fresh = reread(ctx.store, facts.members);
+  const changed = (job: JobRecord) => job.state !== 'in_progress' || job.stopRequest !== null || job.tip !== facts.members.find((m) => m.id === job.id)?.tip;
+  if (fresh.length < facts.members.length || fresh.some(changed)) {
+    const withdrawn = settleTrain(facts, judgement, { step: 'withdrawn', fresh: fresh.filter((job) => job.state === 'in_progress') });
+    await applySettlement(ctx, { ...withdrawn, changes: withdrawn.changes.map((change) => ({ ...change, lenient: true })) }, trainId, max);
+    return withdrawn.next;
+  }
+  const actual = await targetTip(ctx.cwd, ctx.store, facts.target);
+  const lost = settleTrain(facts, judgement, { step: 'landing', outcome: { kind: 'lost', actual } });
+  // A member canceled from another clone is no longer in_progress here: it is left as it is.
+  await applySettlement(ctx, { ...lost, changes: lost.changes.map((change) => ({ ...change, lenient: true })) }, trainId, max);
+  return lost.next;
 }
 
 /**
@@ -281,7 +309,7 @@ async function landRemotely(ctx: DrainContext, facts: TrainFacts, judgement: Jud
 async function afterGate(
   ctx: DrainContext,
   train: { batch: BatchState; plan: TrainPlan; trainId: string; built: BuiltTrain; members: JobRecord[]; judgement: Judgement },
-): Promise<Found | { step: 'lock_lost' } | { step: 'remote_landing' }> {
+): Promise<Found | { step: 'lock_lost' } | { step: 'land' }> {
   const { judgement, members, built, plan } = train;
   if (judgement.verdict === 'STOPPED') return { step: 'judged' };
   const fresh = reread(ctx.store, members);
@@ -302,22 +330,8 @@ async function afterGate(
   // recovery never takes a train someone else put into the target for one this drainer landed.
   const moved = await targetStillAt(ctx.cwd, ctx.store.targetRef(loaded.target), built.base);
   if (moved) return { step: 'landing', outcome: moved };
-  // A queue kept in a remote lands in one push with the landed records (landRemotely).
-  if (ctx.store.landingPush()) return { step: 'remote_landing' };
-  // land's hook protecting the target, when installed, must be the hook git will run: a
-  // core.hooksPath set since (a gate can set it) or a replaced hook stops the drain unlanded.
-  const hookOff = await protectHookCheck(ctx.cwd, ctx.store, loaded.target);
-  if (hookOff) return { step: 'landing', outcome: { kind: 'hook_off', message: hookOff } };
-  await applyChanges(ctx.store, landingChanges(members, { commit: built.train, base: built.base, tree: built.tree, kind: built.kind }));
-  const outcome = await landTrain({
-    cwd: ctx.cwd,
-    target: loaded.target,
-    base: built.base,
-    train: built.train,
-    tokens: ctx.store,
-    message: `land: train ${train.trainId} (${members.map((m) => m.id).join(' ')})`,
-  });
-  return { step: 'landing', outcome };
+  // The store lands it: a compare-and-swap of the target, or one push (landThroughStore).
+  return { step: 'land' };
 }
 
 export async function publish(ctx: DrainContext, loaded: LoadedPolicy, commit: string): Promise<void> {

@@ -4,7 +4,7 @@
 // existing state folder still parses; the objects are loose, so a later version's fields survive
 // a read-modify-write by this one.
 import { z } from 'zod';
-import { ledgerLineSchema } from '../ledger/ledgerLine.js';
+import { ledgerLineSchema } from './ledgerLine.js';
 
 export const objectIdSchema = z.string().regex(/^[0-9a-f]{40,64}$/, 'expected a full object id');
 const verdict = z.enum(['PASS', 'FAIL']);

@@ -1,13 +1,15 @@
 // A cheap check of a job record's shape, for readers that only count and time records (`land
 // stats`, `land report`, `land tune`, through lib/stats/history.ts): the fields they read, with
-// their types, without the full schema (lib/store/schemas.ts jobRecordSchema). With 10,000
+// their types, without the full schema (jobRecord.ts jobRecordSchema). With 10,000
 // records the full schema costs more than reading the files; a record these readers accept may
 // still fail it (a malformed object id, say): `land status --all` and `land reconcile` say so.
-import { JOB_STATES, type JobRecord } from './schemas.js';
+// Written by hand for its messages (each names the field and what it expected); on the fields it
+// covers it agrees with the schema, which test/store/formats.test.ts proves against a pick of it.
+import { isRecord as isObject } from './isRecord.js';
+import { JOB_STATES, type JobRecord } from './jobRecord.js';
 
 const STATES: ReadonlySet<string> = new Set(JOB_STATES);
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optional = (value: unknown, check: (v: unknown) => boolean) => value === undefined || check(value);
 const isString = (value: unknown) => typeof value === 'string';
 const stringOrNull = (value: unknown) => value === null || typeof value === 'string';

@@ -1,0 +1,90 @@
+// A drainer's caches: the verdict cache, the proofs (lib/store/formats/proof.ts), the
+// window, and the per-gate PASS records of selective gates. A cache entry that does not parse is
+// a miss (the gate runs again); only the window, which holds a decision, reports corruption.
+import { LandError } from '../../errors.js';
+import { writeJsonAtomic } from '../atomic.js';
+import type { StatePaths } from '../paths.js';
+import {
+  gatePassesSchema,
+  parseProof,
+  proofOfTipSchema,
+  proofSchema,
+  verdictSchema,
+  windowStateSchema,
+  type Proof,
+  type ProofRead,
+  type VerdictRecord,
+  type WindowState,
+} from '../formats/index.js';
+import { parseWith, readText } from './parse.js';
+
+/** Cache entries and the landing token: atomic, not fsynced (lib/store/atomic.ts AtomicWrite). */
+export const CACHE = { durable: false } as const;
+
+export function getVerdict(paths: StatePaths, tree: string, gatesHash: string): VerdictRecord | null {
+  const text = readText(paths.verdict(tree, gatesHash));
+  if (text === null) return null;
+  const parsed = parseWith(verdictSchema, text);
+  return parsed.ok ? parsed.value : null; // a corrupt cache entry is a miss: the gate runs again
+}
+
+export function putVerdict(paths: StatePaths, record: VerdictRecord): void {
+  writeJsonAtomic(paths.verdict(record.tree, record.gatesHash), record, CACHE);
+}
+
+/** The proof of `tree`; 'corrupt' when the file exists but is not a proof of that tree. */
+export function readProof(paths: StatePaths, tree: string): ProofRead {
+  const text = readText(paths.proof(tree));
+  if (text === null) return null;
+  try {
+    return parseProof(JSON.parse(text), tree);
+  } catch {
+    return 'corrupt';
+  }
+}
+
+export function writeProof(paths: StatePaths, proof: Proof): void {
+  writeJsonAtomic(paths.proof(proof.tree), proofSchema.parse(proof), CACHE);
+}
+
+/** The tree of the latest proof made for `tip`, or null. */
+export function readProofTreeOfTip(paths: StatePaths, tip: string): string | null {
+  const text = readText(paths.proofOfTip(tip));
+  if (text === null) return null;
+  try {
+    const parsed = proofOfTipSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.tree : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeProofTreeOfTip(paths: StatePaths, tip: string, tree: string): void {
+  writeJsonAtomic(paths.proofOfTip(tip), { tip, tree }, CACHE);
+}
+
+/** The persisted window, or null when none was written yet. A corrupt file is an error. */
+export function readWindow(paths: StatePaths): WindowState | null {
+  const text = readText(paths.window);
+  if (text === null) return null;
+  const parsed = parseWith(windowStateSchema, text);
+  if (!parsed.ok) throw new LandError('corrupt', `window.json is corrupt: ${parsed.problem}`, { hint: 'run `land window --reset`' });
+  return parsed.value;
+}
+
+export function writeWindow(paths: StatePaths, state: WindowState): void {
+  writeJsonAtomic(paths.window, state);
+}
+
+/** gate name → hash of that gate's definition, for each gate that passed on `commit`; null when none (or corrupt: a miss). */
+export function readGatePasses(paths: StatePaths, commit: string): Record<string, string> | null {
+  const text = readText(paths.gatePasses(commit));
+  if (text === null) return null;
+  const parsed = parseWith(gatePassesSchema, text);
+  if (!parsed.ok || parsed.value.commit !== commit) return null; // a corrupt record is a miss: the gate runs
+  return parsed.value.gates;
+}
+
+export function writeGatePasses(paths: StatePaths, commit: string, passes: Record<string, string>): void {
+  writeJsonAtomic(paths.gatePasses(commit), { commit, gates: passes }, CACHE);
+}

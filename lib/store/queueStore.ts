@@ -1,0 +1,163 @@
+// The queue's store, as every caller outside lib/store sees it: one interface, grouped by concern,
+// with two implementations. LocalStore (localStore.ts) keeps a clone's own queue in its state
+// folder (.git/land/); RemoteStore (remoteStore.ts) keeps a queue in a git remote, wrapping the
+// LocalStore of a cache folder (.git/land/remote/<remote>/) and pushing its shared writes. What
+// differs between the two is a member of QueueKind: no caller asks which store it holds.
+import type { ActiveIndex } from './activeIndex.js';
+import type { JsonLines } from './jsonl.js';
+import type { LandingResult, TrainLanding } from './landing.js';
+import type { TokenRecord } from './landingToken.js';
+import type { CorruptRecord, JobListing, JobRead } from './local/jobs.js';
+import type { ProtectHookRead } from './local/drainerFiles.js';
+import type { DrainLease } from './lock.js';
+import type { StatePaths } from './paths.js';
+import type { QueueView } from './queueKind.js';
+import type { TextSlice } from './scan.js';
+import type {
+  DrainHolder,
+  JobRecord,
+  JournalEntry,
+  JournalLine,
+  Proof,
+  ProofRead,
+  ProtectHook,
+  VerdictRecord,
+  WindowState,
+  WrittenMetricsRow,
+} from './formats/index.js';
+import type { WaitForChangeOptions, WaitOutcome } from './watch.js';
+
+export type { CorruptRecord, JobListing, JobRead, ProtectHookRead };
+
+export interface RefreshOptions {
+  /** A drainer riding out an outage of the remote stops trying when it holds. */
+  shouldStop?: () => boolean;
+}
+
+/** The folder the store keeps its files in. */
+export interface StateFolder {
+  /** The state folder: .git/land/, or a remote queue's cache folder. */
+  readonly root: string;
+  readonly paths: StatePaths;
+  /** The repository's git common dir (the folder the state folder is in, whichever queue it holds). */
+  readonly gitDir: string;
+  /** Creates the state folder's layout (idempotent). */
+  ensure(): void;
+  /** Whether the state folder was removed under a running process (jobs folder and journal both gone). */
+  stateFolderVanished(): boolean;
+  /** Removes the temp files killed writers left in every folder of the state; returns their paths. */
+  removeStaleTempFiles(): string[];
+  /**
+   * Where the queue's one-line notes to a person go (a slow-path rebuild of the index of active
+   * jobs, lib/queue/activeSet.ts): stderr, unless whoever holds this store points them elsewhere.
+   */
+  note: (message: string) => void;
+}
+
+/** The job records and the journal: the queue's truth, shared by everyone who uses the queue. */
+export interface JobsAndJournal {
+  readJob(id: string): JobRecord | null;
+  jobExists(id: string): boolean;
+  readJobOrProblem(id: string): JobRead | null;
+  listJobs(opts?: { check?: 'schema' | 'shape' }): JobListing;
+  jobFileIds(): string[];
+  /** A token that changes whenever a job record is added, rewritten or removed. */
+  jobsVersion(): string;
+  /** Waits until the job records differ from `since`, the timeout passes or the signal aborts. */
+  waitForChange(opts: WaitForChangeOptions): Promise<WaitOutcome>;
+  /** Writes a record (shared). Only lib/queue's transition functions call this, after journaling. */
+  writeJob(job: JobRecord): void;
+  /** Appends a journal line (shared); returns where it starts, for takeBackJournal. */
+  appendJournal(entry: JournalLine): number;
+  takeBackJournal(offset: number): void;
+  hasJournal(): boolean;
+  journaledJobIds(start?: number): string[];
+  journalMark(end?: number): { size: number; tail: string | null };
+  readJournal(): JsonLines<JournalEntry>;
+  readJournalOf(id: string): { entries: JournalEntry[]; badLines: number[] };
+  scanJournal(marker: string): JournalEntry[];
+  readJournalOfJobs(ids: readonly string[]): Map<string, JournalEntry[]>;
+}
+
+/** The index of active jobs and the branches' job lists: caches of the journal, kept with it. */
+export interface ActiveIndexFiles {
+  readIndex(): ActiveIndex | null;
+  writeIndex(index: ActiveIndex): boolean;
+  removeIndex(): void;
+  hasBranchLists(): boolean;
+  branchJobIds(branch: string): string[] | null;
+  writeBranchJobs(branch: string, ids: readonly string[]): boolean;
+  addBranchJobs(branch: string, ids: readonly string[]): boolean;
+}
+
+/** What one drainer keeps for itself: verdicts, proofs, the window, metrics, logs, train folders, gate passes. */
+export interface DrainerCaches {
+  getVerdict(tree: string, gatesHash: string): VerdictRecord | null;
+  putVerdict(record: VerdictRecord): void;
+  /** The proof of `tree`; 'corrupt' when its file is not a proof of that tree (lib/store/formats/proof.ts). */
+  readProof(tree: string): ProofRead;
+  writeProof(proof: Proof): void;
+  readProofTreeOfTip(tip: string): string | null;
+  writeProofTreeOfTip(tip: string, tree: string): void;
+  readWindow(): WindowState | null;
+  writeWindow(state: WindowState): void;
+  appendMetric(row: WrittenMetricsRow): void;
+  readMetrics(): JsonLines<Record<string, unknown>>;
+  readMetricsTail(enough: (rows: Record<string, unknown>[]) => boolean): Record<string, unknown>[];
+  readMetricsMatching(needles: readonly string[]): { rows: Record<string, unknown>[]; badLines: number[] };
+  hasLog(id: string): boolean;
+  readLogFrom(id: string, offset?: number): TextSlice;
+  scanLog(id: string, onLine: (line: string) => void): boolean;
+  logPath(id: string): string;
+  freshLogId(id: string): string;
+  claimTrainId(batchId: string): string;
+  trainDir(id: string): string;
+  listTrainDirs(): string[];
+  removeTrainDir(dir: string): void;
+  readGatePasses(commit: string): Record<string, string> | null;
+  writeGatePasses(commit: string, passes: Record<string, string>): void;
+}
+
+/** The locks, and a drainer's own files: the landing token, the protecting hook's record, publish state. */
+export interface DrainerFiles {
+  /** A short critical section over the queue (a remote queue: a transaction pushed when it ends). */
+  withQueueLock<T>(fn: () => Promise<T> | T): Promise<T>;
+  /** The queue lock for a change only this drainer needs (its bookkeeping): never pushed by itself. */
+  withUnsharedQueueLock<T>(fn: () => Promise<T> | T): Promise<T>;
+  acquireDrainLock(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<DrainLease>;
+  drainHolder(): DrainHolder | null;
+  drainerAlive(): boolean;
+  readToken(): TokenRecord | null;
+  writeToken(): string;
+  clearToken(token?: string): void;
+  /** The file holding the landing token's hash, which the protecting hook checks LAND_TOKEN against. */
+  tokenFile(): string;
+  writePublishState(state: Record<string, unknown>): void;
+  readProtectHook(): ProtectHookRead;
+  writeProtectHook(hook: ProtectHook): void;
+  clearProtectHook(): void;
+}
+
+/** What differs between a clone's own queue and a queue kept in a remote. */
+export interface QueueKind {
+  /** Brings the store up to the queue's source (a remote queue fetches); nothing for a local queue. */
+  refresh(opts?: RefreshOptions): Promise<void>;
+  /** Where the queue is kept and who drains it (`land status`). */
+  describe(): Promise<QueueView>;
+  /** Lands a train: a compare-and-swap of the target, or one push of the target with the landed records. */
+  land(landing: TrainLanding): Promise<LandingResult>;
+  /** The sandbox mode when the policy names none (docs/sandbox.md): auto for a clone's own queue, required for a remote's. */
+  defaultSandboxMode(): 'auto' | 'required';
+  /** The ref this clone reads the target from: the branch, or its remote-tracking ref. */
+  targetRef(target: string): string;
+  /** What a drainer waits for while another drains: "the drain lock", or "the queue lease on <remote>". */
+  readonly drainLockName: string;
+  /** Whether a landing moves this clone's own target branch (whose checkout recovery brings along after a crash). */
+  readonly movesLocalTarget: boolean;
+  /** Whether the queue is kept in `remote` (a landing there is already published). */
+  keptIn(remote: string): boolean;
+  /** Whether metrics rows are each drainer's own (a remote queue's clones do not share them). */
+  readonly rowsPerDrainer: boolean;
+}
+
+export interface QueueStore extends StateFolder, JobsAndJournal, ActiveIndexFiles, DrainerCaches, DrainerFiles, QueueKind {}

@@ -1,0 +1,76 @@
+// The cache folder's own files: remote.json (the commit of each queue ref the cache holds),
+// inflight.json (how to take back a transaction whose push's fate is unknown) and lease-seen.json
+// (when this clone first saw the lease's commit). Each is replaced by rename (never read half) but
+// not fsynced. A process killed mid-way loses none of them (the page cache survives it). A power
+// loss may: a stale remote.json costs a re-read of the records whose refs moved; a lost
+// lease-seen.json counts the lease's age again from the next look; a lost inflight.json leaves a
+// push's changes in the cache whether or not the remote took them, until those records move again.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeCacheFile } from '../atomic.js';
+import { emptyRemoteState, inflightSchema, remoteStateSchema, type Inflight, type RemoteState } from '../remoteLayout.js';
+
+const writeCacheJson = (path: string, value: unknown) => writeCacheFile(path, `${JSON.stringify(value)}\n`);
+
+export class RemoteCacheFiles {
+  constructor(private readonly root: string) {}
+
+  private get statePath(): string {
+    return join(this.root, 'remote.json');
+  }
+
+  private get inflightPath(): string {
+    return join(this.root, 'inflight.json');
+  }
+
+  readState(): RemoteState {
+    if (!existsSync(this.statePath)) return emptyRemoteState();
+    try {
+      const parsed = remoteStateSchema.safeParse(JSON.parse(readFileSync(this.statePath, 'utf8')));
+      // A damaged state file costs one full re-read of the records, nothing else.
+      return parsed.success ? parsed.data : emptyRemoteState();
+    } catch {
+      return emptyRemoteState();
+    }
+  }
+
+  writeState(state: RemoteState): void {
+    writeCacheJson(this.statePath, state);
+  }
+
+  /** When this clone first saw the lease at commit `oid` (lease-seen.json), by its own clock. */
+  leaseSeen(oid: string): number | null {
+    try {
+      const seen = JSON.parse(readFileSync(join(this.root, 'lease-seen.json'), 'utf8')) as { commit?: unknown; at?: unknown };
+      return seen.commit === oid && typeof seen.at === 'number' && seen.at <= Date.now() ? seen.at : null;
+    } catch {
+      return null;
+    }
+  }
+
+  noteLeaseSeen(oid: string, at: number): void {
+    writeCacheJson(join(this.root, 'lease-seen.json'), { commit: oid, at });
+  }
+
+  hasInflight(): boolean {
+    return existsSync(this.inflightPath);
+  }
+
+  saveInflight(inflight: Inflight): void {
+    writeCacheJson(this.inflightPath, inflight);
+  }
+
+  /** The saved transaction; null when the file is unreadable (half a file is not possible: atomic write). */
+  readInflight(): Inflight | null {
+    try {
+      const parsed = inflightSchema.safeParse(JSON.parse(readFileSync(this.inflightPath, 'utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  clearInflight(): void {
+    rmSync(this.inflightPath, { force: true });
+  }
+}

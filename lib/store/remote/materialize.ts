@@ -1,0 +1,54 @@
+// Bringing a remote queue's cache up to the refs last fetched: every record whose ref moved since
+// the cache last saw it is written, and the journal lines its new commits carry are appended (two
+// git processes, only when something moved). Runs under the cache's lock.
+import { chainMessages, readBlobs } from '../../git/index.js';
+import type { LocalStore } from '../localStore.js';
+import { entriesOfMessage, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
+import { jobRecordSchema, type JobRecord } from '../formats/index.js';
+import type { RemoteCacheFiles } from './cacheFiles.js';
+
+/** A record read from a job ref's commit; null when it is not one. */
+function parseRecord(text: string | null | undefined, id: string): JobRecord | null {
+  try {
+    const parsed = jobRecordSchema.safeParse(JSON.parse(text ?? 'null'));
+    return parsed.success && parsed.data.id === id ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function materialize(opts: { cache: LocalStore; files: RemoteCacheFiles; refs: QueueRefs; queue: QueueRemote }): Promise<void> {
+  const { cache, files, refs, queue } = opts;
+  const state = files.readState();
+  const changed = [...refs.jobs].filter(([id, oid]) => state.jobs[id] !== oid);
+  if (changed.length) {
+    const messages = await chainMessages(
+      queue.cwd,
+      changed.map(([id, oid]) => ({ tip: oid, since: state.jobs[id] ?? null })),
+    );
+    const blobs = await readBlobs(
+      queue.cwd,
+      changed.map(([, oid]) => `${oid}:record.json`),
+    );
+    // A new cache: an empty index at journal offset 0, so readers catch it up from the lines below.
+    if (!cache.hasJournal() && !cache.readIndex()) cache.writeIndex({ version: 1, journalEnd: 0, journalTail: '', lastId: null, active: {}, recent: [] });
+    for (const message of messages) for (const entry of entriesOfMessage(message)) cache.replayJournal(entry);
+    for (const [id, oid] of changed) {
+      const record = parseRecord(blobs.get(`${oid}:record.json`), id);
+      if (record) cache.writeJob(record);
+      else process.stderr.write(`land: warning: the record of ${id} on ${queue.remote} (${oid.slice(0, 12)}) is corrupt; it is left out\n`);
+    }
+  }
+  // A job whose record moved on the remote: the remote's record wins over what this drainer kept back.
+  const pending = Object.fromEntries(Object.entries(state.pending).filter(([id]) => !changed.some(([moved]) => moved === id)));
+  // A job ref that now names no commit: the cache keeps the record, and the last commit it read (the parent of its next push).
+  const kept = [...refs.misfits.keys()].flatMap((id) => (state.jobs[id] ? [[id, state.jobs[id]] as const] : []));
+  const next: RemoteState = {
+    version: 1,
+    jobs: { ...Object.fromEntries(kept), ...Object.fromEntries(refs.jobs) },
+    heads: Object.fromEntries(refs.heads),
+    seq: refs.seq,
+    pending,
+  };
+  if (JSON.stringify(next) !== JSON.stringify(state)) files.writeState(next);
+}

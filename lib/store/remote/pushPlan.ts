@@ -1,0 +1,74 @@
+// What a transaction's push moves: a commit on each changed job's record ref (its journal lines in
+// the message), the tips of the jobs still to land, the seq ref when jobs were created, the lease
+// when a drainer renews it, and the refs a landing adds (its target). `commit` records in the
+// remote state what the push moved, once it went through.
+import { writeCommits, type NewCommit, type RefUpdate } from '../../git/index.js';
+import { recordMessage, remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
+import type { LeaseKeeper } from '../remoteLease.js';
+import { TERMINAL_STATES } from '../formats/index.js';
+import { renewAsked, type Transaction, type TransactOptions } from './transaction.js';
+
+export interface PushPlan {
+  updates: RefUpdate[];
+  commit: (next: RemoteState) => void;
+  /** Whether jobs riding this drainer's train were kept back (changed in the cache only). */
+  kept: boolean;
+  /** The commit each pushed record ref moves to, for inflight.json. */
+  pushed: Record<string, string>;
+}
+
+export async function pushUpdates(opts: {
+  txn: Transaction;
+  state: RemoteState;
+  transact: TransactOptions;
+  refs: QueueRefs;
+  lease: LeaseKeeper;
+  queue: QueueRemote;
+}): Promise<PushPlan> {
+  const { txn, state, transact, refs, lease: keeper, queue } = opts;
+  const names = remoteRefs(queue.remote);
+  // A job riding this drainer's train changes in the cache only: nobody else may move it, and
+  // its landing (or its return to the queue) pushes the record with these journal lines.
+  const holding = keeper.held() !== null;
+  const kept = holding ? [...txn.after.values()].filter((job) => job.state === 'in_progress') : [];
+  const jobs = [...txn.after.values()].filter((job) => !kept.includes(job));
+  const entriesOf = (id: string) => [...(state.pending[id] ?? []), ...txn.entries.filter((entry) => entry.job === id)];
+  const created = jobs.filter((job) => state.jobs[job.id] === undefined).map((job) => job.id);
+  const renewing = keeper.held() !== null && (jobs.length > 0 || Boolean(transact.extra?.length) || renewAsked(transact.renew));
+  const commits: NewCommit[] = jobs.map((job) => ({
+    parent: state.jobs[job.id] ?? null,
+    files: [{ name: 'record.json', content: `${JSON.stringify(job, null, 2)}\n` }],
+    message: recordMessage(job, entriesOf(job.id)),
+  }));
+  const last = created.sort().at(-1);
+  // A seq ref that names no commit (forged) is replaced by a new history, leased on what it names.
+  const seqParent = state.seq !== null && state.seq === refs.seq && !refs.seqIsCommit ? null : state.seq;
+  if (last) commits.push({ parent: seqParent, files: [{ name: 'last', content: `${last}\n` }], message: `land: seq ${last}\n` });
+  const lease = renewing ? keeper.renewalCommit() : null;
+  if (lease) commits.push(lease);
+  const ids = await writeCommits(queue.cwd, commits);
+  // The lease is on what the remote holds: a job ref that names no commit is replaced by the record's chain.
+  const expectOf = (id: string) => refs.misfits.get(id)?.oid ?? state.jobs[id] ?? null;
+  const updates: RefUpdate[] = jobs.map((job, i) => ({ ref: names.job(job.id), to: ids[i] as string, expect: expectOf(job.id) }));
+  for (const job of jobs) {
+    const head = state.heads[job.id] ?? null;
+    // A finished job's tip lands nowhere: not sent (a bad tip may be no object this clone has).
+    if (job.tip !== head && !TERMINAL_STATES.includes(job.state)) updates.push({ ref: names.head(job.id), to: job.tip, expect: head });
+  }
+  if (last) updates.push({ ref: names.seq, to: ids[jobs.length] as string, expect: state.seq });
+  const leaseId = lease ? (ids[ids.length - 1] as string) : null;
+  if (lease && leaseId) updates.push({ ref: names.lease, to: leaseId, expect: lease.parent });
+  updates.push(...(transact.extra ?? []));
+  const commit = (next: RemoteState) => {
+    jobs.forEach((job, i) => {
+      next.jobs[job.id] = ids[i] as string;
+      next.heads[job.id] = job.tip;
+      delete next.pending[job.id];
+    });
+    for (const job of kept) next.pending[job.id] = entriesOf(job.id);
+    if (last) next.seq = ids[jobs.length] as string;
+    if (leaseId) keeper.renewed(leaseId);
+  };
+  const pushed = Object.fromEntries(jobs.map((job, i) => [job.id, ids[i] as string]));
+  return { updates, commit, kept: kept.length > 0, pushed };
+}

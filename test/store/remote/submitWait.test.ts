@@ -1,0 +1,35 @@
+// `land submit --wait` in a queue kept in a remote: the submitting clone sees its job land by
+// another clone's drainer (its wait fetches the queue as it polls), and exits 0.
+import { land, startLand } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { makeTeam } from '../../helpers/remoteTeam.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ok, serverRefs } from '../../helpers/teamKit.js';
+
+afterAll(cleanupTempDirs);
+
+async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('land submit --wait in a remote queue', () => {
+  it("returns 0 once another clone's drainer landed the job", async () => {
+    const team = makeTeam();
+    const alice = team.clone('alice');
+    const ci = team.clone('ci');
+    const tip = alice.branch('feature', { 'feature.txt': 'feature\n' });
+    const waiting = startLand(alice.dir, ['submit', 'feature', '--wait', '--timeout', '60']);
+    await until('the job on the remote', () => [...serverRefs(team).keys()].some((ref) => ref.startsWith('refs/land/jobs/')));
+    const run = ok(await land(ci.dir, ['run', '--json'], { timeoutMs: 60_000 }));
+    expect(run.lines().filter((event) => event.type === 'landed')).toHaveLength(1);
+    const result = await waiting.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/: landed$/m);
+    // The landing is on the server's main, done by ci's drainer, not by alice's clone.
+    expect(team.server('merge-base', '--is-ancestor', tip, 'main')).toBe('');
+  }, 120_000);
+});
