@@ -1,7 +1,7 @@
 // `land stats` checks metrics rows with fast checks generated from the stored row's schema
 // (lib/store/formats/metricsRow.ts), not with a zod parse, for speed over 10,000 rows. The two must
 // read the same fields: the schema's top-level fields are the ones checked (their agreement with the
-// schema: test/store/formats.test.ts), a row the schema accepts is kept with the same values, and a
+// schema: test/store/formats/formats.unit.test.ts), a row the schema accepts is kept with the same values, and a
 // row without a train's identity is counted, not read.
 import { describe, expect, it } from 'vitest';
 import { trainRowsOf } from '../../lib/stats/history.js';

@@ -3,7 +3,7 @@
 // the schema, instead of zod's parse of every row (a few milliseconds instead of ~100). The
 // predicate covers the field's JSON type: strings, numbers, booleans, null, literals, enums,
 // arrays of those, and unions; an object is only checked to be an object (its fields are read
-// leniently where they are used). test/store/formats.test.ts proves it agrees with the schema.
+// leniently where they are used). test/store/formats/formats.unit.test.ts proves it agrees with the schema.
 import type { z } from 'zod';
 import { isRecord } from './isRecord.js';
 

@@ -4,7 +4,7 @@
 // records the full schema costs more than reading the files; a record these readers accept may
 // still fail it (a malformed object id, say): `land status --all` and `land reconcile` say so.
 // Written by hand for its messages (each names the field and what it expected); on the fields it
-// covers it agrees with the schema, which test/store/formats.test.ts proves against a pick of it.
+// covers it agrees with the schema, which test/store/formats/formats.unit.test.ts proves against a pick of it.
 import { isRecord as isObject } from './isRecord.js';
 import { JOB_STATES, type JobRecord } from './jobRecord.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decidingSection, readGateLog } from '../../lib/landing/gates/gateLog.js';
+import { decidingSection, readGateLog } from '../../../lib/landing/gates/gateLog.js';
 
 const LOG = [
   '== train t-1 at abc on def (2026-01-01T00:00:00Z): j-1 j-2',

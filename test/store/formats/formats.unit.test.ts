@@ -3,7 +3,7 @@
 // schema (fastCheck.ts), and 10,000 job records with the job shape check (jobShape.ts).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { jobShapeProblem } from '../../lib/store/formats/jobShape.js';
+import { jobShapeProblem } from '../../../lib/store/formats/jobShape.js';
 import {
   fieldCheckOf,
   JOURNAL_EVENTS,
@@ -12,8 +12,8 @@ import {
   metricsRowFieldChecks,
   storedMetricsRowSchema,
   type JournalEntry,
-} from '../../lib/store/index.js';
-import { job } from '../helpers/statsFixture.js';
+} from '../../../lib/store/index.js';
+import { job } from '../../helpers/statsFixture.js';
 
 /** Values of every JSON type, including the odd ones old or damaged rows hold. */
 const SAMPLES: unknown[] = [

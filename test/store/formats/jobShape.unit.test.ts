@@ -1,8 +1,8 @@
 // The shape check `land stats` reads records with (lib/store/jobShape.ts): the fields the figures
 // read, with their types; anything else is left to the full schema (land status --all, reconcile).
 import { describe, expect, it } from 'vitest';
-import { jobShapeProblem } from '../../lib/store/formats/jobShape.js';
-import { job } from '../helpers/statsFixture.js';
+import { jobShapeProblem } from '../../../lib/store/formats/jobShape.js';
+import { job } from '../../helpers/statsFixture.js';
 
 describe('jobShapeProblem', () => {
   const good = job(1, 0, { state: 'landed', at: 10 });
