@@ -23,7 +23,7 @@ export async function commonDir(cwd: string): Promise<string> {
 
 // Kept: which repository holds a folder does not change while land runs, and the git modules that
 // need it (worktree removal per train, the hook check per landing) are given only `cwd`; asking git
-// again would cost a process per train (test/run/gitSpawns.test.ts). Only successes are kept.
+// again would cost a process per train (test/landing/gitSpawns.test.ts). Only successes are kept.
 const COMMON_DIRS = new Map<string, string>();
 
 function notARepository(cwd: string, error: GitError): LandError {
