@@ -1,7 +1,7 @@
 // Pure readings of the evidence about one job: its journal lines, the metrics rows naming it and
 // the merges in the target that name it.
 import type { LandMerge } from '../git/index.js';
-import { journalDetail, type JobRecord, type JournalEntry } from '../store/index.js';
+import { journalDetail, metricsRowField, type JobRecord, type JournalEntry } from '../store/index.js';
 import type { CheckKind, TrainRowLite } from './types.js';
 
 /** The journal line that last said which state the job is in (a transition, or an update keeping it). */
@@ -33,13 +33,17 @@ export function alreadyNoted(entries: readonly JournalEntry[], check: CheckKind,
   });
 }
 
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** A metrics row read leniently (rows of earlier versions lack fields); null when it names no members. */
+/** A metrics row read field by field (rows of earlier versions lack fields); null when it names no members. */
 export function rowLite(raw: Record<string, unknown>): TrainRowLite | null {
+  // Members one by one: a list with one bad entry still names the others (as reconcile always read it).
   if (!Array.isArray(raw.members)) return null;
   const members = raw.members.filter((m): m is string => typeof m === 'string');
-  return { train: str(raw.train), commit: str(raw.commit), members, landed: raw.landed === true };
+  return {
+    train: metricsRowField(raw, 'train') ?? null,
+    commit: metricsRowField(raw, 'commit') ?? null,
+    members,
+    landed: metricsRowField(raw, 'landed') === true,
+  };
 }
 
 /** The rows naming each of `ids`. */

@@ -2,7 +2,7 @@
 // outcome, its gate runs and their per-gate results. A row is read leniently (older rows lack
 // fields; lib/store/formats/metricsRow.ts): a field that is missing or of another type is taken as absent.
 import type { HistoryTrain } from '../stats/history.js';
-import { isRecord } from '../store/index.js';
+import { gateResultField, isRecord } from '../store/index.js';
 import { isBisected, isFastPath } from '../stats/trainFigures.js';
 import { isCachedRow } from '../stats/trainRuns.js';
 
@@ -66,18 +66,16 @@ export interface GateResultPoint {
   time: number;
 }
 
-interface LooseResult {
-  name?: unknown;
-  seconds?: unknown;
-  status?: unknown;
-  outcome?: unknown;
-}
+/** A gate result as a row holds it: any object, its fields read one by one (gateResultField). */
+type LooseResult = Record<string, unknown>;
 
 function resultPoint(result: LooseResult, train: HistoryTrain): GateResultPoint | null {
-  if (typeof result.name !== 'string' || typeof result.seconds !== 'number' || !Number.isFinite(result.seconds)) return null;
-  const status = typeof result.status === 'string' ? result.status : '?';
-  const passed = status === 'exit 0' && (result.outcome === undefined || result.outcome === 'exited');
-  return { gate: result.name, seconds: Math.max(0, result.seconds), passed, status, train: train.train, time: train.time };
+  const name = gateResultField(result, 'name');
+  const seconds = gateResultField(result, 'seconds');
+  if (name === undefined || seconds === undefined) return null;
+  const status = gateResultField(result, 'status') ?? '?';
+  const passed = status === 'exit 0' && (result.outcome === undefined || gateResultField(result, 'outcome') === 'exited');
+  return { gate: name, seconds: Math.max(0, seconds), passed, status, train: train.train, time: train.time };
 }
 
 function resultsOf(value: unknown): LooseResult[] {

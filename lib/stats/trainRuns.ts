@@ -1,6 +1,6 @@
 // A metrics row's gate runs, read leniently: `land stats` checks a row's top-level fields only
 // (lib/stats/history.ts trainRowsOf), so the nested results are checked here as they are read. Pure.
-import { isRecord } from '../store/index.js';
+import { gateResultField, isRecord } from '../store/index.js';
 import type { HistoryTrain } from './history.js';
 
 export interface RunResult {
@@ -18,13 +18,15 @@ export interface GateExecution {
 
 function resultOf(value: unknown): RunResult | null {
   if (!isRecord(value)) return null;
-  const r = value;
-  if (typeof r.name !== 'string') return null;
+  const name = gateResultField(value, 'name');
+  if (name === undefined) return null;
+  const seconds = gateResultField(value, 'seconds');
   return {
-    name: r.name,
-    status: typeof r.status === 'string' ? r.status : null,
-    outcome: typeof r.outcome === 'string' ? r.outcome : null,
-    seconds: typeof r.seconds === 'number' && Number.isFinite(r.seconds) && r.seconds >= 0 ? r.seconds : null,
+    name,
+    status: gateResultField(value, 'status') ?? null,
+    // Any string: an outcome a later version names is shown as it is, not dropped.
+    outcome: typeof value.outcome === 'string' ? value.outcome : null,
+    seconds: seconds !== undefined && seconds >= 0 ? seconds : null,
   };
 }
 

@@ -1,7 +1,7 @@
 // Estimates from history: how long a gate usually takes (for `land run`'s progress) and when a
 // queued job may land (for `land status`). Pure: the rows come from metrics.jsonl, read by the
 // caller through the store; nothing here reads a file or a clock.
-import { isRecord } from '../../store/index.js';
+import { gateResultField, isRecord, metricsRowField } from '../../store/index.js';
 
 /** How many of the latest measurements an estimate looks at: old runs stop counting. */
 export const HISTORY_KEPT = 50;
@@ -44,18 +44,23 @@ export function gateHistoryFromMetrics(rows: readonly unknown[]): GateHistory {
   const trainSeconds: number[] = [];
   const gateSeconds: Record<string, number[]> = {};
   for (const row of rows) {
-    if (!isRecord(row) || row.cached === true || row.verdict === 'INFRA') continue;
-    const results = isRecord(row.gate) && Array.isArray(row.gate.results) ? row.gate.results.filter(isRecord) : [];
+    if (!isRecord(row) || metricsRowField(row, 'cached') === true || metricsRowField(row, 'verdict') === 'INFRA') continue;
+    const gate = row.gate; // read field by field: rows of earlier versions lack some
+    const results = isRecord(gate) && Array.isArray(gate.results) ? gate.results.filter(isRecord) : [];
     let total = 0;
     let measured = 0;
     for (const result of results) {
-      if (typeof result.name !== 'string' || !isSeconds(result.seconds)) continue;
-      total += result.seconds;
+      const name = gateResultField(result, 'name');
+      const seconds = gateResultField(result, 'seconds');
+      if (name === undefined || !isSeconds(seconds)) continue;
+      total += seconds;
       measured += 1;
-      if (typeof result.outcome === 'string' && NOT_MEASURED.has(result.outcome)) continue;
-      (gateSeconds[result.name] ??= []).push(result.seconds);
+      const outcome = gateResultField(result, 'outcome');
+      if (outcome !== undefined && NOT_MEASURED.has(outcome)) continue;
+      (gateSeconds[name] ??= []).push(seconds);
     }
-    if (measured) trainSeconds.push(isSeconds(row.gateSeconds) ? row.gateSeconds : total);
+    const recorded = metricsRowField(row, 'gateSeconds');
+    if (measured) trainSeconds.push(isSeconds(recorded) ? recorded : total);
   }
   return { trainSeconds, gateSeconds };
 }

@@ -69,6 +69,22 @@ export function fieldCheckOf(schema: z.ZodType): FieldCheck {
   }
 }
 
+/**
+ * `object[key]` when it passes its field's check from `checks` (generated from the schema whose
+ * inferred type is `T`), else undefined: for readers of a few fields of rows of any version, which
+ * keep a row whose other fields are of another shape. An object-valued field is only checked to
+ * be an object: read its fields the same way.
+ */
+export function checkedField<T, K extends keyof T & string>(
+  checks: Readonly<Record<string, FieldCheck>>,
+  object: Record<string, unknown>,
+  key: K,
+): T[K] | undefined {
+  const value = object[key];
+  // The check was generated from the schema T is inferred from (fieldCheckOf): it narrows as parse would.
+  return checks[key]?.(value) ? (value as T[K]) : undefined;
+}
+
 /** One predicate per top-level field of an object schema. */
 export function fieldChecksOf(shape: Record<string, z.ZodType>): Record<string, FieldCheck> {
   return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, fieldCheckOf(schema)]));

@@ -10,7 +10,7 @@
 // - metricsRowFieldChecks: the fast check `land stats` reads 10,000 rows with, generated from the
 //   stored schema's shape (fastCheck.ts): a field of another type is dropped, the row kept.
 import { z } from 'zod';
-import { fieldChecksOf } from './fastCheck.js';
+import { checkedField, fieldChecksOf } from './fastCheck.js';
 import {
   cachedGateTelemetrySchema,
   failedRefreshSchema,
@@ -137,3 +137,16 @@ export const METRICS_ROW_IDENTITY = ['train', 'members', 'verdict'] as const;
 
 /** The fast check of each field of a stored row, generated from storedMetricsRowSchema's shape. */
 export const metricsRowFieldChecks = fieldChecksOf(storedMetricsRowSchema.shape);
+
+/** The fast check of each field of a gate result in a stored row (`gate.results`). */
+const gateResultFieldChecks = fieldChecksOf(storedGateResultSchema.shape);
+
+/** One field of a stored metrics row, read on its own (fastCheck.ts checkedField); undefined when absent or of another type. */
+export function metricsRowField<K extends keyof StoredMetricsRow & string>(row: Record<string, unknown>, key: K): StoredMetricsRow[K] | undefined {
+  return checkedField<StoredMetricsRow, K>(metricsRowFieldChecks, row, key);
+}
+
+/** One field of a gate result of a stored row, read on its own; undefined when absent or of another type. */
+export function gateResultField<K extends keyof StoredGateResult & string>(result: Record<string, unknown>, key: K): StoredGateResult[K] | undefined {
+  return checkedField<StoredGateResult, K>(gateResultFieldChecks, result, key);
+}
