@@ -1,20 +1,9 @@
 // What `land reconcile` finds and does, as values. The checks (checks.ts) are pure: a job record
 // and the evidence about it in, findings out; effects (run.ts) gather the evidence and apply them.
-import type { JobReason, JournalEntry } from '../store/index.js';
+import type { CheckKind, JournalEntry } from '../store/index.js';
 
-/** Every kind of disagreement, named as docs/reconcile.md's table names it. */
-export const CHECK_KINDS = [
-  'stranded_landed',
-  'stranded',
-  'landed_not_in_target',
-  'train_in_target',
-  'journal_ahead',
-  'unjournaled',
-  'metrics_row_missing',
-  'metrics_row_not_in_target',
-  'ledger_line_missing',
-] as const satisfies readonly JobReason[]; // an uncertain job's reason is the check that found it
-export type CheckKind = (typeof CHECK_KINDS)[number];
+// Every kind of disagreement: declared with the job reasons (an uncertain job's reason is its check).
+export { CHECK_KINDS, type CheckKind } from '../store/index.js';
 
 /**
  * What is done about a finding: `land` / `requeue` / `cancel` settle a stranded job as recovery

@@ -1,6 +1,7 @@
 // A synthetic History for the report's pure tests: no git, no state folder. Jobs and trains are
 // built from a few fields; everything else has the shape the drain writes.
 import type { HistoryTrain } from '../../lib/stats/history.js';
+import { newJobRecord } from '../../lib/queue/index.js';
 import type { JobRecord, WindowHistoryEntry } from '../../lib/store/index.js';
 
 export const T0 = Date.parse('2026-11-30T10:00:00Z');
@@ -16,30 +17,11 @@ export function job(
     timestamps[fields.state] = iso(fields.ended);
   }
   return {
-    version: 1,
-    id,
-    branch: fields.branch ?? id,
-    tip: SHA,
-    title: id,
-    submitter: 'dev@land.invalid',
-    priority: 'normal',
-    order: id,
-    requeued: false,
+    ...newJobRecord({ id, branch: fields.branch ?? id, tip: SHA, title: id, submitter: 'dev@land.invalid', urgent: false }),
     state: fields.state,
     reason: fields.reason ?? null,
     error: fields.message ? { code: fields.reason ?? 'gate', message: fields.message } : null,
     attempts: 1,
-    requeues: {},
-    batch: null,
-    stopRequest: null,
-    conflictPreview: null,
-    verdict: null,
-    base: null,
-    tree: null,
-    train: null,
-    landedVia: null,
-    gateLog: null,
-    gate: null,
     timestamps,
   };
 }

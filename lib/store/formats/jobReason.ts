@@ -3,6 +3,20 @@
 // record written by an earlier version may hold a reason no longer written, and it stays readable
 // (and is shown as it is), never mapped to another (docs/state.md).
 
+/** Every kind of disagreement `land reconcile` finds, named as docs/reconcile.md's table names it; an uncertain job's reason is the check that found it. */
+export const CHECK_KINDS = [
+  'stranded_landed',
+  'stranded',
+  'landed_not_in_target',
+  'train_in_target',
+  'journal_ahead',
+  'unjournaled',
+  'metrics_row_missing',
+  'metrics_row_not_in_target',
+  'ledger_line_missing',
+] as const;
+export type CheckKind = (typeof CHECK_KINDS)[number];
+
 export const JOB_REASONS = [
   // a gate's verdict (lib/landing/gates/gateRunner.ts) and a refresh entry's failure
   'gate',
@@ -34,16 +48,8 @@ export const JOB_REASONS = [
   'canceled',
   'recovered',
   'resolved',
-  // an uncertain job: the `land reconcile` check that found it (lib/reconcile/types.ts CHECK_KINDS)
-  'stranded_landed',
-  'stranded',
-  'landed_not_in_target',
-  'train_in_target',
-  'journal_ahead',
-  'unjournaled',
-  'metrics_row_missing',
-  'metrics_row_not_in_target',
-  'ledger_line_missing',
+  // an uncertain job: the `land reconcile` check that found it
+  ...CHECK_KINDS,
 ] as const;
 export type JobReason = (typeof JOB_REASONS)[number];
 
