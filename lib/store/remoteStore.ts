@@ -270,7 +270,9 @@ export class RemoteStore implements QueueStore {
       if (opts.signal?.aborted) return { kind: 'aborted' };
       if (opts.timeoutMs != null && Date.now() - started >= opts.timeoutMs) return { kind: 'timeout' };
       if (this.jobsVersion() !== opts.since) return { kind: 'changed', by: 'poll' };
-      await sleepUnless(this.queue.pollSeconds * 1000, opts.signal);
+      // Never past the caller's deadline: a `--timeout` shorter than pollSeconds ends on time.
+      const left = opts.timeoutMs == null ? Infinity : opts.timeoutMs - (Date.now() - started);
+      await sleepUnless(Math.min(this.queue.pollSeconds * 1000, left), opts.signal);
       if (opts.signal?.aborted) return { kind: 'aborted' };
       // A drainer holding the lease rides out an outage in refresh, and gives up with its error.
       await this.refresh({ shouldStop: () => opts.signal?.aborted === true }).catch((error: unknown) => {
