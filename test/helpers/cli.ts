@@ -36,18 +36,101 @@ export function startLand(cwd: string, args: string[], opts: { env?: Record<stri
   return { child, done, output: () => ({ stdout, stderr }) };
 }
 
-/** Runs the CLI to its end. */
-export async function land(
-  cwd: string,
-  args: string[],
-  opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
+/**
+ * Commands that start gates, wait on signals or stand for a process boundary a test proves: always
+ * a real process (lib/cli/commands: run, repro and prove start gates; batch wraps a provider).
+ */
+const PROCESS_ONLY = new Set(['run', 'repro', 'prove', 'batch']);
+
+/** `LAND_TEST_PROCESS=1 npm test` runs every CLI call as a real process (docs/development.md). */
+const ALWAYS_PROCESS = process.env.LAND_TEST_PROCESS === '1';
+
+let inProcessBusy = false;
+
+type LandOptions = { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number };
+
+/** Whether a call can run in this test's process: see {@link land}. */
+function inProcessFits(args: readonly string[], opts: LandOptions, command: string | undefined): boolean {
+  if (ALWAYS_PROCESS || inProcessBusy) return false;
+  if (opts.input !== undefined || opts.timeoutMs !== undefined) return false;
+  if (opts.env && Object.keys(opts.env).some((name) => name.startsWith('LAND_FAILPOINT'))) return false;
+  return command !== undefined && !PROCESS_ONLY.has(command) && !args.includes('--wait');
+}
+
+/**
+ * Runs the CLI to its end. A command that starts no gate runs in this process, through the same
+ * `main(argv)` that bin/land.js calls (its output captured, its exit status read back), which
+ * spares a Node start per call; `run`, `repro`, `prove`, `batch`, `--wait`, stdin input, a
+ * timeout, an armed failpoint, and a call made while another is still running (a race the test
+ * wants) start the built CLI as a real process, as {@link landProcess} always does.
+ */
+export async function land(cwd: string, args: string[], opts: LandOptions = {}): Promise<CliResult> {
+  const { commandNamed } = await import('../../lib/cli/program.js');
+  if (!inProcessFits(args, opts, commandNamed(args))) return landProcess(cwd, args, opts);
+  inProcessBusy = true;
+  try {
+    const { code, stdout, stderr } = await runInProcess(cwd, args, opts.env ?? {});
+    return cliResult(code, stdout, stderr);
+  } finally {
+    inProcessBusy = false;
+  }
+}
+
+/** Runs `main` with `-C cwd`, the child's environment additions and stdout/stderr captured. */
+async function runInProcess(cwd: string, args: string[], env: Record<string, string | undefined>) {
+  const { main } = await import('../../lib/cli/main.js');
+  const added: Record<string, string | undefined> = { CI: '1', NO_COLOR: '1', ...env };
+  const saved = Object.fromEntries(Object.keys(added).map((name) => [name, process.env[name]]));
+  const streams = [process.stdout, process.stderr] as const;
+  const writes = streams.map((stream) => stream.write);
+  const ttys = streams.map((stream) => Object.getOwnPropertyDescriptor(stream, 'isTTY'));
+  const captured = ['', ''];
+  streams.forEach((stream, i) => {
+    // A child's stdout and stderr are pipes: help is wrapped at 80 columns, nothing is colored.
+    Object.defineProperty(stream, 'isTTY', { value: false, configurable: true, writable: true });
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      captured[i] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      const done = rest.find((arg) => typeof arg === 'function') as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as typeof stream.write;
+  });
+  setEnv(added);
+  process.exitCode = undefined;
+  try {
+    await main([process.execPath, LAND_BIN, '-C', cwd, ...args]);
+    return { code: Number(process.exitCode ?? 0), stdout: captured[0] ?? '', stderr: captured[1] ?? '' };
+  } finally {
+    process.exitCode = undefined;
+    setEnv(saved);
+    streams.forEach((stream, i) => {
+      stream.write = writes[i] as typeof stream.write;
+      const tty = ttys[i];
+      if (tty) Object.defineProperty(stream, 'isTTY', tty);
+      else delete (stream as { isTTY?: boolean }).isTTY;
+    });
+  }
+}
+
+function setEnv(values: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}
+
+/** Runs the built CLI as a real child process to its end. */
+export async function landProcess(cwd: string, args: string[], opts: LandOptions = {}): Promise<CliResult> {
   const run = startLand(cwd, args, opts);
   const timer = opts.timeoutMs ? setTimeout(() => run.child.kill('SIGKILL'), opts.timeoutMs) : null;
   const { code, signal, stdout, stderr } = await run.done;
   if (timer) clearTimeout(timer);
+  return cliResult(code ?? (signal ? 128 : 1), stdout, stderr);
+}
+
+function cliResult(code: number, stdout: string, stderr: string): CliResult {
   return {
-    code: code ?? (signal ? 128 : 1),
+    code,
     stdout,
     stderr,
     json: () => JSON.parse(stdout),
