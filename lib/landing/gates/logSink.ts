@@ -17,6 +17,11 @@ export interface LogSinkOptions {
   maxBytes?: number;
 }
 
+/** A secret's mask: "***" for each of its lines, its line breaks kept. */
+export function masked(secret: string): string {
+  return secret.replace(/[^\r\n]+/g, '***');
+}
+
 /**
  * Where `text` may be split so that no occurrence of a secret straddles the split: at most `at`,
  * moved back to the start of any occurrence that begins before `at` and ends after it.
@@ -59,10 +64,14 @@ export class LogSink extends Writable {
     this.secrets = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
   }
 
-  /** `text` with the current secrets replaced by "***". */
+  /**
+   * `text` with the current secrets replaced by "***", one per line of the secret: a value of several
+   * lines reads the same whether it reached the log whole or a line at a time (each of its lines is
+   * a secret too, lib/landing/gates/gateEnv.ts secretsOf), however the gate's output was chunked.
+   */
   redact(text: string): string {
     let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join('***');
+    for (const secret of this.secrets) out = out.split(secret).join(masked(secret));
     return out;
   }
 

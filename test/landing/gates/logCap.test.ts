@@ -6,7 +6,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, assert, describe, expect, it } from 'vitest';
 import { MIN_LOG_MAX_BYTES } from '../../../lib/config/logLimits.js';
-import { LogSink, safeSplit } from '../../../lib/landing/gates/logSink.js';
+import { LogSink, masked, safeSplit } from '../../../lib/landing/gates/logSink.js';
 import { land, startLand } from '../../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../helpers/repo.js';
 import { readJobFile, stateDir } from '../../helpers/state.js';
@@ -106,6 +106,31 @@ describe('LogSink with a cap', () => {
     expect(safeSplit('abcSECRETdef', 9, ['SECRET'])).toBe(9);
     expect(safeSplit('abcdef', 4, ['SECRET'])).toBe(4);
     expect(safeSplit('abSEC', 4, [])).toBe(4);
+  });
+});
+
+describe('LogSink redaction of a secret of several lines', () => {
+  it('writes one *** per line of the secret whether the value arrives whole or a line at a time', async () => {
+    const lines = ['-----BEGIN KEY-----', 'bXVsdGktbGluZS1rZXk=', '-----END KEY-----'];
+    const value = lines.join('\n');
+    const secrets = [value, ...lines];
+    const write = async (feed: (log: LogSink) => void) => {
+      const path = join(tempDir('land-logmask-'), 'train.log');
+      const log = new LogSink(path, {});
+      log.setSecrets(secrets);
+      feed(log);
+      await log.close();
+      return readFileSync(path, 'utf8');
+    };
+    const whole = await write((log) => log.write(`before\n${value}\nafter\n`));
+    const lineByLine = await write((log) => {
+      log.write('before\n');
+      for (const line of lines) log.write(`${line}\n`);
+      log.write('after\n');
+    });
+    expect(whole).toBe('before\n***\n***\n***\nafter\n');
+    expect(lineByLine).toBe(whole);
+    expect(masked('a\r\nb')).toBe('***\r\n***');
   });
 });
 
