@@ -108,11 +108,12 @@ describe.sequential('fault test 3: races', () => {
     expect(unreadable).toEqual([]);
     expect(records).toHaveLength(50);
     expect(new Set(records.map((job) => job.branch)).size).toBe(50);
-    // Queue order: a wave submitted after another got larger ids, and `order` follows the id.
+    // Queue order: a wave submitted after another got larger ids, and `order` follows the id. Ids
+    // sort as text (j-<day>-<number of the day>), also across midnight UTC.
     for (let wave = 1; wave < waves.length; wave += 1) {
-      expect(Math.min(...(waves[wave] ?? []).map((id) => Number(id.slice(-4))))).toBeGreaterThan(
-        Math.max(...(waves[wave - 1] ?? []).map((id) => Number(id.slice(-4)))),
-      );
+      const first = [...(waves[wave] ?? [])].sort()[0] ?? '';
+      const previousLast = [...(waves[wave - 1] ?? [])].sort().at(-1) ?? '';
+      expect(first > previousLast, `wave ${wave + 1} starts at ${first}, after ${previousLast}`).toBe(true);
     }
     for (const job of records) expect(job.order).toBe(job.id);
     const report = await afterFault(fault, 'settled', 'after 50 racing submits');
