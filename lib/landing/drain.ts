@@ -248,6 +248,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
     counters: { trains: 0, gateRuns: 0 },
     sandbox: opts.sandbox,
     tipChecks: new Map(),
+    startedAt,
   };
   const run: DrainRun = {
     ctx,

@@ -328,7 +328,7 @@ function sendBackUnjudged(
       ? {
           next: 'stop',
           why: 'target_red',
-          message: `${target} itself fails gate ${red.gate} (${red.status}) at ${train.base.slice(0, 12)}; log ${red.log ?? '(none)'}; fix ${target}, then run land again; no job was failed`,
+          message: `${target} itself fails gate ${red.gate} (${red.status}) at ${train.base.slice(0, 12)}; log ${red.log ?? '(none)'}; fix ${target} (or install what its gates need), then run land again: it gates ${target} again; no job was failed`,
         }
       : { next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' },
   };
