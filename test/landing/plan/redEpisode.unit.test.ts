@@ -6,7 +6,18 @@ const tree = (n: number) => String(n).repeat(40).slice(0, 40);
 const HASH = 'a1b2c3d4e5f6';
 
 function verdict(over: Partial<VerdictRecord>): VerdictRecord {
-  return { tree: tree(1), gatesHash: HASH, verdict: 'FAIL', reason: 'test', status: 'exit 1', seconds: 1, at: '2026-12-01T10:00:00.000Z', train: 'b-1', log: null, ...over };
+  return {
+    tree: tree(1),
+    gatesHash: HASH,
+    verdict: 'FAIL',
+    reason: 'test',
+    status: 'exit 1',
+    seconds: 1,
+    at: '2026-12-01T10:00:00.000Z',
+    train: 'b-1',
+    log: null,
+    ...over,
+  };
 }
 
 const episode: RedEpisode = {
