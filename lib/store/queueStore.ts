@@ -94,6 +94,8 @@ export interface ActiveIndexFiles {
 export interface DrainerCaches {
   /** The verdict the drain may act on: null when none, corrupt, or voided (lib/store/formats/verdict.ts). */
   getVerdict(tree: string, gatesHash: string): VerdictRecord | null;
+  /** The entry as written, voided or not (a drain asks whether the target's FAIL was voided). */
+  readVerdict(tree: string, gatesHash: string): VerdictRecord | null;
   putVerdict(record: VerdictRecord): void;
   /** Every readable entry of the verdict cache, voided ones included (`land verdicts`). */
   listVerdicts(): VerdictRecord[];

@@ -304,6 +304,7 @@ export class RemoteStore implements QueueStore {
   hasBranchLists = (): boolean => this.cache.hasBranchLists();
   branchJobIds = (branch: string): string[] | null => this.cache.branchJobIds(branch);
   getVerdict = (tree: string, gatesHash: string): VerdictRecord | null => this.cache.getVerdict(tree, gatesHash);
+  readVerdict = (tree: string, gatesHash: string): VerdictRecord | null => this.cache.readVerdict(tree, gatesHash);
   listVerdicts = (): VerdictRecord[] => this.cache.listVerdicts();
   readProof = (tree: string): ProofRead => this.cache.readProof(tree);
   readProofTreeOfTip = (tip: string): string | null => this.cache.readProofTreeOfTip(tip);

@@ -26,10 +26,15 @@ export const CACHE = { durable: false } as const;
 
 /** The entry the drain may act on: null when there is none, or it is corrupt or voided (a miss: the gate runs again). */
 export function getVerdict(paths: StatePaths, tree: string, gatesHash: string): VerdictRecord | null {
+  return trustedVerdict(readVerdict(paths, tree, gatesHash));
+}
+
+/** The entry as written, voided or not; null when there is none or it is corrupt. */
+export function readVerdict(paths: StatePaths, tree: string, gatesHash: string): VerdictRecord | null {
   const text = readText(paths.verdict(tree, gatesHash));
   if (text === null) return null;
   const parsed = parseWith(verdictSchema, text);
-  return parsed.ok ? trustedVerdict(parsed.value) : null;
+  return parsed.ok ? parsed.value : null;
 }
 
 export function putVerdict(paths: StatePaths, record: VerdictRecord): void {

@@ -32,27 +32,30 @@ describe('an environment failure does not poison the verdict cache', () => {
     for (const v of verdicts) expect(v).toMatchObject({ verdict: 'FAIL', voided: { why: 'target_red' } });
     expect(verdicts.map((v: { tree: string }) => v.tree)).toContain(mainTree);
 
-    // Still no dependency: the next run does not stop from the cached FAIL, it gates main again.
+    // Still no dependency: the next run does not stop from the cached FAIL, it gates main first, and
+    // stops again for one gate run; no train is built.
     const again = await runDrain(repo.dir);
-    expect(again.summary.stopped?.why).toBe('target_red');
-    expect(again.of('checking_target')).toHaveLength(1);
-    expect(again.of('target_checked')[0]).toMatchObject({ verdict: 'FAIL', cached: false });
-    expect(repo.gateRuns()).toBe(6);
+    expect(again.summary).toMatchObject({ trains: 0, failed: [], stopped: { why: 'target_red' } });
+    expect(again.of('checking_target')).toMatchObject([{ first: true }]);
+    expect(again.of('target_checked')).toMatchObject([{ verdict: 'FAIL', cached: false, first: true }]);
+    expect(repo.gateRuns()).toBe(4);
 
-    // The dependency is installed: the next run judges afresh and lands both, the window untouched.
+    // The dependency is installed: main passes, then the batch is judged afresh and lands, the window untouched.
     mkdirSync(deps);
     const fixed = await runDrain(repo.dir);
     expect(fixed.summary).toMatchObject({ failed: [], queued: [], window: 8, stopped: null });
     expect([...fixed.summary.landed].sort()).toEqual([...ids].sort());
+    expect(fixed.of('target_checked')).toMatchObject([{ verdict: 'PASS', first: true }]);
     expect(fixed.events.some((e) => e.type === 'window')).toBe(false);
-    expect(repo.gateRuns()).toBe(7);
+    expect(repo.gateRuns()).toBe(6);
     const jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id)).toMatchObject({ state: 'landed' });
     expect(landedOrder(repo)).toEqual(ids);
 
     // land verdicts forget, end to end: one tree, then the FAILs left; a bad tree and a missing one.
     const human = await land(repo.dir, ['verdicts']);
-    expect(human.stdout).toMatch(new RegExp(`^${mainTree}\\s+\\S+\\s+FAIL test exit 1\\s+\\S+-target-2\\s+\\S+\\s+target_red \\(train `, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^${mainTree}\\s+\\S+\\s+PASS\\s+\\S+-target\\s+\\S+\\s+-$`, 'm'));
+    expect(human.stdout).toMatch(/^[0-9a-f]{40}\s+\S+\s+FAIL test exit 1\s+\S+\s+\S+\s+target_red \(train \S+\)$/m);
     expect(await land(repo.dir, ['verdicts', 'forget', mainTree])).toMatchObject({ code: 0, stdout: 'forgot 1 cached verdict\n' });
     expect(await land(repo.dir, ['verdicts', 'forget', mainTree])).toMatchObject({ code: 4, stderr: `land: no cached verdict for tree ${mainTree}\n` });
     const bad = await land(repo.dir, ['verdicts', 'forget', 'main']);

@@ -40,13 +40,15 @@ describe('a red target', () => {
     expect(repo.tip('main')).toBe(redTip);
 
     // The FAILs of that stop are void (test/landing/gates/environmentFailure.test.ts): a new drain
-    // judges the batch and main again rather than stopping from the cache, and stops the same way.
+    // gates main first rather than stopping from the cache, and stops the same way, one gate run later.
     const again = await land(repo.dir, ['run']);
     expect(again.code, again.stderr).toBe(10);
+    expect(again.stderr).toContain(`gating main itself at ${redTip.slice(0, 12)}`);
     expect(again.stdout).toMatch(
-      new RegExp(`stopped: main itself fails gate test \\(exit 1\\) at ${redTip.slice(0, 12)}; log \\S+-target-2\\.log; fix main .*; no job was failed`),
+      new RegExp(`stopped: main itself fails gate test \\(exit 1\\) at ${redTip.slice(0, 12)}; log \\S+-target\\.log; fix main .*; no job was failed`),
     );
-    expect(repo.gateRuns()).toBe(8);
+    expect(again.stdout).not.toContain(check.log);
+    expect(repo.gateRuns()).toBe(5);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('queued');
 
@@ -56,7 +58,7 @@ describe('a red target', () => {
     const fixed = await land(repo.dir, ['run', '--json']);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.lines().at(-1)).toMatchObject({ failed: [], queued: [], stopped: null });
-    expect(repo.gateRuns()).toBe(9);
+    expect(repo.gateRuns()).toBe(6);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(ids);
