@@ -41,7 +41,6 @@ export type DrainEvent =
   | { type: 'warning'; message: string }
   /** After a train that tested nothing: the drainer waits before the next one. */
   | { type: 'backing_off'; seconds: number; reason: string }
-  /** A job failed alone on a target tree with no PASS on record: the target tip is gated first. */
   /**
    * The target tip is gated: a job (`job`) failed alone, or (`first`) before the drain's first train,
    * because a drain that stopped for it voided its FAIL (plan/redEpisode.ts); `job` is then the head job.
