@@ -67,6 +67,20 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/commands.md#land-run',
   },
+  verdicts: {
+    examples: [
+      ['land verdicts', 'every cached verdict: tree, gates hash, PASS or FAIL, the train that judged it, whether it was voided'],
+      ['land verdicts --json | jq \'.verdicts[] | select(.verdict == "FAIL")\'', 'the cached FAILs'],
+    ],
+    docs: 'docs/drain.md#the-verdict-cache',
+  },
+  'verdicts forget': {
+    examples: [
+      ['land verdicts forget "$(git rev-parse main^{tree})"', "forget main's own verdicts: the next drain gates it again"],
+      ['land verdicts forget --fails --since 2h', 'forget the FAILs of the last two hours (gates ran without their dependencies)'],
+    ],
+    docs: 'docs/drain.md#the-verdict-cache',
+  },
   window: {
     examples: [
       ['land window', 'the window and its recent history'],

@@ -32,6 +32,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['cancel', 'retry'], load: async () => (await import('./commands/cancel.js')).registerCancel },
   { names: ['run'], load: async () => (await import('./commands/run.js')).registerRun },
   { names: ['window'], load: async () => (await import('./commands/window.js')).registerWindow },
+  { names: ['verdicts'], load: async () => (await import('./commands/verdicts.js')).registerVerdicts },
   { names: ['prove'], load: async () => (await import('./commands/prove.js')).registerProve },
   { names: ['hooks'], load: async () => (await import('./commands/hooks.js')).registerHooks },
   { names: ['batch'], load: async () => (await import('./commands/batch.js')).registerBatch },

@@ -19,6 +19,7 @@ import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
 import { gateIsolationWarning, type SandboxHost } from './gates/sandbox.js';
+import { recheckVoidedTarget } from './gates/targetFirst.js';
 import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
 
 export type { DrainSummary } from './drainSummary.js';
@@ -141,6 +142,8 @@ interface Between {
   queue: QueueRead | null;
   infraInARow: number;
   onceBatch: string | null;
+  /** Whether the target's voided FAIL was asked about (once per drain, gates/targetFirst.ts). */
+  targetAsked: boolean;
 }
 
 /** After a batch: reads the queue for the next pass; false when --once has run its batch. */
@@ -187,7 +190,7 @@ function boundaryStop(run: DrainRun): Stopped | undefined {
 
 /** One pass after another, until nothing is runnable (or, with --watch, until idle-exit or a signal). */
 async function drainPasses(run: DrainRun): Promise<Stopped> {
-  const between: Between = { queue: null, infraInARow: 0, onceBatch: null };
+  const between: Between = { queue: null, infraInARow: 0, onceBatch: null, targetAsked: false };
   for (;;) {
     if (run.ctx.store.stateFolderVanished()) throw run.queue.stateVanishedError();
     const stop = boundaryStop(run);
@@ -205,6 +208,11 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await run.ctx.reloadPolicy();
     gateIsolationWarning(loaded.policy, run.ctx.sandbox); // throws when gates cannot run under the policy now in force
+    if (!between.targetAsked) {
+      between.targetAsked = true;
+      const red = await recheckVoidedTarget(run.ctx, loaded, await treeOf(run.ctx.cwd, loaded.tip), runnable[0] as JobRecord);
+      if (red !== undefined) return red;
+    }
     const chosen = await chooseTrain(run, { loaded, queue, runnable });
     if (chosen === 'again') continue;
     if (!chosen.members.length) return null;
@@ -248,6 +256,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
     counters: { trains: 0, gateRuns: 0 },
     sandbox: opts.sandbox,
     tipChecks: new Map(),
+    startedAt,
   };
   const run: DrainRun = {
     ctx,

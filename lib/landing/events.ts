@@ -41,8 +41,11 @@ export type DrainEvent =
   | { type: 'warning'; message: string }
   /** After a train that tested nothing: the drainer waits before the next one. */
   | { type: 'backing_off'; seconds: number; reason: string }
-  /** A job failed alone on a target tree with no PASS on record: the target tip is gated first. */
-  | { type: 'checking_target'; target: string; base: string; train: string; job: string }
+  /**
+   * The target tip is gated: a job (`job`) failed alone, or (`first`) before the drain's first train,
+   * because a drain that stopped for it voided its FAIL (plan/redEpisode.ts); `job` is then the head job.
+   */
+  | { type: 'checking_target'; target: string; base: string; train: string; job: string; first?: boolean }
   /** A lone job's gate failed: its gates run again on the same tree (run `run`; policy retries.flaky = `allowance`). */
   | { type: 'gate_rerun'; train: string; job: string; run: number; allowance: number; gate: string; status: string }
   /** What the target tip's own gates say (PASS, FAIL, or UNKNOWN when they could not run). */
@@ -55,6 +58,8 @@ export type DrainEvent =
       gate: string | null;
       status: string | null;
       log: string | null;
+      /** The check made before the first train (checking_target's `first`). */
+      first?: boolean;
     };
 
 export type Emit = (event: DrainEvent) => void;
@@ -66,11 +71,11 @@ function describeTargetCheck(event: DrainEvent & { type: 'target_checked' }): st
   const cached = event.cached ? ' (verdict cache)' : '';
   switch (event.verdict) {
     case 'PASS':
-      return `  ${at} passes its own gates${cached}: the job's change is the cause`;
+      return `  ${at} passes its own gates${cached}: ${event.first ? 'the queue drains' : "the job's change is the cause"}`;
     case 'FAIL':
       return `  ${at} fails gate ${event.gate ?? '?'} (${event.status ?? 'FAIL'}) on its own${cached}${event.log ? `; log ${event.log}` : ''}`;
     case 'UNKNOWN':
-      return `  ${at} could not be gated (${event.status ?? 'unknown'}); the job's own verdict stands`;
+      return `  ${at} could not be gated (${event.status ?? 'unknown'}); ${event.first ? 'the queue drains' : "the job's own verdict stands"}`;
     default: {
       const never: never = event.verdict;
       return String(never);
@@ -160,6 +165,8 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'gate_rerun':
       return `  ${who(event.job)} failed alone (gate ${event.gate}: ${event.status}); its gates run again on the same tree (run ${event.run}, retries.flaky ${event.allowance})`;
     case 'checking_target':
+      if (event.first)
+        return `  gating ${event.target} itself at ${short(event.base)} (train ${event.train}) first: its FAIL was voided when a drain stopped for it`;
       return `  ${who(event.job)} failed alone; gating ${event.target} itself at ${short(event.base)} (train ${event.train}) to tell a red target from a culprit`;
     case 'target_checked':
       return describeTargetCheck(event);

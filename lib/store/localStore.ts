@@ -157,6 +157,9 @@ export class LocalStore implements QueueStore {
 
   getVerdict = (tree: string, gatesHash: string): VerdictRecord | null => caches.getVerdict(this.paths, tree, gatesHash);
   putVerdict = (record: VerdictRecord): void => caches.putVerdict(this.paths, record);
+  readVerdict = (tree: string, gatesHash: string): VerdictRecord | null => caches.readVerdict(this.paths, tree, gatesHash);
+  listVerdicts = (): VerdictRecord[] => caches.listVerdicts(this.paths);
+  removeVerdict = (tree: string, gatesHash: string): boolean => caches.removeVerdict(this.paths, tree, gatesHash);
   readProof = (tree: string): ProofRead => caches.readProof(this.paths, tree);
   writeProof = (proof: Proof): void => caches.writeProof(this.paths, proof);
   readProofTreeOfTip = (tip: string): string | null => caches.readProofTreeOfTip(this.paths, tip);

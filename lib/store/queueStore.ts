@@ -92,8 +92,15 @@ export interface ActiveIndexFiles {
 
 /** What one drainer keeps for itself: verdicts, proofs, the window, metrics, logs, train folders, gate passes. */
 export interface DrainerCaches {
+  /** The verdict the drain may act on: null when none, corrupt, or voided (lib/store/formats/verdict.ts). */
   getVerdict(tree: string, gatesHash: string): VerdictRecord | null;
+  /** The entry as written, voided or not (a drain asks whether the target's FAIL was voided). */
+  readVerdict(tree: string, gatesHash: string): VerdictRecord | null;
   putVerdict(record: VerdictRecord): void;
+  /** Every readable entry of the verdict cache, voided ones included (`land verdicts`). */
+  listVerdicts(): VerdictRecord[];
+  /** Removes one entry of the verdict cache; false when there was none. */
+  removeVerdict(tree: string, gatesHash: string): boolean;
   /** The proof of `tree`; 'corrupt' when its file is not a proof of that tree (lib/store/formats/proof.ts). */
   readProof(tree: string): ProofRead;
   writeProof(proof: Proof): void;

@@ -304,6 +304,8 @@ export class RemoteStore implements QueueStore {
   hasBranchLists = (): boolean => this.cache.hasBranchLists();
   branchJobIds = (branch: string): string[] | null => this.cache.branchJobIds(branch);
   getVerdict = (tree: string, gatesHash: string): VerdictRecord | null => this.cache.getVerdict(tree, gatesHash);
+  readVerdict = (tree: string, gatesHash: string): VerdictRecord | null => this.cache.readVerdict(tree, gatesHash);
+  listVerdicts = (): VerdictRecord[] => this.cache.listVerdicts();
   readProof = (tree: string): ProofRead => this.cache.readProof(tree);
   readProofTreeOfTip = (tip: string): string | null => this.cache.readProofTreeOfTip(tip);
   readWindow = (): WindowState | null => this.cache.readWindow();
@@ -327,6 +329,7 @@ export class RemoteStore implements QueueStore {
   takeBackJournal = (offset: number): void => this.cache.takeBackJournal(offset);
   removeIndex = (): void => this.cache.removeIndex();
   putVerdict = (record: VerdictRecord): void => this.cache.putVerdict(record);
+  removeVerdict = (tree: string, gatesHash: string): boolean => this.cache.removeVerdict(tree, gatesHash);
   writeProof = (proof: Proof): void => this.cache.writeProof(proof);
   writeProofTreeOfTip = (tip: string, tree: string): void => this.cache.writeProofTreeOfTip(tip, tree);
   writeGatePasses = (commit: string, passes: Record<string, string>): void => this.cache.writeGatePasses(commit, passes);

@@ -74,3 +74,18 @@ describe('describeEvent', () => {
     expect(describeEvent({ type: 'canceled', job: 'j-20261130-0001' })).toBe('  canceled j-20261130-0001');
   });
 });
+
+describe('describeEvent: the target gated first (its FAIL was voided by a red-target stop)', () => {
+  const base = { target: 'main', base: COMMIT };
+  it('says why the target is gated before any train, and what its verdict means then', () => {
+    expect(describeEvent({ type: 'checking_target', ...base, train: 'b-1-target', job: 'j-20261130-0001', first: true }, names)).toBe(
+      `  gating main itself at ${COMMIT.slice(0, 12)} (train b-1-target) first: its FAIL was voided when a drain stopped for it`,
+    );
+    const checked = { type: 'target_checked' as const, ...base, cached: false, gate: null, status: null, log: null, first: true };
+    expect(describeEvent({ ...checked, verdict: 'PASS' }, names)).toBe(`  main at ${COMMIT.slice(0, 12)} passes its own gates: the queue drains`);
+    expect(describeEvent({ ...checked, verdict: 'UNKNOWN', status: 'exit 127' }, names)).toBe(
+      `  main at ${COMMIT.slice(0, 12)} could not be gated (exit 127); the queue drains`,
+    );
+    expect(describeEvent({ ...checked, first: undefined, verdict: 'PASS' }, names)).toMatch(/the job's change is the cause$/);
+  });
+});

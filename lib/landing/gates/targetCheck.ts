@@ -23,8 +23,10 @@ export interface TargetCheckInput {
   base: string;
   baseTree: string;
   batchId: string;
-  /** The job that failed alone (named in the progress event). */
+  /** The job that failed alone (named in the progress event); with `first`, the head job. */
   job: string;
+  /** Gated before the drain's first train: its FAIL was voided (drain.ts recheckVoidedTarget). */
+  first?: boolean;
 }
 
 /** The target tree's verdict from the cache, or null when this tree was never judged. */
@@ -40,7 +42,7 @@ export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): P
   if (known) return known;
   // Its own train id (and log): `<batch>-target`, `<batch>-target-2`, ...
   const trainId = ctx.store.freshLogId(`${input.batchId}-target`);
-  ctx.emit({ type: 'checking_target', target: input.loaded.target, base: input.base, train: trainId, job: input.job });
+  ctx.emit({ type: 'checking_target', target: input.loaded.target, base: input.base, train: trainId, job: input.job, ...(input.first ? { first: true } : {}) });
   // The target tip is a train with no member: nothing is merged, the base itself is checked out.
   const built: BuiltTrain = { kind: 'fast-forward', base: input.base, train: input.base, tree: input.baseTree, members: [], skipped: [], contained: [] };
   const ids = { batchId: input.batchId, trainId };

@@ -1,8 +1,10 @@
 // The verdict cache: (tree, gatesHash) → PASS or FAIL. The same tree under the same gates is
 // judged once. Only verdicts about the code are cached: an infrastructure failure, a policy
-// refusal or a stopped run says nothing about the tree and is never stored.
+// refusal or a stopped run says nothing about the tree and is never stored. A FAIL a red target
+// shared is voided when the drain stops (plan/redEpisode.ts): the store then treats it as a miss.
 import { nowIso } from '../../queue/index.js';
 import type { QueueStore, JobRecord, VerdictRecord } from '../../store/index.js';
+import { verdictsToVoid, type RedEpisode } from '../plan/redEpisode.js';
 
 export function cachedVerdict(store: QueueStore, tree: string, gatesHash: string, members: readonly JobRecord[]): VerdictRecord | null {
   const record = store.getVerdict(tree, gatesHash);
@@ -27,4 +29,11 @@ export function storeVerdict(
   },
 ): void {
   store.putVerdict({ ...entry, at: nowIso() });
+}
+
+/** Voids the FAILs of a red target's episode (plan/redEpisode.ts); returns how many. */
+export function voidRedEpisode(store: QueueStore, episode: RedEpisode): number {
+  const voided = verdictsToVoid(episode, store.listVerdicts());
+  for (const record of voided) store.putVerdict(record);
+  return voided.length;
 }

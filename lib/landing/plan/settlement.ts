@@ -289,6 +289,12 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
   };
 }
 
+/** Why the drain stopped for a red target (`land run`'s last line, exit 10). */
+export function redTargetMessage(target: string, base: string, red: TargetHealth & { kind: 'red' }): string {
+  const fix = `fix ${target} (or install what its gates need), then run land again: it gates ${target} again`;
+  return `${target} itself fails gate ${red.gate} (${red.status}) at ${base.slice(0, 12)}; log ${red.log ?? '(none)'}; ${fix}; no job was failed`;
+}
+
 /**
  * A job that failed alone on a red target (or whose target check was stopped) is not judged: it
  * goes back to the head of the queue at the same attempt, counted against no retry, and the rest
@@ -328,7 +334,7 @@ function sendBackUnjudged(
       ? {
           next: 'stop',
           why: 'target_red',
-          message: `${target} itself fails gate ${red.gate} (${red.status}) at ${train.base.slice(0, 12)}; log ${red.log ?? '(none)'}; fix ${target}, then run land again; no job was failed`,
+          message: redTargetMessage(target, train.base, red),
         }
       : { next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' },
   };

@@ -7,7 +7,7 @@
 // (git, gates, the target check, the landing) and applies what they return.
 import type { SandboxHost } from '../gates/sandbox.js';
 import { targetTip } from '../targetPolicy.js';
-import type { LoadedPolicy } from '../../config/index.js';
+import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import { applyChanges, applyChangesLocked, landingChanges, newBatchId, nowIso, startChanges } from '../../queue/index.js';
 import type { QueueStore, JobRecord } from '../../store/index.js';
@@ -19,6 +19,7 @@ import { judgeWithReruns, type RerunOutcome } from './rerunTrain.js';
 import { targetStillAt } from './targetStillAt.js';
 import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
+import { voidRedEpisode } from '../gates/verdictCache.js';
 import { protectHookCheck } from '../../hooks/guard.js';
 import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
@@ -45,6 +46,8 @@ export interface DrainContext {
   tipChecks: Map<string, number>;
   /** A speculative train's verdict writes, held until the train ahead lands (gates/judging.ts). */
   keep?: (write: () => void) => void;
+  /** When this drain started (ISO): a red target voids the FAILs cached since (plan/redEpisode.ts). */
+  startedAt: string;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */
@@ -235,7 +238,19 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
   if (found.step === 'land') return landThroughStore(ctx, facts, judgement, started);
   const settlement = settleTrain(facts, judgement, found);
   await applySettlement(ctx, settlement, trainId, loaded.policy.batch.max);
+  if (settlement.next.next === 'stop' && settlement.next.why === 'target_red') forgiveRedTarget(ctx, plan, started, judgement);
   return settlement.next;
+}
+
+/**
+ * The drain stops for a red target: the FAILs it shared (the target's, this train's, every FAIL this
+ * drain cached) are voided, so the next run gates the target and the job again (plan/redEpisode.ts).
+ */
+function forgiveRedTarget(ctx: DrainContext, plan: TrainPlan, started: Started, judgement: Judgement): void {
+  const { loaded, baseTree } = plan.view;
+  const trusted = judgement.telemetry.mode === 'none' ? undefined : judgement.telemetry.trusted?.gatedTree;
+  const trees = [baseTree, started.built.tree, judgement.refreshed?.tree, trusted].filter((tree): tree is string => typeof tree === 'string');
+  voidRedEpisode(ctx.store, { startedAt: ctx.startedAt, now: nowIso(), train: started.trainId, gatesHash: gatesHash(loaded.policy.gates), trees });
 }
 
 /**

@@ -1,6 +1,6 @@
 // A red target: when the target itself fails a gate, no queued job is failed for it. Before a
 // job that rode alone is failed, the target tip is gated once (cached by tree); a red target stops
-// the drain with exit 10, every job queued. The counted gate fails on any culprit-* file, so a
+// the drain with exit 10, every job queued, and voids the FAILs it shared (the next run judges again). The counted gate fails on any culprit-* file, so a
 // culprit-* file committed on main makes main itself red.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { runDrain, setWindowInProcess, submitInProcess } from '../../helpers/dra
 afterAll(cleanupTempDirs);
 
 describe('a red target', () => {
-  it('stops the drain with exit 10 and fails no job; the cache answers until main is fixed; then every job lands', async () => {
+  it('stops the drain with exit 10 and fails no job; the next run gates main again; once main is fixed every job lands', async () => {
     const repo = makeQueueRepo();
     const redTip = repo.commit('break main', { 'culprit-main': 'broken\n' });
     const ids = await submitBranches(repo, 3);
@@ -27,7 +27,7 @@ describe('a red target', () => {
     expect(check).toMatchObject({ target: 'main', base: redTip, verdict: 'FAIL', cached: false, gate: 'test', status: 'exit 1' });
     expect(readFileSync(check.log, 'utf8')).toMatch(/found culprit-main: failing/);
     expect(summary.stopped.message).toBe(
-      `main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`,
+      `main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main (or install what its gates need), then run land again: it gates main again; no job was failed`,
     );
     expect(events.some((e) => e.type === 'failed')).toBe(false);
     // [j1 j2 j3], [j1 j2], [j1], then main itself: one gate run for the target.
@@ -39,13 +39,16 @@ describe('a red target', () => {
     }
     expect(repo.tip('main')).toBe(redTip);
 
-    // While main's tree has a cached FAIL, a new drain stops the same way without a gate run.
+    // The FAILs of that stop are void (test/landing/gates/environmentFailure.test.ts): a new drain
+    // gates main first rather than stopping from the cache, and stops the same way, one gate run later.
     const again = await land(repo.dir, ['run']);
     expect(again.code, again.stderr).toBe(10);
-    expect(again.stdout).toContain(
-      `stopped: main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main, then run land again; no job was failed`,
+    expect(again.stderr).toContain(`gating main itself at ${redTip.slice(0, 12)}`);
+    expect(again.stdout).toMatch(
+      new RegExp(`stopped: main itself fails gate test \\(exit 1\\) at ${redTip.slice(0, 12)}; log \\S+-target\\.log; fix main .*; no job was failed`),
     );
-    expect(repo.gateRuns()).toBe(4);
+    expect(again.stdout).not.toContain(check.log);
+    expect(repo.gateRuns()).toBe(5);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('queued');
 
@@ -55,7 +58,7 @@ describe('a red target', () => {
     const fixed = await land(repo.dir, ['run', '--json']);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.lines().at(-1)).toMatchObject({ failed: [], queued: [], stopped: null });
-    expect(repo.gateRuns()).toBe(5);
+    expect(repo.gateRuns()).toBe(6);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(ids);
