@@ -169,6 +169,9 @@ export class LocalStore implements QueueStore {
   readMetrics = (): JsonLines<Row> => metrics.readMetrics(this.paths);
   readMetricsTail = (enough: (rows: Row[]) => boolean): Row[] => metrics.readMetricsTail(this.paths, enough);
   readMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => metrics.readMetricsMatching(this.paths, needles);
+  /** The rows from byte `offset` of metrics.jsonl on (a remote queue's drainer publishes them). */
+  readMetricsFrom = (offset: number): { rows: Row[]; end: number } => metrics.readMetricsFrom(this.paths, offset);
+  metricsSize = (): number => metrics.metricsSize(this.paths);
   hasLog = (id: string): boolean => logs.hasLog(this.paths, id);
   readLogFrom = (id: string, offset = 0): TextSlice => logs.readLogFrom(this.paths, id, offset);
   scanLog = (id: string, onLine: (line: string) => void): boolean => logs.scanLog(this.paths, id, onLine);

@@ -49,6 +49,7 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
     heads: Object.fromEntries(refs.heads),
     seq: refs.seq,
     pending,
+    published: state.published,
   };
   if (JSON.stringify(next) !== JSON.stringify(state)) files.writeState(next);
 }
