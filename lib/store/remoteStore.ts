@@ -15,7 +15,8 @@ import type { LocalStore } from './localStore.js';
 import type { DrainLease } from './lock.js';
 import { OutageNotice } from './outage.js';
 import type { StatePaths } from './paths.js';
-import type { QueueView } from './queueKind.js';
+import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
+import { pruneRemote } from './remote/prune.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions } from './queueStore.js';
 import { RemoteCacheFiles } from './remote/cacheFiles.js';
 import { byTime, PublishedFiles } from './remote/publishedFiles.js';
@@ -142,6 +143,16 @@ export class RemoteStore implements QueueStore {
     }
     await this.noteTargetMoved(landing.target, landing.commit);
     return { kind: 'pushed' };
+  }
+
+  /** `land gc`: a fresh fetch, then one atomic push deleting the refs, then the cache's copies (remote/prune.ts). */
+  prune(request: PruneRequest): Promise<PruneResult> {
+    return this.cache.withQueueLock(async () => {
+      await this.fetcher.fetch();
+      await this.txns.materialize();
+      const { cache, files, published, fetcher, queue } = this;
+      return pruneRemote({ cache, files, published, refs: fetcher.refs, queue, request });
+    });
   }
 
   /** The lease as last fetched: who drains this queue (null: nobody ever did). */
