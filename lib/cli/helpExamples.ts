@@ -87,7 +87,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
       ['land gc', 'prune the jobs that finished more than 30 days ago (their records, logs and, in a remote queue, refs)'],
       ['land gc --older-than 7d --json', 'keep one week; print the pruned job and train ids as JSON'],
     ],
-    docs: 'docs/team.md#pruning-finished-jobs-land-gc',
+    docs: 'docs/team.md#7-pruning-finished-jobs-land-gc',
   },
   doctor: {
     examples: [
