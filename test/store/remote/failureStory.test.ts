@@ -1,6 +1,8 @@
 // The failure story from any clone (docs/remote.md, "What drainers publish"): a job failed by the
 // drainer in one clone is told, logged, reproduced and counted in another clone, which never ran
 // a gate; forged published refs are skipped with a warning, never a failed command.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
@@ -24,7 +26,17 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
 
     // What the server holds: the drainer's metrics ref, and the failed train's log and commit.
     const refs = [...serverRefs(team).keys()];
-    expect(refs.filter((ref) => ref.startsWith('refs/land/metrics/'))).toHaveLength(1);
+    const metricsRefs = refs.filter((ref) => ref.startsWith('refs/land/metrics/'));
+    expect(metricsRefs).toHaveLength(1);
+    // Every row, the last landing's too (its row rode the push that released the lease).
+    const published = team
+      .server('log', '--format=%B', metricsRefs[0] as string)
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    const own = readFileSync(join(ci.dir, '.git', 'land', 'remote', 'origin', 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(published.map((line) => JSON.parse(line).train).sort()).toEqual(own.map((line) => JSON.parse(line).train).sort());
     const logRefs = refs.filter((ref) => ref.startsWith('refs/land/logs/'));
     expect(logRefs.length).toBeGreaterThan(0);
     expect(refs.filter((ref) => ref.startsWith('refs/land/trains/'))).toHaveLength(logRefs.length);
@@ -45,7 +57,8 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const tree = dev.git('rev-parse', 'good^{tree}');
     const junk = dev.git('commit-tree', tree, '-m', 'junk\n\nnot json\n{"train":1}');
     dev.git('push', '-q', 'origin', `${blob}:refs/land/logs/forged-1`, `${junk}:refs/land/metrics/0123456789abcdef`);
-    const status = ok(await land(dev.dir, ['status']));
+    const status = ok(await land(dev.dir, ['status', '--json']));
+    expect(status.json().estimate.trainsMeasured).toBeGreaterThan(0); // the ETA's history: the drainer's trains
     expect(status.stderr).toContain('refs/land/logs/forged-1');
     expect(status.stderr).toContain('refs/land/metrics/0123456789abcdef');
     expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
