@@ -63,9 +63,9 @@ export function logMessage(train: string): string {
  * PUBLISHED_LOG_MAX_BYTES around one line that says how much was cut (both cut on line ends where
  * one is near). The failure is near the end of a gate's output, the gates' headers near the start.
  */
-export function publishedLogText(text: string): string {
+export function publishedLogText(text: string, dropped = 0): string {
   const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= PUBLISHED_LOG_MAX_BYTES) return text;
+  if (bytes.length <= PUBLISHED_LOG_MAX_BYTES && dropped === 0) return text;
   const headRoom = PUBLISHED_LOG_MAX_BYTES / 4;
   const tailRoom = PUBLISHED_LOG_MAX_BYTES - headRoom - 200;
   const headNewline = bytes.lastIndexOf(0x0a, headRoom - 1);
@@ -73,10 +73,32 @@ export function publishedLogText(text: string): string {
   const tailFrom = bytes.length - tailRoom;
   const tailNewline = bytes.indexOf(0x0a, tailFrom);
   const tailStart = tailNewline !== -1 && tailNewline < tailFrom + 4096 ? tailNewline + 1 : tailFrom;
-  const cut = tailStart - headEnd;
+  const cut = Math.max(0, tailStart - headEnd) + dropped;
   const head = bytes.subarray(0, headEnd).toString('utf8');
-  const tail = bytes.subarray(tailStart).toString('utf8');
+  const tail = bytes.subarray(Math.max(tailStart, headEnd)).toString('utf8');
   return `${head}== land: ${cut} bytes of this log were cut when it was published (the drainer's own copy has them)\n${tail}`;
+}
+
+/**
+ * A log as published, read in slices (`read(offset)`, lib/store/scan.ts readFrom) with bounded
+ * memory: the first slice, and a rolling tail of PUBLISHED_LOG_MAX_BYTES of the rest, the bytes in
+ * between counted on the cut line. A log of a gigabyte costs one pass, not a gigabyte.
+ */
+export function readLogForPublishing(read: (offset: number) => { text: string; next: number }): string {
+  const first = read(0);
+  let offset = first.next;
+  let tail = '';
+  let dropped = 0;
+  for (let slice = read(offset); slice.text; slice = read(offset)) {
+    offset = slice.next;
+    tail += slice.text;
+    const excess = Buffer.byteLength(tail) - PUBLISHED_LOG_MAX_BYTES;
+    if (excess > 0) {
+      dropped += excess;
+      tail = Buffer.from(tail).subarray(excess).toString('utf8');
+    }
+  }
+  return publishedLogText(first.text + tail, dropped);
 }
 
 /** A log blob as a reader takes it: text no larger than READ_LOG_MAX_BYTES, else null. */

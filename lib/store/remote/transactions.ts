@@ -18,6 +18,7 @@ import type { QueueFetcher } from './fetcher.js';
 import { materialize } from './materialize.js';
 import { materializePublished } from './materializePublished.js';
 import type { PublishedFiles } from './publishedFiles.js';
+import { readLogForPublishing } from '../formats/published.js';
 import { publishPart } from './publish.js';
 import { pushUpdates, type PushPlan } from './pushPlan.js';
 import { emptyTransaction, sleep, type Transaction, type TransactOptions } from './transaction.js';
@@ -173,7 +174,7 @@ export class Transactions {
     return {
       drainer: files.drainerId(),
       rows: [...fromFile, ...txnRows],
-      logText: (train: string) => (cache.hasLog(train) ? cache.readLogFrom(train, 0).text : null),
+      logText: (train: string) => (cache.hasLog(train) ? readLogForPublishing((offset) => cache.readLogFrom(train, offset)) : null),
     };
   }
 

@@ -6,6 +6,7 @@ import {
   PUBLISHED_LOG_MAX_BYTES,
   publishedLogText,
   readablePublishedLog,
+  readLogForPublishing,
   READ_LOG_MAX_BYTES,
   rowsOfMetricsMessage,
 } from '../../../lib/store/formats/published.js';
@@ -118,6 +119,21 @@ describe('the published formats', () => {
     expect(cut.startsWith('head line\n')).toBe(true);
     expect(cut.endsWith('the failure\n')).toBe(true);
     expect(cut).toMatch(/== land: \d+ bytes of this log were cut/);
+  });
+  it('a long log read in slices is published cut with bounded memory, the cut line counting every byte left out', () => {
+    const text = `${'head line\n'.repeat(50_000)}${'middle\n'.repeat(500_000)}${'tail line\n'.repeat(100_000)}the failure\n`;
+    const SLICE = 1 << 20;
+    const read = (offset: number) => {
+      const bytes = Buffer.from(text).subarray(offset, offset + SLICE);
+      return { text: bytes.toString('utf8'), next: offset + bytes.length };
+    };
+    const published = readLogForPublishing(read);
+    expect(published).toBe(publishedLogText(text));
+    const cut = Number(/== land: (\d+) bytes/.exec(published)?.[1]);
+    expect(Buffer.byteLength(published) - Buffer.byteLength(published.split('\n').find((line) => line.startsWith('== land:')) as string) - 1 + cut).toBe(
+      Buffer.byteLength(text),
+    );
+    expect(readLogForPublishing((offset) => ({ text: offset ? '' : 'short\n', next: 6 }))).toBe('short\n');
   });
   it('a reader takes a log blob only when it is text of a readable size', () => {
     expect(readablePublishedLog('ok\n')).toBe('ok\n');
