@@ -48,7 +48,10 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const stats = ok(await land(dev.dir, ['stats', '--json'])).json();
     expect(stats.gates.length).toBeGreaterThan(0);
     expect(stats.gates[0].runs).toBeGreaterThan(0);
-    const repro = await land(dev.dir, ['repro', bad, '--run']);
+    // A third clone that neither submitted nor drained: the train's commit (and so its member tips)
+    // comes with the fetch of refs/land/trains/<train>.
+    const bob = team.clone('bob');
+    const repro = await land(bob.dir, ['repro', bad, '--run']);
     expect(repro.code, repro.stderr).toBe(5);
     expect(repro.stderr).toContain('the failure reproduced');
 
