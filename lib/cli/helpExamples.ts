@@ -96,6 +96,13 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/stats.md',
   },
+  gc: {
+    examples: [
+      ['land gc', 'prune the jobs that finished more than 30 days ago (their records, logs and, in a remote queue, refs)'],
+      ['land gc --older-than 7d --json', 'keep one week; print the pruned job and train ids as JSON'],
+    ],
+    docs: 'docs/team.md#7-pruning-finished-jobs-land-gc',
+  },
   doctor: {
     examples: [
       ['land doctor', 'start one gate sandbox and say what it enforces (git folder read-only, state hidden, no network, ...)'],

@@ -45,6 +45,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['reconcile'], load: async () => (await import('./commands/reconcile.js')).registerReconcile },
   { names: ['doctor'], load: async () => (await import('./commands/doctor.js')).registerDoctor },
   { names: ['stats'], load: async () => (await import('./commands/stats.js')).registerStats },
+  { names: ['gc'], load: async () => (await import('./commands/gc.js')).registerGc },
   {
     names: ['completion'],
     load: async () => (await import('./commands/completion.js')).registerCompletion,

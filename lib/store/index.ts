@@ -9,7 +9,7 @@ export type { QueueStore, RefreshOptions, StateFolder, JobsAndJournal, ActiveInd
 export type { CorruptRecord, JobListing, JobRead, ProtectHookRead } from './queueStore.js';
 export type { LandingResult, LandOutcome, TokenIssuer, TrainLanding } from './landing.js';
 export { withLandingToken } from './landing.js';
-export type { QueueView } from './queueKind.js';
+export type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 export type { QueueRemote, Lease } from './remoteLayout.js';
 export { assertSafeId } from './paths.js';
 export { appendJsonLine, readJsonLines, countLines } from './jsonl.js';

@@ -21,7 +21,8 @@ import * as metrics from './local/metrics.js';
 import { QueueLock } from './local/queueLock.js';
 import { acquireDrainLock, readDrainHolder, type DrainLease } from './lock.js';
 import { StatePaths } from './paths.js';
-import type { QueueView } from './queueKind.js';
+import { removeJobFiles, stillFinished } from './local/prune.js';
+import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions } from './queueStore.js';
 import type { TextSlice } from './scan.js';
 import type {
@@ -73,6 +74,15 @@ export class LocalStore implements QueueStore {
   /** This clone's own queue, no lease. */
   async describe(): Promise<QueueView> {
     return { remote: null, drainer: null };
+  }
+
+  /** `land gc`: under the queue lock, the records of the jobs still finished and the trains' logs go (local/prune.ts). */
+  prune(request: PruneRequest): Promise<PruneResult> {
+    return this.withQueueLock(() => {
+      const jobs = stillFinished(request, (id) => this.readJob(id));
+      removeJobFiles(this.paths, jobs, request.trains);
+      return { jobs, trains: [...request.trains], remoteRefs: 0 };
+    });
   }
 
   /** The hook check, the members marked landing, then one compare-and-swap of the target (local/landByCas.ts). */
@@ -172,6 +182,9 @@ export class LocalStore implements QueueStore {
   readMetrics = (): JsonLines<Row> => metrics.readMetrics(this.paths);
   readMetricsTail = (enough: (rows: Row[]) => boolean): Row[] => metrics.readMetricsTail(this.paths, enough);
   readMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => metrics.readMetricsMatching(this.paths, needles);
+  /** The rows from byte `offset` of metrics.jsonl on (a remote queue's drainer publishes them). */
+  readMetricsFrom = (offset: number): { rows: Row[]; end: number } => metrics.readMetricsFrom(this.paths, offset);
+  metricsSize = (): number => metrics.metricsSize(this.paths);
   hasLog = (id: string): boolean => logs.hasLog(this.paths, id);
   readLogFrom = (id: string, offset = 0): TextSlice => logs.readLogFrom(this.paths, id, offset);
   scanLog = (id: string, onLine: (line: string) => void): boolean => logs.scanLog(this.paths, id, onLine);

@@ -6,3 +6,16 @@ export interface QueueView {
   /** Who drains it (the lease as fetched): null when nobody ever did, or for a clone's own queue. */
   drainer: { holder: string; host: string; pid: number; epoch: number; released: boolean; commit: string } | null;
 }
+
+/** What `land gc` asks the store to remove (lib/gc/plan.ts): finished jobs, and trains only they rode. */
+export interface PruneRequest {
+  jobs: readonly string[];
+  trains: readonly string[];
+}
+
+/** What it removed: the job records and train logs (and, for a queue in a remote, how many refs its one push deleted). */
+export interface PruneResult {
+  jobs: string[];
+  trains: string[];
+  remoteRefs: number;
+}

@@ -11,7 +11,7 @@ import type { CorruptRecord, JobListing, JobRead } from './local/jobs.js';
 import type { ProtectHookRead } from './local/drainerFiles.js';
 import type { DrainLease } from './lock.js';
 import type { StatePaths } from './paths.js';
-import type { QueueView } from './queueKind.js';
+import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 import type { TextSlice } from './scan.js';
 import type {
   DrainHolder,
@@ -165,6 +165,11 @@ export interface QueueKind {
   keptIn(remote: string): boolean;
   /** Whether metrics rows are each drainer's own (a remote queue's clones do not share them). */
   readonly rowsPerDrainer: boolean;
+  /**
+   * `land gc`: removes the finished jobs' records and the trains' logs from the state folder; a queue
+   * in a remote first deletes their refs (records, tips, logs, train commits) in one atomic push.
+   */
+  prune(request: PruneRequest): Promise<PruneResult>;
 }
 
 export interface QueueStore extends StateFolder, JobsAndJournal, ActiveIndexFiles, DrainerCaches, DrainerFiles, QueueKind {}

@@ -1,10 +1,12 @@
 // Names and formats of a queue kept in a git remote (docs/remote.md). On the remote, under
-// refs/land/: seq, jobs/<id>, heads/<id>, lease. In a clone, the fetched copies live under
+// refs/land/: seq, jobs/<id>, heads/<id>, lease, and what drainers publish for the failure story
+// (formats/published.ts): metrics/<drainer>, logs/<train>, trains/<train>. In a clone, the fetched copies live under
 // refs/land-queue/<remote>/ and the cache of records in .git/land/remote/<remote>/.
 import { z } from 'zod';
 import type { RefObject } from '../git/index.js';
 import { activeIndexSchema } from './activeIndex.js';
 import { jobRecordSchema, journalEntrySchema, type JobRecord, type JournalEntry } from './formats/index.js';
+import { drainerIdSchema, publishedTrainSchema } from './formats/published.js';
 
 export const REMOTE_PREFIX = 'refs/land/';
 
@@ -30,6 +32,9 @@ export function remoteRefs(remote: string) {
     lease: `${REMOTE_PREFIX}lease`,
     job: (id: string) => `${REMOTE_PREFIX}jobs/${id}`,
     head: (id: string) => `${REMOTE_PREFIX}heads/${id}`,
+    metrics: (drainer: string) => `${REMOTE_PREFIX}metrics/${drainer}`,
+    log: (train: string) => `${REMOTE_PREFIX}logs/${train}`,
+    train: (train: string) => `${REMOTE_PREFIX}trains/${train}`,
     local,
     remoteOf: (localRef: string) => `${REMOTE_PREFIX}${localRef.slice(local.length)}`,
   };
@@ -54,11 +59,40 @@ export interface QueueRefs {
    * id: the object the ref names, and its type.
    */
   misfits: Map<string, RefObject>;
+  /** What drainers published (formats/published.ts), by drainer or train; refs of other names are left out. */
+  metrics: Map<string, RefObject>;
+  logs: Map<string, RefObject>;
+  trains: Map<string, RefObject>;
+}
+
+export function emptyQueueRefs(): QueueRefs {
+  return {
+    jobs: new Map(),
+    heads: new Map(),
+    seq: null,
+    lease: null,
+    seqIsCommit: false,
+    leaseIsCommit: false,
+    misfits: new Map(),
+    metrics: new Map(),
+    logs: new Map(),
+    trains: new Map(),
+  };
+}
+
+/** The published ref `ref` names (`metrics/<drainer>`, `logs/<train>`, `trains/<train>`), when its name is one land writes. */
+function publishedOf(ref: string): { kind: 'metrics' | 'logs' | 'trains'; name: string } | null {
+  const match = /^refs\/land\/(metrics|logs|trains)\/(.+)$/.exec(ref);
+  if (!match) return null;
+  const kind = match[1] as 'metrics' | 'logs' | 'trains';
+  const name = match[2] as string;
+  const valid = kind === 'metrics' ? drainerIdSchema.safeParse(name).success : publishedTrainSchema.safeParse(name).success;
+  return valid ? { kind, name } : null;
 }
 
 export function parseQueueRefs(remote: string, refs: ReadonlyMap<string, RefObject>): QueueRefs {
   const names = remoteRefs(remote);
-  const found: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, seqIsCommit: false, leaseIsCommit: false, misfits: new Map() };
+  const found = emptyQueueRefs();
   const jobsPrefix = `${REMOTE_PREFIX}jobs/`;
   for (const [localRef, { oid, type }] of refs) {
     const ref = names.remoteOf(localRef);
@@ -67,6 +101,10 @@ export function parseQueueRefs(remote: string, refs: ReadonlyMap<string, RefObje
     else if (ref.startsWith(jobsPrefix) && type === 'commit') found.jobs.set(ref.slice(jobsPrefix.length), oid);
     else if (ref.startsWith(jobsPrefix)) found.misfits.set(ref.slice(jobsPrefix.length), { oid, type });
     else if (ref.startsWith(`${REMOTE_PREFIX}heads/`)) found.heads.set(ref.slice(`${REMOTE_PREFIX}heads/`.length), oid);
+    else {
+      const published = publishedOf(ref);
+      if (published) found[published.kind].set(published.name, { oid, type });
+    }
   }
   return found;
 }
@@ -108,11 +146,21 @@ export const remoteStateSchema = z.object({
   seq: z.string().nullable(),
   /** Journal lines of changes this drainer made in the cache only (a job riding its train), by job: the job's next push carries them. */
   pending: z.record(z.string(), z.array(journalEntrySchema)).default({}),
+  published: z
+    .object({
+      /** Bytes of this clone's metrics.jsonl its drainer's metrics ref carries (null: unknown, taken as the file's end: never published twice). */
+      metricsAt: z.number().int().nonnegative().nullable(),
+      /** The commit of each published ref this cache reflects (its drainer's own: the last it pushed or fetched). */
+      metrics: z.record(z.string(), z.string()),
+      logs: z.record(z.string(), z.string()),
+      trains: z.record(z.string(), z.string()),
+    })
+    .default({ metricsAt: null, metrics: {}, logs: {}, trains: {} }),
 });
 export type RemoteState = z.infer<typeof remoteStateSchema>;
 
 export function emptyRemoteState(): RemoteState {
-  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {} };
+  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {}, published: { metricsAt: null, metrics: {}, logs: {}, trains: {} } };
 }
 
 /**

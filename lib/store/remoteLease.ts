@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { LandError } from '../errors.js';
-import { pushAtomic, readBlobs, writeCommits, type NewCommit } from '../git/index.js';
+import { pushAtomic, readBlobs, writeCommits, type NewCommit, type RefUpdate } from '../git/index.js';
 import { nextRetry, unreachableReason, type OutageNotice } from './outage.js';
 import { leaseHost, leaseMessage, leaseText, parseLeaseText, remoteRefs, type Lease, type QueueRemote } from './remoteLayout.js';
 import type { DrainHolder } from './formats/index.js';
@@ -214,8 +214,11 @@ export class LeaseKeeper {
     throw held.lost;
   }
 
-  /** Stops the heartbeat and hands the lease back (best effort: an unreachable remote lets it expire). */
-  async release(): Promise<void> {
+  /**
+   * Stops the heartbeat and hands the lease back (best effort: an unreachable remote lets it expire).
+   * `carry`: updates that ride the release push (the drainer's last metrics rows), `done` once it went through.
+   */
+  async release(carry?: () => Promise<{ updates: RefUpdate[]; done: () => void } | null>): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.retry) clearTimeout(this.retry);
     this.timer = null;
@@ -225,8 +228,13 @@ export class LeaseKeeper {
     if (!held || held.lost) return;
     const lease = { ...held.lease, released: true };
     try {
+      const extra = (await carry?.().catch(() => null)) ?? null;
       const [commit] = await writeCommits(this.queue.cwd, [{ parent: held.oid, files: leaseFile(lease), message: leaseMessage(lease) }]);
-      await pushAtomic(this.queue.cwd, this.queue.remote, [{ ref: remoteRefs(this.queue.remote).lease, to: commit as string, expect: held.oid }]);
+      const leaseUpdate = { ref: remoteRefs(this.queue.remote).lease, to: commit as string, expect: held.oid };
+      const pushed = await pushAtomic(this.queue.cwd, this.queue.remote, [leaseUpdate, ...(extra?.updates ?? [])]);
+      if (pushed.kind === 'pushed') extra?.done();
+      // The rows must never keep the lease held: refused with them, the lease goes back alone.
+      else if (extra) await pushAtomic(this.queue.cwd, this.queue.remote, [leaseUpdate]);
     } catch {
       // it expires on its own
     }

@@ -15,9 +15,11 @@ import type { LocalStore } from './localStore.js';
 import type { DrainLease } from './lock.js';
 import { OutageNotice } from './outage.js';
 import type { StatePaths } from './paths.js';
-import type { QueueView } from './queueKind.js';
+import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
+import { pruneRemote } from './remote/prune.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions } from './queueStore.js';
 import { RemoteCacheFiles } from './remote/cacheFiles.js';
+import { byTime, PublishedFiles } from './remote/publishedFiles.js';
 import { QueueRaced, remoteError } from './remote/errors.js';
 import { QueueFetcher } from './remote/fetcher.js';
 import { sleepUnless, type TransactOptions } from './remote/transaction.js';
@@ -45,6 +47,9 @@ export class RemoteStore implements QueueStore {
   private readonly fetcher: QueueFetcher;
   private readonly txns: Transactions;
   private readonly lease: LeaseKeeper;
+  private readonly files: RemoteCacheFiles;
+  /** What drainers published, as this clone fetched it (remote/publishedFiles.ts). */
+  private readonly published: PublishedFiles;
 
   /** The notes go where the cache's go (lib/queue/activeSet.ts works on this store, not the cache). */
   get note(): (message: string) => void {
@@ -72,7 +77,9 @@ export class RemoteStore implements QueueStore {
       noteSeen: (oid, at) => files.noteLeaseSeen(oid, at),
     });
     this.fetcher = fetcher;
-    this.txns = new Transactions({ cache, files, fetcher, lease: this.lease, outage, queue });
+    this.files = files;
+    this.published = new PublishedFiles(cache.root);
+    this.txns = new Transactions({ cache, files, fetcher, lease: this.lease, outage, queue, published: this.published });
   }
 
   get root(): string {
@@ -95,7 +102,7 @@ export class RemoteStore implements QueueStore {
 
   /** A landing moves the remote's branch; this clone's own branch and checkout stay as they are. */
   readonly movesLocalTarget = false;
-  /** Each drainer's metrics rows stay in its clone. */
+  /** Each drainer keeps its own metrics rows, and publishes them with its pushes (remote/publish.ts): a landing may have no row here yet. */
   readonly rowsPerDrainer = true;
 
   /** A queue in a remote takes anyone's changes. */
@@ -136,6 +143,16 @@ export class RemoteStore implements QueueStore {
     }
     await this.noteTargetMoved(landing.target, landing.commit);
     return { kind: 'pushed' };
+  }
+
+  /** `land gc`: a fresh fetch, then one atomic push deleting the refs, then the cache's copies (remote/prune.ts). */
+  prune(request: PruneRequest): Promise<PruneResult> {
+    return this.cache.withQueueLock(async () => {
+      await this.fetcher.fetch();
+      await this.txns.materialize();
+      const { cache, files, published, fetcher, queue } = this;
+      return pruneRemote({ cache, files, published, refs: fetcher.refs, queue, request });
+    });
   }
 
   /** The lease as last fetched: who drains this queue (null: nobody ever did). */
@@ -232,8 +249,10 @@ export class RemoteStore implements QueueStore {
 
   appendMetric(row: WrittenMetricsRow): void {
     const txn = this.txns.current;
-    if (txn) txn.local.push(() => this.cache.appendMetric(row));
-    else this.cache.appendMetric(row);
+    if (txn) {
+      txn.local.push(() => this.cache.appendMetric(row));
+      txn.rows.push(row);
+    } else this.cache.appendMetric(row);
   }
 
   writeWindow(state: WindowState): void {
@@ -257,7 +276,8 @@ export class RemoteStore implements QueueStore {
       compromised: () => this.lease.lost() ?? local.compromised(),
       holds: () => this.lease.lost() === null && local.holds(),
       release: async () => {
-        await this.lease.release();
+        // The rows not yet published ride the release push (under the cache's lock: remote.json moves).
+        await this.cache.withQueueLock(() => this.lease.release(() => this.txns.publishRest())).catch(() => this.lease.release());
         await local.release();
       },
     };
@@ -279,6 +299,44 @@ export class RemoteStore implements QueueStore {
         if (this.lease.held() !== null) throw error;
         process.stderr.write(`land: warning: ${(remoteError(error) as Error).message}; trying again\n`);
       });
+    }
+  }
+
+  // ---- reads of the history: this clone's own, and what the other drainers published ---------------
+
+  readMetrics(): JsonLines<Row> {
+    const own = this.cache.readMetrics();
+    return { ...own, rows: byTime([...own.rows, ...this.published.readRows().rows]) };
+  }
+
+  readMetricsTail(enough: (rows: Row[]) => boolean): Row[] {
+    return byTime([...this.cache.readMetricsTail(enough), ...this.published.readRowsTail(enough)]);
+  }
+
+  readMetricsMatching(needles: readonly string[]): { rows: Row[]; badLines: number[] } {
+    const own = this.cache.readMetricsMatching(needles);
+    return { ...own, rows: byTime([...own.rows, ...this.published.readRowsMatching(needles)]) };
+  }
+
+  /** A train's log: this clone's own when its drainer ran the train, else the published one. */
+  hasLog(id: string): boolean {
+    return this.cache.hasLog(id) || this.published.hasLog(id);
+  }
+
+  readLogFrom(id: string, offset = 0): TextSlice {
+    return this.cache.hasLog(id) || !this.published.hasLog(id) ? this.cache.readLogFrom(id, offset) : this.published.readLogFrom(id, offset);
+  }
+
+  scanLog(id: string, onLine: (line: string) => void): boolean {
+    return this.cache.scanLog(id, onLine) || this.published.scanLog(id, onLine);
+  }
+
+  /** A train id no drainer used: ids another drainer published are skipped (its train's refs are its). */
+  claimTrainId(batchId: string): string {
+    const published = this.files.readState().published;
+    for (;;) {
+      const id = this.cache.claimTrainId(batchId);
+      if (!this.published.hasLog(id) && published.trains[id] === undefined && published.logs[id] === undefined) return id;
     }
   }
 
@@ -310,12 +368,6 @@ export class RemoteStore implements QueueStore {
   readProofTreeOfTip = (tip: string): string | null => this.cache.readProofTreeOfTip(tip);
   readWindow = (): WindowState | null => this.cache.readWindow();
   readGatePasses = (commit: string): Record<string, string> | null => this.cache.readGatePasses(commit);
-  readMetrics = (): JsonLines<Row> => this.cache.readMetrics();
-  readMetricsTail = (enough: (rows: Row[]) => boolean): Row[] => this.cache.readMetricsTail(enough);
-  readMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => this.cache.readMetricsMatching(needles);
-  hasLog = (id: string): boolean => this.cache.hasLog(id);
-  readLogFrom = (id: string, offset = 0): TextSlice => this.cache.readLogFrom(id, offset);
-  scanLog = (id: string, onLine: (line: string) => void): boolean => this.cache.scanLog(id, onLine);
   listTrainDirs = (): string[] => this.cache.listTrainDirs();
   drainHolder = (): DrainHolder | null => this.cache.drainHolder();
   drainerAlive = (): boolean => this.cache.drainerAlive();
@@ -333,9 +385,8 @@ export class RemoteStore implements QueueStore {
   writeProof = (proof: Proof): void => this.cache.writeProof(proof);
   writeProofTreeOfTip = (tip: string, tree: string): void => this.cache.writeProofTreeOfTip(tip, tree);
   writeGatePasses = (commit: string, passes: Record<string, string>): void => this.cache.writeGatePasses(commit, passes);
-  logPath = (id: string): string => this.cache.logPath(id);
+  logPath = (id: string): string => (!this.cache.hasLog(id) && this.published.hasLog(id) ? this.published.logFile(id) : this.cache.logPath(id));
   freshLogId = (id: string): string => this.cache.freshLogId(id);
-  claimTrainId = (batchId: string): string => this.cache.claimTrainId(batchId);
   trainDir = (id: string): string => this.cache.trainDir(id);
   removeTrainDir = (dir: string): void => this.cache.removeTrainDir(dir);
   writeToken = (): string => this.cache.writeToken();

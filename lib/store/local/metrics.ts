@@ -21,7 +21,35 @@ export function appendMetric(paths: StatePaths, row: WrittenMetricsRow): void {
 
 /** Every line of metrics.jsonl that holds an object. */
 export function readMetrics(paths: StatePaths): JsonLines<Row> {
-  return readJsonLines(paths.metrics, (raw) => (isRecord(raw) ? raw : null));
+  return readMetricsFile(paths.metrics);
+}
+
+/** Every line of a file of metrics rows (metrics.jsonl, or a drainer's published rows) that holds an object. */
+export function readMetricsFile(path: string): JsonLines<Row> {
+  return readJsonLines(path, (raw) => (isRecord(raw) ? raw : null));
+}
+
+/**
+ * The rows of metrics.jsonl from byte `offset` on, whole lines only, and the byte their reading
+ * ended at (a drainer publishing the rows it has not yet published, lib/store/remote/publish.ts).
+ */
+export function readMetricsFrom(paths: StatePaths, offset: number): { rows: Row[]; end: number } {
+  const slice = readFrom(paths.metrics, offset, Number.MAX_SAFE_INTEGER);
+  const complete = slice.text.slice(0, slice.text.lastIndexOf('\n') + 1);
+  const rows = complete.split('\n').flatMap((line) => {
+    const row = parseRow(line);
+    return row ? [row] : [];
+  });
+  return { rows, end: offset + Buffer.byteLength(complete) };
+}
+
+/** The size of metrics.jsonl in bytes (0 when there is none). */
+export function metricsSize(paths: StatePaths): number {
+  try {
+    return statSync(paths.metrics).size;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -29,16 +57,20 @@ export function readMetrics(paths: StatePaths): JsonLines<Row> {
  * `enough(rows)` holds or the start is reached: `land status` needs the latest trains only.
  */
 export function readMetricsTail(paths: StatePaths, enough: (rows: Row[]) => boolean): Row[] {
+  return readMetricsTailOf(paths.metrics, enough);
+}
+
+export function readMetricsTailOf(path: string, enough: (rows: Row[]) => boolean): Row[] {
   const size = (() => {
     try {
-      return statSync(paths.metrics).size;
+      return statSync(path).size;
     } catch {
       return 0;
     }
   })();
   for (let span = 1 << 16; ; span *= 4) {
     const from = Math.max(0, size - span);
-    const lines = readFrom(paths.metrics, from, size - from).text.split('\n');
+    const lines = readFrom(path, from, size - from).text.split('\n');
     if (from > 0) lines.shift(); // cut mid-line
     const rows = lines.flatMap((line) => {
       const row = parseRow(line);
@@ -53,11 +85,15 @@ export function readMetricsTail(paths: StatePaths, enough: (rows: Row[]) => bool
  * order, read in one pass; the caller checks the fields it needs.
  */
 export function readMetricsMatching(paths: StatePaths, needles: readonly string[]): { rows: Row[]; badLines: number[] } {
+  return readMetricsMatchingIn(paths.metrics, needles);
+}
+
+export function readMetricsMatchingIn(path: string, needles: readonly string[]): { rows: Row[]; badLines: number[] } {
   const rows: Row[] = [];
   const badLines: number[] = [];
   if (!needles.length) return { rows, badLines };
   scanLines(
-    paths.metrics,
+    path,
     (line) => needles.some((needle) => line.includes(needle)),
     (line, number) => {
       const row = parseRow(line);

@@ -1,13 +1,15 @@
 // The cache folder's own files: remote.json (the commit of each queue ref the cache holds),
-// inflight.json (how to take back a transaction whose push's fate is unknown) and lease-seen.json
-// (when this clone first saw the lease's commit). Each is replaced by rename (never read half) but
-// not fsynced. A process killed mid-way loses none of them (the page cache survives it). A power
+// inflight.json (how to take back a transaction whose push's fate is unknown), lease-seen.json
+// (when this clone first saw the lease's commit) and drainer-id (this clone's name as a drainer,
+// random). Each is replaced by rename (never read half) but not fsynced. A process killed mid-way loses none of them (the page cache survives it). A power
 // loss may: a stale remote.json costs a re-read of the records whose refs moved; a lost
 // lease-seen.json counts the lease's age again from the next look; a lost inflight.json leaves a
 // push's changes in the cache whether or not the remote took them, until those records move again.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCacheFile } from '../atomic.js';
+import { drainerIdSchema } from '../formats/published.js';
 import { emptyRemoteState, inflightSchema, remoteStateSchema, type Inflight, type RemoteState } from '../remoteLayout.js';
 
 const writeCacheJson = (path: string, value: unknown) => writeCacheFile(path, `${JSON.stringify(value)}\n`);
@@ -24,7 +26,8 @@ export class RemoteCacheFiles {
   }
 
   readState(): RemoteState {
-    if (!existsSync(this.statePath)) return emptyRemoteState();
+    // A new cache has published none of its metrics rows; a damaged state does not know how many (null).
+    if (!existsSync(this.statePath)) return { ...emptyRemoteState(), published: { metricsAt: 0, metrics: {}, logs: {}, trains: {} } };
     try {
       const parsed = remoteStateSchema.safeParse(JSON.parse(readFileSync(this.statePath, 'utf8')));
       // A damaged state file costs one full re-read of the records, nothing else.
@@ -50,6 +53,30 @@ export class RemoteCacheFiles {
 
   noteLeaseSeen(oid: string, at: number): void {
     writeCacheJson(join(this.root, 'lease-seen.json'), { commit: oid, at });
+  }
+
+  /** This clone's name as a drainer (its metrics ref, refs/land/metrics/<id>): random, made on first use. */
+  drainerId(): string {
+    const path = join(this.root, 'drainer-id');
+    try {
+      const id = readFileSync(path, 'utf8').trim();
+      if (drainerIdSchema.safeParse(id).success) return id;
+    } catch {
+      // made below
+    }
+    const id = randomBytes(8).toString('hex');
+    writeCacheFile(path, `${id}\n`);
+    return id;
+  }
+
+  /** This clone's drainer name when it has one (null: it never published). */
+  knownDrainerId(): string | null {
+    try {
+      const id = readFileSync(join(this.root, 'drainer-id'), 'utf8').trim();
+      return drainerIdSchema.safeParse(id).success ? id : null;
+    } catch {
+      return null;
+    }
   }
 
   hasInflight(): boolean {

@@ -3,12 +3,12 @@
 import { LandError } from '../../errors.js';
 import { fetchRefs, listRefs, RemoteUnreachable } from '../../git/index.js';
 import { nextRetry, unreachableReason, type OutageNotice } from '../outage.js';
-import { misfitWarning, parseQueueRefs, remoteRefs, type QueueRefs, type QueueRemote } from '../remoteLayout.js';
+import { emptyQueueRefs, misfitWarning, parseQueueRefs, remoteRefs, type QueueRefs, type QueueRemote } from '../remoteLayout.js';
 import { remoteError } from './errors.js';
 import { pauseUnless } from './transaction.js';
 
 export class QueueFetcher {
-  refs: QueueRefs = { jobs: new Map(), heads: new Map(), seq: null, lease: null, seqIsCommit: false, leaseIsCommit: false, misfits: new Map() };
+  refs: QueueRefs = emptyQueueRefs();
   /** Misfit job refs already warned about (id and object), each said once per process. */
   private readonly misfitsSaid = new Set<string>();
 

@@ -5,6 +5,7 @@ import { chainMessages, readBlobs } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
 import { entriesOfMessage, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import { jobRecordSchema, type JobRecord } from '../formats/index.js';
+import { removeJobFiles, stillFinished } from '../local/prune.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
 
 /** A record read from a job ref's commit; null when it is not one. */
@@ -14,6 +15,17 @@ function parseRecord(text: string | null | undefined, id: string): JobRecord | n
     return parsed.success && parsed.data.id === id ? parsed.data : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A finished job whose ref is gone from the remote (`land gc` in any clone): its cached record goes
+ * too. A record that is not finished stays (only gc deletes job refs, and never those).
+ */
+function forgetPruned(cache: LocalStore, state: RemoteState, refs: QueueRefs): void {
+  for (const id of Object.keys(state.jobs)) {
+    if (refs.jobs.has(id) || refs.misfits.has(id)) continue;
+    if (stillFinished({ jobs: [id], trains: [] }, (job) => cache.readJob(job)).length) removeJobFiles(cache.paths, [id], []);
   }
 }
 
@@ -39,6 +51,7 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
       else process.stderr.write(`land: warning: the record of ${id} on ${queue.remote} (${oid.slice(0, 12)}) is corrupt; it is left out\n`);
     }
   }
+  forgetPruned(cache, state, refs);
   // A job whose record moved on the remote: the remote's record wins over what this drainer kept back.
   const pending = Object.fromEntries(Object.entries(state.pending).filter(([id]) => !changed.some(([moved]) => moved === id)));
   // A job ref that now names no commit: the cache keeps the record, and the last commit it read (the parent of its next push).
@@ -49,6 +62,7 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
     heads: Object.fromEntries(refs.heads),
     seq: refs.seq,
     pending,
+    published: state.published,
   };
   if (JSON.stringify(next) !== JSON.stringify(state)) files.writeState(next);
 }

@@ -6,6 +6,7 @@ import { writeCommits, type NewCommit, type RefUpdate } from '../../git/index.js
 import { recordMessage, remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import type { LeaseKeeper } from '../remoteLease.js';
 import { TERMINAL_STATES } from '../formats/index.js';
+import { publishPart, type PublishInput } from './publish.js';
 import { renewAsked, type Transaction, type TransactOptions } from './transaction.js';
 
 export interface PushPlan {
@@ -15,6 +16,8 @@ export interface PushPlan {
   kept: boolean;
   /** The commit each pushed record ref moves to, for inflight.json. */
   pushed: Record<string, string>;
+  /** Whether the push publishes the drainer's unpublished metrics rows (remote.json then moves its mark). */
+  publishedRows: boolean;
 }
 
 export async function pushUpdates(opts: {
@@ -24,6 +27,8 @@ export async function pushUpdates(opts: {
   refs: QueueRefs;
   lease: LeaseKeeper;
   queue: QueueRemote;
+  /** What a drainer holding the lease publishes with this push: its rows not yet published, and the txn's (publish.ts). */
+  unpublished: (txnRows: readonly Record<string, unknown>[]) => Omit<PublishInput, 'refs' | 'published' | 'remote'>;
 }): Promise<PushPlan> {
   const { txn, state, transact, refs, lease: keeper, queue } = opts;
   const names = remoteRefs(queue.remote);
@@ -34,7 +39,11 @@ export async function pushUpdates(opts: {
   const jobs = [...txn.after.values()].filter((job) => !kept.includes(job));
   const entriesOf = (id: string) => [...(state.pending[id] ?? []), ...txn.entries.filter((entry) => entry.job === id)];
   const created = jobs.filter((job) => state.jobs[job.id] === undefined).map((job) => job.id);
-  const renewing = keeper.held() !== null && (jobs.length > 0 || Boolean(transact.extra?.length) || renewAsked(transact.renew));
+  const changing = jobs.length > 0 || Boolean(transact.extra?.length) || (holding && renewAsked(transact.renew));
+  const part = holding ? publishPart({ ...opts.unpublished(txn.rows), refs, published: state.published, remote: queue.remote }) : null;
+  // The rows ride a push that goes anyway (at most one push a train); a failed train's story goes now.
+  const publishing = part !== null && (changing || part.urgent);
+  const renewing = holding && (changing || publishing);
   const commits: NewCommit[] = jobs.map((job) => ({
     parent: state.jobs[job.id] ?? null,
     files: [{ name: 'record.json', content: `${JSON.stringify(job, null, 2)}\n` }],
@@ -46,7 +55,10 @@ export async function pushUpdates(opts: {
   if (last) commits.push({ parent: seqParent, files: [{ name: 'last', content: `${last}\n` }], message: `land: seq ${last}\n` });
   const lease = renewing ? keeper.renewalCommit() : null;
   if (lease) commits.push(lease);
+  const publishFrom = commits.length;
+  if (part && publishing) commits.push(...part.commits);
   const ids = await writeCommits(queue.cwd, commits);
+  const publishedIds = ids.slice(publishFrom);
   // The lease is on what the remote holds: a job ref that names no commit is replaced by the record's chain.
   const expectOf = (id: string) => refs.misfits.get(id)?.oid ?? state.jobs[id] ?? null;
   const updates: RefUpdate[] = jobs.map((job, i) => ({ ref: names.job(job.id), to: ids[i] as string, expect: expectOf(job.id) }));
@@ -56,10 +68,12 @@ export async function pushUpdates(opts: {
     if (job.tip !== head && !TERMINAL_STATES.includes(job.state)) updates.push({ ref: names.head(job.id), to: job.tip, expect: head });
   }
   if (last) updates.push({ ref: names.seq, to: ids[jobs.length] as string, expect: state.seq });
-  const leaseId = lease ? (ids[ids.length - 1] as string) : null;
+  const leaseId = lease ? (ids[publishFrom - 1] as string) : null;
   if (lease && leaseId) updates.push({ ref: names.lease, to: leaseId, expect: lease.parent });
   updates.push(...(transact.extra ?? []));
+  if (part && publishing) updates.push(...part.updates(publishedIds));
   const commit = (next: RemoteState) => {
+    if (part && publishing) part.record(next.published, publishedIds);
     jobs.forEach((job, i) => {
       next.jobs[job.id] = ids[i] as string;
       next.heads[job.id] = job.tip;
@@ -70,5 +84,5 @@ export async function pushUpdates(opts: {
     if (leaseId) keeper.renewed(leaseId);
   };
   const pushed = Object.fromEntries(jobs.map((job, i) => [job.id, ids[i] as string]));
-  return { updates, commit, kept: kept.length > 0, pushed };
+  return { updates, commit, kept: kept.length > 0, pushed, publishedRows: publishing };
 }

@@ -13,6 +13,8 @@ export interface Transaction {
   branches: Map<string, string[] | null>;
   /** Writes of this drainer's own files (metrics, window), done once the push went through. */
   local: (() => void)[];
+  /** The metrics rows appended (in `local`), which the push publishes (publish.ts). */
+  rows: Record<string, unknown>[];
 }
 
 export interface TransactOptions {
@@ -36,6 +38,7 @@ export function emptyTransaction(): Transaction {
     index: { saved: false, value: null },
     branches: new Map(),
     local: [],
+    rows: [],
   };
 }
 

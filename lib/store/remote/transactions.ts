@@ -7,15 +7,19 @@
 import { rmSync, statSync } from 'node:fs';
 import { LandError } from '../../errors.js';
 import { failpoint } from '../../failpoint.js';
-import { pushAtomic } from '../../git/index.js';
+import { pushAtomic, writeCommits, type RefUpdate } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
 import type { OutageNotice } from '../outage.js';
-import type { QueueRemote } from '../remoteLayout.js';
+import type { QueueRemote, RemoteState } from '../remoteLayout.js';
 import type { LeaseKeeper } from '../remoteLease.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
 import { assertRaceOnly, describeRefused, QueueRaced, remoteError } from './errors.js';
 import type { QueueFetcher } from './fetcher.js';
 import { materialize } from './materialize.js';
+import { materializePublished } from './materializePublished.js';
+import type { PublishedFiles } from './publishedFiles.js';
+import { readLogForPublishing } from '../formats/published.js';
+import { publishPart } from './publish.js';
 import { pushUpdates, type PushPlan } from './pushPlan.js';
 import { emptyTransaction, sleep, type Transaction, type TransactOptions } from './transaction.js';
 
@@ -36,14 +40,35 @@ export class Transactions {
       lease: LeaseKeeper;
       outage: OutageNotice;
       queue: QueueRemote;
+      published: PublishedFiles;
     },
   ) {}
 
-  /** Under the cache's lock: a transaction left in flight is taken back, then the moved records are read. */
+  /** Under the cache's lock: a transaction left in flight is taken back, then the moved records and what drainers published are read. */
   async materialize(): Promise<void> {
     this.takeBackInflight();
-    const { cache, files, fetcher, queue } = this.parts;
+    const { cache, files, fetcher, queue, published } = this.parts;
     await materialize({ cache, files, refs: fetcher.refs, queue });
+    const state = files.readState();
+    const reader = {
+      cwd: queue.cwd,
+      remote: queue.remote,
+      files: published,
+      ownDrainer: files.knownDrainerId(),
+      ownLog: (train: string) => cache.hasLog(train),
+      warn: (key: string, message: string) => this.warnOnce(key, message),
+    };
+    const next = await materializePublished(reader, fetcher.refs, state.published);
+    if (JSON.stringify(next) !== JSON.stringify(state.published)) files.writeState({ ...state, published: next });
+  }
+
+  /** Published objects already warned about, each said once per process (a --watch drainer fetches every pollSeconds). */
+  private readonly said = new Set<string>();
+
+  private warnOnce(key: string, message: string): void {
+    if (this.said.has(key)) return;
+    this.said.add(key);
+    process.stderr.write(`land: warning: ${message}\n`);
   }
 
   /**
@@ -117,7 +142,7 @@ export class Transactions {
     const state = files.readState();
     let plan: PushPlan;
     try {
-      plan = await pushUpdates({ txn, state, transact: opts, refs: fetcher.refs, lease, queue });
+      plan = await pushUpdates({ txn, state, transact: opts, refs: fetcher.refs, lease, queue, unpublished: (rows) => this.unpublished(state, rows) });
     } catch (error) {
       // The commits could not even be written (git failed): nothing reached the remote, so the
       // cache must not keep the change either (it would show a job the remote never had).
@@ -136,7 +161,46 @@ export class Transactions {
       files.clearInflight();
     }
     for (const write of txn.local) write();
+    if (plan.publishedRows) this.markPublished(state);
     return 'pushed';
+  }
+
+  /** What this drainer has not published: the rows of metrics.jsonl past remote.json's mark, then `txnRows`. */
+  private unpublished(state: RemoteState, txnRows: readonly Record<string, unknown>[]) {
+    const { cache, files } = this.parts;
+    const at = state.published.metricsAt;
+    // An unknown mark (a damaged remote.json) publishes nothing already written: never a row twice.
+    const fromFile = at === null ? [] : cache.readMetricsFrom(Math.min(at, cache.metricsSize())).rows;
+    return {
+      drainer: files.drainerId(),
+      rows: [...fromFile, ...txnRows],
+      logText: (train: string) => (cache.hasLog(train) ? readLogForPublishing((offset) => cache.readLogFrom(train, offset)) : null),
+    };
+  }
+
+  /** Every row of metrics.jsonl is published now: remote.json's mark moves to its end. */
+  private markPublished(state: RemoteState): void {
+    state.published.metricsAt = this.parts.cache.metricsSize();
+    this.parts.files.writeState(state);
+  }
+
+  /**
+   * Under the cache's lock, when a drainer lets go of its lease: the rows it has not published yet
+   * ride the lease's release push (`updates`); `done` moves remote.json's mark once it went through.
+   */
+  async publishRest(): Promise<{ updates: RefUpdate[]; done: () => void } | null> {
+    const { files, fetcher, queue } = this.parts;
+    const state = files.readState();
+    const part = publishPart({ ...this.unpublished(state, []), refs: fetcher.refs, published: state.published, remote: queue.remote });
+    if (!part) return null;
+    const ids = await writeCommits(queue.cwd, part.commits);
+    return {
+      updates: part.updates(ids),
+      done: () => {
+        part.record(state.published, ids);
+        this.markPublished(state);
+      },
+    };
   }
 
   /** The push itself, inflight.json saved before it; a refusal or a failure takes the cache back. */

@@ -1,0 +1,25 @@
+// `land gc` in a state folder: the records of finished jobs and the logs of trains only they rode
+// are removed. The journal keeps their lines (append-only history), metrics.jsonl its rows, the
+// verdict cache its verdicts. Runs under the queue lock; a job that is no longer finished (retried
+// since the plan was made) is left alone.
+import { rmSync } from 'node:fs';
+import type { StatePaths } from '../paths.js';
+import type { PruneRequest } from '../queueKind.js';
+import { TERMINAL_STATES, type JobRecord } from '../formats/index.js';
+
+/** The jobs of `request` still finished (by `readJob`), which may be pruned. */
+export function stillFinished(request: PruneRequest, readJob: (id: string) => JobRecord | null): string[] {
+  return request.jobs.filter((id) => {
+    try {
+      const job = readJob(id);
+      return job !== null && TERMINAL_STATES.includes(job.state);
+    } catch {
+      return false; // a corrupt record is not gc's to judge
+    }
+  });
+}
+
+export function removeJobFiles(paths: StatePaths, jobs: readonly string[], trains: readonly string[]): void {
+  for (const id of jobs) rmSync(paths.job(id), { force: true });
+  for (const train of trains) rmSync(paths.log(train), { force: true });
+}

@@ -1,0 +1,82 @@
+// The failure story from any clone (docs/remote.md, "What drainers publish"): a job failed by the
+// drainer in one clone is told, logged, reproduced and counted in another clone, which never ran
+// a gate; forged published refs are skipped with a warning, never a failed command.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { land } from '../../helpers/cli.js';
+import { cleanupTempDirs } from '../../helpers/repo.js';
+import { makeTeam } from '../../helpers/remoteTeam.js';
+import { ok, serverRefs } from '../../helpers/teamKit.js';
+
+afterAll(cleanupTempDirs);
+
+describe('a remote queue publishes its failed trains, logs and metrics', () => {
+  it("a developer's clone reads the failure a CI clone's drainer judged", async () => {
+    const team = makeTeam();
+    const dev = team.clone('dev');
+    const ci = team.clone('ci');
+    dev.branch('bad', { broken: 'yes\n' });
+    dev.branch('good', { 'good.txt': 'good\n' });
+    const ids = ok(await land(dev.dir, ['submit', 'bad', 'good', '--json']))
+      .lines()
+      .map((line) => line.job.id as string);
+    const bad = ids[0] as string;
+    ok(await land(ci.dir, ['run']));
+
+    // What the server holds: the drainer's metrics ref, and the failed train's log and commit.
+    const refs = [...serverRefs(team).keys()];
+    const metricsRefs = refs.filter((ref) => ref.startsWith('refs/land/metrics/'));
+    expect(metricsRefs).toHaveLength(1);
+    // Every row, the last landing's too (its row rode the push that released the lease).
+    const published = team
+      .server('log', '--format=%B', metricsRefs[0] as string)
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    const own = readFileSync(join(ci.dir, '.git', 'land', 'remote', 'origin', 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(published.map((line) => JSON.parse(line).train).sort()).toEqual(own.map((line) => JSON.parse(line).train).sort());
+    const logRefs = refs.filter((ref) => ref.startsWith('refs/land/logs/'));
+    expect(logRefs.length).toBeGreaterThan(0);
+    expect(refs.filter((ref) => ref.startsWith('refs/land/trains/'))).toHaveLength(logRefs.length);
+
+    const log = ok(await land(dev.dir, ['log', bad]));
+    expect(log.stdout).toContain('== gate test');
+    const why = ok(await land(dev.dir, ['why', bad]));
+    expect(why.stdout).toContain('test');
+    const stats = ok(await land(dev.dir, ['stats', '--json'])).json();
+    expect(stats.gates.length).toBeGreaterThan(0);
+    expect(stats.gates[0].runs).toBeGreaterThan(0);
+    // A third clone that neither submitted nor drained: the train's commit (and so its member tips)
+    // comes with the fetch of refs/land/trains/<train>.
+    const bob = team.clone('bob');
+    const repro = await land(bob.dir, ['repro', bad, '--run']);
+    expect(repro.code, repro.stderr).toBe(5);
+    expect(repro.stderr).toContain('the failure reproduced');
+
+    // Forged by a developer: a blob where a log belongs, lines that are not rows on a metrics ref.
+    const blob = dev.git('rev-parse', 'good:good.txt');
+    const tree = dev.git('rev-parse', 'good^{tree}');
+    const junk = dev.git('commit-tree', tree, '-m', 'junk\n\nnot json\n{"train":1}');
+    dev.git('push', '-q', 'origin', `${blob}:refs/land/logs/forged-1`, `${junk}:refs/land/metrics/0123456789abcdef`);
+    const status = ok(await land(dev.dir, ['status', '--json']));
+    expect(status.json().estimate.trainsMeasured).toBeGreaterThan(0); // the ETA's history: the drainer's trains
+    expect(status.stderr).toContain('refs/land/logs/forged-1');
+    expect(status.stderr).toContain('refs/land/metrics/0123456789abcdef');
+    expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
+
+    // land gc from the developer's clone: one push deletes the finished jobs' and their trains' refs.
+    const gc = ok(await land(dev.dir, ['gc', '--older-than', '0m', '--json'])).json();
+    expect(gc.jobs.sort()).toEqual([...ids].sort());
+    const left = [...serverRefs(team).keys()];
+    expect(left.filter((ref) => /^refs\/land\/(jobs|heads|trains)\//.test(ref))).toEqual([]);
+    expect(left.filter((ref) => ref.startsWith('refs/land/logs/'))).toEqual(['refs/land/logs/forged-1']);
+    expect(left.filter((ref) => ref.startsWith('refs/land/metrics/')).length).toBe(2); // history stays
+    expect(ok(await land(ci.dir, ['status', '--all', '--json'])).json().jobs).toEqual([]);
+    const gone = await land(dev.dir, ['log', bad]);
+    expect(gone.code, gone.stderr).toBe(4);
+    expect(gone.stderr).toContain('is gone');
+    expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
+  });
+});
