@@ -5,7 +5,6 @@
 // command's module dynamically, so a command loads only its own code and the chunks it shares with
 // others (docs/development.md, start-up). Node reads a few files instead of a few hundred.
 // dist/lib/ stays as tsc wrote it, for the tests and the benchmark that import modules directly.
-import modules directly.
 import { rmSync } from 'node:fs';
 import { defineConfig } from 'rolldown';
 
