@@ -95,7 +95,7 @@ describe('help examples', () => {
       const entry = helpExamplesFor(path)!;
       const help = helpOf(command);
       const lines = help.trimEnd().split('\n');
-      expect(lines.at(-1), path).toBe(`Docs: ${entry.docs}`);
+      expect(lines.at(-1), path).toBe(`Docs: ${join(ROOT, entry.docs)}`);
       const examples = help.slice(help.lastIndexOf('Examples:'));
       for (const [line] of entry.examples) expect(examples, path).toContain(`\n  ${line}\n`);
     }
@@ -106,7 +106,11 @@ describe('help examples', () => {
     small.command('submit').description('queue');
     small.command('unlisted').description('no entry');
     expect(() => applyHelpExamples(small, 'notes')).not.toThrow();
-    expect(helpOf(small.commands[0]!).trimEnd().endsWith(`Docs: ${HELP_EXAMPLES.submit!.docs}`)).toBe(true);
+    expect(
+      helpOf(small.commands[0]!)
+        .trimEnd()
+        .endsWith(`Docs: ${join(ROOT, HELP_EXAMPLES.submit!.docs)}`),
+    ).toBe(true);
     expect(helpOf(small.commands[1]!)).not.toContain('Examples:');
     // A command named like an Object property is not mistaken for an entry.
     expect(helpExamplesFor('constructor')).toBeUndefined();
@@ -118,7 +122,7 @@ describe('land --help (the built CLI)', () => {
     const result = await land(ROOT, ['--help']);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('Docs: docs/README.md');
+    expect(lines.at(-1)).toBe(`Docs: ${join(ROOT, 'docs/README.md')}`);
     expect(result.stdout).toContain('Examples:\n');
     expect(result.stdout).toMatch(/Exit codes: 0 ok/);
     expect(result.stdout).toMatch(/10 target red: the target itself fails its gates/);
@@ -130,12 +134,12 @@ describe('land --help (the built CLI)', () => {
     const submit = await land(ROOT, ['submit', '--help']);
     expect(submit.code).toBe(0);
     expect(submit.stdout).toContain('\n  land submit feature/login --wait');
-    expect(submit.stdout.trimEnd().split('\n').at(-1)).toBe('Docs: docs/commands.md#land-submit-branches');
+    expect(submit.stdout.trimEnd().split('\n').at(-1)).toBe(`Docs: ${join(ROOT, 'docs/commands.md#land-submit-branches')}`);
     expect(submit.stdout).not.toContain('Exit codes:');
 
     const install = await land(ROOT, ['hooks', 'install', '--help']);
     expect(install.code).toBe(0);
     expect(install.stdout).toContain('\n  land hooks install --pre-push\n');
-    expect(install.stdout.trimEnd().split('\n').at(-1)).toBe('Docs: docs/protect.md');
+    expect(install.stdout.trimEnd().split('\n').at(-1)).toBe(`Docs: ${join(ROOT, 'docs/protect.md')}`);
   });
 });
