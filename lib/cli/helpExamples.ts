@@ -25,6 +25,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     examples: [
       ['land config', "the policy in force on the target's tip, and its gates hash"],
       ['land config --json | jq .policy.gates', 'the gates, defaults filled in'],
+      ['land config --all', "every key, also land batch's ledger defaults in a repository that does not use it"],
     ],
     docs: 'docs/commands.md#land-config-and-land-config-schema',
   },

@@ -13,7 +13,7 @@ import {
   commandsWithoutExamples,
   helpExamplesFor,
 } from '../../lib/cli/helpExamples.js';
-import { buildProgram } from '../../lib/cli/program.js';
+import { COMMAND_GROUPS, COMMAND_MODULES, buildProgram } from '../../lib/cli/program.js';
 import { ROOT, land } from '../helpers/cli.js';
 
 /** The help a command prints for --help, with the text added after it. */
@@ -87,6 +87,19 @@ describe('help examples', () => {
     // The check itself: a wrong anchor and a missing page are caught.
     expect(brokenLink('docs/commands.md#land-submit-branch')).toMatch(/no heading/);
     expect(brokenLink('docs/nowhere.md')).toMatch(/no such docs page/);
+  });
+
+  it('lists the commands of `land --help` under their groups, in the order of COMMAND_GROUPS', () => {
+    const help = helpOf(program);
+    const headings = Object.values(COMMAND_GROUPS).map((heading) => ({ heading, at: help.indexOf(`\n${heading}\n`) }));
+    expect(headings.filter(({ at }) => at < 0)).toEqual([]);
+    expect(headings.map(({ at }) => at)).toEqual(headings.map(({ at }) => at).sort((a, b) => a - b));
+    const groupAt = (line: number) => headings.filter(({ at }) => at < line).at(-1)?.heading;
+    for (const entry of COMMAND_MODULES) {
+      for (const name of entry.names) expect(groupAt(help.search(new RegExp(`^  ${name}\\b`, 'm'))), name).toBe(COMMAND_GROUPS[entry.group]);
+    }
+    expect(groupAt(help.search(/^ {2}help \[command\]/m))).toBe(COMMAND_GROUPS.setup);
+    expect(help).not.toContain('\nCommands:\n');
   });
 
   it("ends each command's --help with its examples, then its docs page", () => {
