@@ -1,9 +1,10 @@
-// The CLI, bundled: tsc's dist/bin/land.js and everything it imports (land's modules, commander,
-// zod, proper-lockfile, picocolors) into dist/bin/land.js plus chunks in dist/bin/chunks/. The
-// entry is tiny (it answers `land --version` alone); the rest is split where lib/cli/program.ts
-// imports a command's module dynamically, so a command loads only its own code and the chunks it
-// shares with others (docs/development.md, start-up). Node reads a few files instead of a few
-// hundred. dist/lib/ stays as tsc wrote it, for the tests and the benchmark that import modules directly.
+// The CLI, bundled (by scripts/bundle.mjs, which `npm run build` runs: quiet, unlike `rolldown -c`):
+// tsc's dist/bin/land.js and everything it imports (land's modules, commander, zod,
+// proper-lockfile, picocolors) into dist/bin/land.js plus chunks in dist/bin/chunks/. The entry is
+// tiny (it answers `land --version` alone); the rest is split where lib/cli/program.ts imports a
+// command's module dynamically, so a command loads only its own code and the chunks it shares with
+// others (docs/development.md, start-up). Node reads a few files instead of a few hundred.
+// dist/lib/ stays as tsc wrote it, for the tests and the benchmark that import modules directly.
 import { rmSync } from 'node:fs';
 import { defineConfig } from 'rolldown';
 

@@ -36,7 +36,8 @@ export interface BenchSettings {
 
 export const USAGE = `usage: npm run bench -- [--quick] [--json] [--markdown FILE] [--culprits] [--only PART] [--keep]
   --quick          smaller counts (a smoke run of a few minutes), the same report shape
-  --json           print one JSON object on stdout instead of the tables
+  --json           print one JSON object on stdout instead of the tables (run it as
+                   npm run -s bench -- --json: without -s, npm prints its banner on stdout first)
   --markdown FILE  also write the report as Markdown to FILE (BENCHMARKS.md)
   --culprits       also the old culprit rows (N = 8 and 16, culprits first, middle, last, two)
   --only PART      run only PART (${PARTS.join(', ')}) and print its figures and goals alone

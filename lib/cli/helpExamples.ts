@@ -2,11 +2,12 @@
 // Kept in one map so a command cannot be added without one (test/cli/help.test.ts walks the
 // built program); an entry for a command this build does not register is simply unused.
 import type { Command } from 'commander';
+import { docsPointer } from './docsPointer.js';
 
 export interface HelpExamples {
   /** `[command line, what it does]`; the command line starts with `land <command path>`. */
   examples: ReadonlyArray<readonly [string, string]>;
-  /** The docs page (and heading) that documents the command, relative to the repository. */
+  /** The docs page (and heading) that documents the command, relative to the repository (printed as the page in the running package: docsPointer). */
   docs: string;
 }
 
@@ -24,6 +25,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     examples: [
       ['land config', "the policy in force on the target's tip, and its gates hash"],
       ['land config --json | jq .policy.gates', 'the gates, defaults filled in'],
+      ['land config --all', "every key, also land batch's ledger defaults in a repository that does not use it"],
     ],
     docs: 'docs/commands.md#land-config-and-land-config-schema',
   },
@@ -242,16 +244,22 @@ export function commandsWithoutExamples(program: Command): string[] {
     .filter((path) => helpExamplesFor(path) === undefined);
 }
 
-/** The text after the help: examples, any notes (the exit codes of `land`), the docs page. */
-export function helpTail(entry: HelpExamples, notes?: string): string {
-  return `\n${examplesText(entry)}\n${notes ? `\n${notes}\n` : ''}\nDocs: ${entry.docs}`;
+/**
+ * The text after the help: examples, any notes (the exit codes of `land`), the docs page. `docsAt`
+ * turns the page's repository path into the one printed (docsPointer: the page in the running package).
+ */
+export function helpTail(entry: HelpExamples, notes?: string, docsAt: (page: string) => string = (page) => page): string {
+  return `\n${examplesText(entry)}\n${notes ? `\n${notes}\n` : ''}\nDocs: ${docsAt(entry.docs)}`;
 }
 
-/** Ends each command's help with its examples and docs page; call once every command is registered. */
+/**
+ * Ends each command's help with its examples and docs page; call once every command is registered.
+ * The text is made when a help is printed, not here: finding the package's docs reads the disk.
+ */
 export function applyHelpExamples(program: Command, programNotes: string): void {
-  program.addHelpText('after', helpTail(PROGRAM_EXAMPLES, programNotes));
+  program.addHelpText('after', () => helpTail(PROGRAM_EXAMPLES, programNotes, docsPointer));
   for (const command of allCommands(program)) {
     const entry = helpExamplesFor(commandPath(command));
-    if (entry) command.addHelpText('after', helpTail(entry));
+    if (entry) command.addHelpText('after', () => helpTail(entry, undefined, docsPointer));
   }
 }

@@ -6,9 +6,25 @@ export { VERSION };
 
 type Register = (program: Command) => void;
 
+/**
+ * The groups of `land --help`, in the order it lists them. A command's group is its entry's `group`
+ * in COMMAND_MODULES below (the one place a new command is added).
+ */
+export const COMMAND_GROUPS = {
+  queue: 'Queue (from any clone):',
+  drain: 'Drain (land the queue, protect the target):',
+  failures: 'Failures:',
+  insight: 'Insight (the history):',
+  setup: 'Setup:',
+  batch: 'Batch wrapper (docs/batch.md):',
+} as const;
+export type CommandGroup = keyof typeof COMMAND_GROUPS;
+
 interface CommandModule {
   /** The top-level commands its register function adds. */
   names: readonly string[];
+  /** Where `land --help` lists them. */
+  group: CommandGroup;
   load: () => Promise<Register>;
   /** True when, for these arguments, the command needs every other one registered too. */
   needsAll?: (args: readonly string[]) => boolean;
@@ -18,39 +34,40 @@ interface CommandModule {
 const completionNeedsAll = (args: readonly string[]) => !args.some((arg) => arg === '--ids' || arg.startsWith('--ids='));
 
 /**
- * Every command, in the order `land --help` lists them, with the names it registers and how to
- * load its module. A command's module (and all it imports: the drain, gates, ledger...) is loaded
- * only when a command line names it, so `land status` does not load what `land run` needs; the
- * bundle keeps each in its own chunk (rolldown.config.mjs).
+ * Every command, with the names it registers, its help group and how to load its module; within a
+ * group, `land --help` lists them in this order. A command's module (and all it imports: the
+ * drain, gates, ledger...) is loaded only when a command line names it, so `land status` does not
+ * load what `land run` needs; the bundle keeps each in its own chunk (rolldown.config.mjs).
  */
 export const COMMAND_MODULES: readonly CommandModule[] = [
-  { names: ['init'], load: async () => (await import('./commands/init.js')).registerInit },
-  { names: ['config'], load: async () => (await import('./commands/config.js')).registerConfig },
-  { names: ['submit'], load: async () => (await import('./commands/submit.js')).registerSubmit },
-  { names: ['status'], load: async () => (await import('./commands/status.js')).registerStatus },
-  { names: ['show'], load: async () => (await import('./commands/show.js')).registerShow },
-  { names: ['cancel', 'retry'], load: async () => (await import('./commands/cancel.js')).registerCancel },
-  { names: ['run'], load: async () => (await import('./commands/run.js')).registerRun },
-  { names: ['window'], load: async () => (await import('./commands/window.js')).registerWindow },
-  { names: ['verdicts'], load: async () => (await import('./commands/verdicts.js')).registerVerdicts },
-  { names: ['prove'], load: async () => (await import('./commands/prove.js')).registerProve },
-  { names: ['hooks'], load: async () => (await import('./commands/hooks.js')).registerHooks },
-  { names: ['batch'], load: async () => (await import('./commands/batch.js')).registerBatch },
-  { names: ['ledger'], load: async () => (await import('./commands/ledger.js')).registerLedger },
-  { names: ['why'], load: async () => (await import('./commands/why.js')).registerWhy },
-  { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },
-  { names: ['repro'], load: async () => (await import('./commands/repro.js')).registerRepro },
-  { names: ['report'], load: async () => (await import('./commands/report.js')).registerReport },
-  { names: ['tune'], load: async () => (await import('./commands/tune.js')).registerTune },
-  { names: ['reconcile'], load: async () => (await import('./commands/reconcile.js')).registerReconcile },
-  { names: ['doctor'], load: async () => (await import('./commands/doctor.js')).registerDoctor },
-  { names: ['stats'], load: async () => (await import('./commands/stats.js')).registerStats },
-  { names: ['gc'], load: async () => (await import('./commands/gc.js')).registerGc },
+  { names: ['submit'], group: 'queue', load: async () => (await import('./commands/submit.js')).registerSubmit },
+  { names: ['status'], group: 'queue', load: async () => (await import('./commands/status.js')).registerStatus },
+  { names: ['show'], group: 'queue', load: async () => (await import('./commands/show.js')).registerShow },
+  { names: ['cancel', 'retry'], group: 'queue', load: async () => (await import('./commands/cancel.js')).registerCancel },
+  { names: ['run'], group: 'drain', load: async () => (await import('./commands/run.js')).registerRun },
+  { names: ['window'], group: 'drain', load: async () => (await import('./commands/window.js')).registerWindow },
+  { names: ['prove'], group: 'drain', load: async () => (await import('./commands/prove.js')).registerProve },
+  { names: ['verdicts'], group: 'drain', load: async () => (await import('./commands/verdicts.js')).registerVerdicts },
+  { names: ['hooks'], group: 'drain', load: async () => (await import('./commands/hooks.js')).registerHooks },
+  { names: ['why'], group: 'failures', load: async () => (await import('./commands/why.js')).registerWhy },
+  { names: ['log'], group: 'failures', load: async () => (await import('./commands/log.js')).registerLog },
+  { names: ['repro'], group: 'failures', load: async () => (await import('./commands/repro.js')).registerRepro },
+  { names: ['stats'], group: 'insight', load: async () => (await import('./commands/stats.js')).registerStats },
+  { names: ['report'], group: 'insight', load: async () => (await import('./commands/report.js')).registerReport },
+  { names: ['tune'], group: 'insight', load: async () => (await import('./commands/tune.js')).registerTune },
+  { names: ['reconcile'], group: 'insight', load: async () => (await import('./commands/reconcile.js')).registerReconcile },
+  { names: ['init'], group: 'setup', load: async () => (await import('./commands/init.js')).registerInit },
+  { names: ['config'], group: 'setup', load: async () => (await import('./commands/config.js')).registerConfig },
+  { names: ['doctor'], group: 'setup', load: async () => (await import('./commands/doctor.js')).registerDoctor },
+  { names: ['gc'], group: 'setup', load: async () => (await import('./commands/gc.js')).registerGc },
   {
     names: ['completion'],
+    group: 'setup',
     load: async () => (await import('./commands/completion.js')).registerCompletion,
     needsAll: completionNeedsAll,
   },
+  { names: ['batch'], group: 'batch', load: async () => (await import('./commands/batch.js')).registerBatch },
+  { names: ['ledger'], group: 'batch', load: async () => (await import('./commands/ledger.js')).registerLedger },
 ];
 
 /** The root's options that take a value in the next argument (`-C dir`, `--target main`). */
@@ -86,9 +103,18 @@ land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no led
  * commander answers with "did you mean"), every command is.
  */
 export async function buildProgram(args?: readonly string[]): Promise<Command> {
-  const registers = await Promise.all(modulesFor(args).map((entry) => entry.load()));
+  const modules = modulesFor(args);
+  const registers = await Promise.all(modules.map((entry) => entry.load()));
   const program = rootProgram();
-  for (const register of registers) register(program);
+  // Groups in COMMAND_GROUPS' order (commander lists a group where its first command is).
+  const order = Object.keys(COMMAND_GROUPS);
+  const byGroup = modules.map((entry, i) => ({ group: entry.group, register: registers[i] as Register }));
+  byGroup.sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
+  for (const { group, register } of byGroup) {
+    program.commandsGroup(COMMAND_GROUPS[group]); // the group of the commands it adds
+    register(program);
+  }
+  program.commandsGroup(COMMAND_GROUPS.setup).helpCommand(true); // `land help <command>`, with setup
   applyHelpExamples(program, EXIT_CODE_SUMMARY);
   return program;
 }

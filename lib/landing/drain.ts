@@ -239,6 +239,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
         message: `waiting for ${store.drainLockName} held by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}`,
       }),
   });
+  if (lease.takeover) emit({ type: 'warning', message: lease.takeover });
   const startedAt = new Date().toISOString();
   const journalStart = store.journalMark().size; // the summary reads only the jobs named after it
   const noting: Emit = (event) => {

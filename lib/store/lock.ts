@@ -82,6 +82,8 @@ export interface DrainLease {
    */
   holds(): boolean;
   release(): Promise<void>;
+  /** What this drainer took over to get the queue, said once when it starts (a remote queue's lease of a dead drainer). */
+  takeover?: string;
 }
 
 /** The drain lock's heartbeat: a lock whose directory was not touched for this long is abandoned. */

@@ -43,6 +43,21 @@ function leaseFile(lease: Lease): NewCommit['files'] {
   return [{ name: 'lease.json', content: leaseText(lease) }];
 }
 
+/** A lease taken over from a holder that stopped renewing it (not one released, nor a first one). */
+export interface LeaseTakeover {
+  /** describeLease of the lease taken over. */
+  from: string;
+  /** When this host first saw that lease value (its own clock: a holder's clock plays no part). */
+  silentSince: Date;
+}
+
+/** The line a drainer says when it took the lease over: whose, and since when nobody renewed it. */
+export function takeoverText(remote: string, takeover: LeaseTakeover, now: Date = new Date()): string {
+  const seconds = Math.round((now.getTime() - takeover.silentSince.getTime()) / 1000);
+  const since = takeover.silentSince.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `took over the queue lease on ${remote} from ${takeover.from}, silent since ${since} (${seconds} s by this host's clock)`;
+}
+
 export function describeLease(lease: Lease | null): string {
   return lease
     ? `drainer ${lease.holder.slice(0, 8)} (pid ${lease.pid} on ${lease.host}, lease epoch ${lease.epoch})`
@@ -88,8 +103,11 @@ export class LeaseKeeper {
     return typeof text === 'string' ? parseLeaseText(text) : null;
   }
 
-  /** Takes the lease: at once when nobody holds it, else once it expired (or `busy` without `wait`). */
-  async take(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<void> {
+  /**
+   * Takes the lease: at once when nobody holds it, else once it expired (or `busy` without `wait`).
+   * Returns whose expired lease it took over, if it did (null: the lease was free or released).
+   */
+  async take(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<LeaseTakeover | null> {
     const seen = { oid: undefined as string | null | undefined, since: 0 };
     let announced = false;
     for (let pass = 0; ; pass += 1) {
@@ -103,8 +121,9 @@ export class LeaseKeeper {
       const before = oid ? this.hooks.firstSeen(oid) : null;
       if (oid && before === null) this.hooks.noteSeen(oid, Date.now());
       const unmoved = Math.max(performance.now() - seen.since, before === null ? 0 : Date.now() - before);
-      const free = oid === null || lease?.released === true || unmoved >= ttl * 1000;
-      if (free && (await this.claim(oid, lease))) return;
+      const held = oid !== null && lease?.released !== true;
+      const free = !held || unmoved >= ttl * 1000;
+      if (free && (await this.claim(oid, lease))) return held ? { from: describeLease(lease), silentSince: new Date(Date.now() - unmoved) } : null;
       if (free) continue; // another drainer took it first: look again
       if (!opts.wait) {
         throw new LandError('busy', `the queue on ${this.queue.remote} is drained by ${describeLease(lease)}`, {

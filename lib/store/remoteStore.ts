@@ -25,7 +25,7 @@ import { QueueFetcher } from './remote/fetcher.js';
 import { sleepUnless, type TransactOptions } from './remote/transaction.js';
 import { Transactions } from './remote/transactions.js';
 import type { Lease, QueueRemote } from './remoteLayout.js';
-import { LeaseKeeper } from './remoteLease.js';
+import { LeaseKeeper, type LeaseTakeover, takeoverText } from './remoteLease.js';
 import type { TextSlice } from './scan.js';
 import type {
   DrainHolder,
@@ -265,8 +265,9 @@ export class RemoteStore implements QueueStore {
 
   async acquireDrainLock(opts: { wait: boolean; onWaiting?: (holder: DrainHolder | null) => void; shouldStop?: () => boolean }): Promise<DrainLease> {
     const local = await this.cache.acquireDrainLock(opts);
+    let takeover: LeaseTakeover | null;
     try {
-      await this.lease.take(opts);
+      takeover = await this.lease.take(opts);
     } catch (error) {
       await local.release();
       throw error;
@@ -280,6 +281,7 @@ export class RemoteStore implements QueueStore {
         await this.cache.withQueueLock(() => this.lease.release(() => this.txns.publishRest())).catch(() => this.lease.release());
         await local.release();
       },
+      ...(takeover ? { takeover: takeoverText(this.queue.remote, takeover) } : {}),
     };
   }
 

@@ -102,6 +102,26 @@ describe('land config: the policy comes from the target, never from a member bra
   });
 });
 
+describe('land config: the ledger of land batch', () => {
+  it('is left out where no gate runs land batch (a line says so), shown with --all, and always in --json', async () => {
+    const repo = makeRepo({ policy: BASIC_POLICY });
+    const plain = await land(repo.dir, ['config']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).not.toContain('"ledger"');
+    expect(plain.stdout).toContain('"retries"');
+    expect(plain.stdout.trimEnd().split('\n').at(-1)).toBe('(ledger, the settings of land batch: its defaults, not shown; --all shows them)');
+    const all = await land(repo.dir, ['config', '--all']);
+    expect(all.stdout).toContain('"ledger": {\n    "providers": [\n      "claude-code"');
+    expect(all.stdout).not.toContain('(ledger,');
+    expect((await land(repo.dir, ['config', '--json'])).json().policy.ledger).toEqual({ providers: ['claude-code'] });
+
+    repo.policy({ ...BASIC_POLICY, ledger: { lane: 'local' } });
+    const used = await land(repo.dir, ['config']);
+    expect(used.stdout).toContain('"lane": "local"');
+    expect(used.stdout).not.toContain('(ledger,');
+  });
+});
+
 describe('land init and land config schema', () => {
   it('writes a valid .ctm.json once and refuses a second time (exit 5)', async () => {
     const repo = makeRepo();

@@ -13,7 +13,7 @@ import {
   commandsWithoutExamples,
   helpExamplesFor,
 } from '../../lib/cli/helpExamples.js';
-import { buildProgram } from '../../lib/cli/program.js';
+import { COMMAND_GROUPS, COMMAND_MODULES, buildProgram } from '../../lib/cli/program.js';
 import { ROOT, land } from '../helpers/cli.js';
 
 /** The help a command prints for --help, with the text added after it. */
@@ -89,13 +89,26 @@ describe('help examples', () => {
     expect(brokenLink('docs/nowhere.md')).toMatch(/no such docs page/);
   });
 
+  it('lists the commands of `land --help` under their groups, in the order of COMMAND_GROUPS', () => {
+    const help = helpOf(program);
+    const headings = Object.values(COMMAND_GROUPS).map((heading) => ({ heading, at: help.indexOf(`\n${heading}\n`) }));
+    expect(headings.filter(({ at }) => at < 0)).toEqual([]);
+    expect(headings.map(({ at }) => at)).toEqual(headings.map(({ at }) => at).sort((a, b) => a - b));
+    const groupAt = (line: number) => headings.filter(({ at }) => at < line).at(-1)?.heading;
+    for (const entry of COMMAND_MODULES) {
+      for (const name of entry.names) expect(groupAt(help.search(new RegExp(`^  ${name}\\b`, 'm'))), name).toBe(COMMAND_GROUPS[entry.group]);
+    }
+    expect(groupAt(help.search(/^ {2}help \[command\]/m))).toBe(COMMAND_GROUPS.setup);
+    expect(help).not.toContain('\nCommands:\n');
+  });
+
   it("ends each command's --help with its examples, then its docs page", () => {
     for (const command of commands) {
       const path = commandPath(command);
       const entry = helpExamplesFor(path)!;
       const help = helpOf(command);
       const lines = help.trimEnd().split('\n');
-      expect(lines.at(-1), path).toBe(`Docs: ${entry.docs}`);
+      expect(lines.at(-1), path).toBe(`Docs: ${join(ROOT, entry.docs)}`);
       const examples = help.slice(help.lastIndexOf('Examples:'));
       for (const [line] of entry.examples) expect(examples, path).toContain(`\n  ${line}\n`);
     }
@@ -106,7 +119,11 @@ describe('help examples', () => {
     small.command('submit').description('queue');
     small.command('unlisted').description('no entry');
     expect(() => applyHelpExamples(small, 'notes')).not.toThrow();
-    expect(helpOf(small.commands[0]!).trimEnd().endsWith(`Docs: ${HELP_EXAMPLES.submit!.docs}`)).toBe(true);
+    expect(
+      helpOf(small.commands[0]!)
+        .trimEnd()
+        .endsWith(`Docs: ${join(ROOT, HELP_EXAMPLES.submit!.docs)}`),
+    ).toBe(true);
     expect(helpOf(small.commands[1]!)).not.toContain('Examples:');
     // A command named like an Object property is not mistaken for an entry.
     expect(helpExamplesFor('constructor')).toBeUndefined();
@@ -118,7 +135,7 @@ describe('land --help (the built CLI)', () => {
     const result = await land(ROOT, ['--help']);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('Docs: docs/README.md');
+    expect(lines.at(-1)).toBe(`Docs: ${join(ROOT, 'docs/README.md')}`);
     expect(result.stdout).toContain('Examples:\n');
     expect(result.stdout).toMatch(/Exit codes: 0 ok/);
     expect(result.stdout).toMatch(/10 target red: the target itself fails its gates/);
@@ -130,12 +147,12 @@ describe('land --help (the built CLI)', () => {
     const submit = await land(ROOT, ['submit', '--help']);
     expect(submit.code).toBe(0);
     expect(submit.stdout).toContain('\n  land submit feature/login --wait');
-    expect(submit.stdout.trimEnd().split('\n').at(-1)).toBe('Docs: docs/commands.md#land-submit-branches');
+    expect(submit.stdout.trimEnd().split('\n').at(-1)).toBe(`Docs: ${join(ROOT, 'docs/commands.md#land-submit-branches')}`);
     expect(submit.stdout).not.toContain('Exit codes:');
 
     const install = await land(ROOT, ['hooks', 'install', '--help']);
     expect(install.code).toBe(0);
     expect(install.stdout).toContain('\n  land hooks install --pre-push\n');
-    expect(install.stdout.trimEnd().split('\n').at(-1)).toBe('Docs: docs/protect.md');
+    expect(install.stdout.trimEnd().split('\n').at(-1)).toBe(`Docs: ${join(ROOT, 'docs/protect.md')}`);
   });
 });

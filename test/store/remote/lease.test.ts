@@ -24,6 +24,22 @@ import {
 afterEach(killStrays);
 afterAll(cleanupTempDirs);
 
+/** What a drainer says when it took over the lease of the dead holder `dead` (lib/store/remoteLease.ts, takeoverText). */
+function takeoverLine(dead: { holder: string; pid: number }): RegExp {
+  const from = `drainer ${dead.holder.slice(0, 8)} \\(pid ${dead.pid} on [^,]+, lease epoch 1\\)`;
+  return new RegExp(
+    `^took over the queue lease on origin from ${from}, silent since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ \\(\\d+ s by this host's clock\\)$`,
+  );
+}
+
+/** The messages of the warning events of `land run --json`. */
+function warningsOf(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{"type":"warning"'))
+    .map((line) => JSON.parse(line).message as string);
+}
+
 describe('the drain lease of a remote queue', () => {
   it('two drainers on two clones at once: one drains, the other waits and says for whom; --no-wait exits 6 naming the holder', async () => {
     const { team, hold, gateRuns } = leaseTeam();
@@ -50,6 +66,7 @@ describe('the drain lease of a remote queue', () => {
     rmSync(hold);
     const ended = await Promise.all(runs.map((run) => run.done));
     for (const end of ended) expect(end.code, end.stderr).toBe(0);
+    expect(waiter.output().stdout + waiter.output().stderr).not.toContain('took over'); // a released lease is no takeover
     expect(gateRuns().map((run) => run.drainer)).toEqual([winner === 0 ? 'one' : 'two']);
     landedOnce(team, base, ids);
     expect(serverLease(team)).toMatchObject({ epoch: 2, released: true }); // the waiter took it once it was free
@@ -65,11 +82,13 @@ describe('the drain lease of a remote queue', () => {
     await waitUntil("a's gate to start", () => gateRuns().length === 1);
     const b = drainer(hostB, 'b', { args: ['--json'] });
     await waitUntil('b to wait for the lease', () => /waiting for the queue lease on origin/.test(b.output().stdout));
+    const dead = serverLease(team);
     process.kill(a.child.pid as number, 'SIGKILL');
     expect((await a.done).signal).toBe('SIGKILL');
 
     const ended = await b.done;
     expect(ended.code, ended.stderr).toBe(0);
+    expect(warningsOf(ended.stdout)).toContainEqual(expect.stringMatching(takeoverLine(dead)));
     expect(summaryOf(ended.stdout)).toMatchObject({ landed: [...ids].sort(), stopped: null });
     expect(gateRuns().map((run) => run.drainer)).toEqual(['a', 'b']);
     expect(gateRuns()[1]?.members.sort()).toEqual([...ids].sort());
@@ -88,6 +107,7 @@ describe('the drain lease of a remote queue', () => {
     const [hostA, hostC] = [team.clone('a'), team.clone('c')];
     const a = drainer(hostA, 'a', { hold });
     await waitUntil("a's gate to start", () => gateRuns().length === 1);
+    const dead = serverLease(team);
     process.kill(a.child.pid as number, 'SIGKILL');
     await a.done;
     const first = await land(hostC.dir, ['run', '--no-wait']);
@@ -96,6 +116,7 @@ describe('the drain lease of a remote queue', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_300)); // the lease (2 s) passes, by this clone's clock
     const second = await land(hostC.dir, ['run', '--no-wait', '--json']);
     expect(second.code, second.stderr).toBe(0);
+    expect(warningsOf(second.stdout)).toContainEqual(expect.stringMatching(takeoverLine(dead)));
     expect(summaryOf(second.stdout)).toMatchObject({ landed: ids });
     landedOnce(team, base, ids);
     expect(serverLease(team)).toMatchObject({ epoch: 2, released: true });
