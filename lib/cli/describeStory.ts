@@ -97,6 +97,7 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
     case 'submitted':
       return [
         `${head}submitted by ${event.by}: ${showName(event.branch)}${event.tip ? ` at ${short(event.tip)}` : ''}${event.title ? ` "${event.title}"` : ''}${event.fromRecord ? ' (from the job record; the journal has no submission line)' : ''}`,
+        ...(event.follows ? [`${INDENT}follows ${event.follows}: the branch's failed job before this tip (land why ${event.follows})`] : []),
       ];
     case 'tip_updated':
       return [`${head}new tip ${short(event.to)} (was ${short(event.from)})`];

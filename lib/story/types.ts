@@ -32,7 +32,16 @@ interface At {
 }
 
 export type StoryEvent =
-  | (At & { kind: 'submitted'; by: string; branch: string; tip: string | null; title: string | null; fromRecord: boolean })
+  | (At & {
+      kind: 'submitted';
+      by: string;
+      branch: string;
+      tip: string | null;
+      title: string | null;
+      fromRecord: boolean;
+      /** The failed job of the same branch this one was submitted after, at a new tip (job record `follows`). */
+      follows: string | null;
+    })
   | (At & { kind: 'tip_updated'; from: string | null; to: string | null })
   | (At & {
       kind: 'rode';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { followLog, jobLog, readWholeLog, stillRunning } from '../../story/trainLog.js';
 import { action } from '../action.js';
+import { JOB_ARG_HELP, jobIdOf } from '../jobArg.js';
 
 interface LogOptions {
   train?: string;
@@ -11,7 +12,7 @@ interface LogOptions {
 export function registerLog(program: Command): void {
   program
     .command('log')
-    .argument('<id>', 'job id (see land status --all)')
+    .argument('[id]', JOB_ARG_HELP)
     .description("print the gate log of a job's latest train (or of --train); -f follows it while the gate runs")
     .option('--train <train>', 'a train the job rode (see land why <id>); exit 4 for a train it did not ride')
     .option('-f, --follow', 'keep printing what is appended until the train is over for the job (or its drainer is gone)')
@@ -19,7 +20,7 @@ export function registerLog(program: Command): void {
     .action(
       action<LogOptions>(async (ctx, opts, args) => {
         const store = await ctx.store();
-        const log = jobLog(store, args[0] ?? '', opts.train);
+        const log = jobLog(store, await jobIdOf(ctx, args[0]), opts.train);
         const head = { job: log.job.id, train: log.train, path: log.path };
         if (!opts.follow) {
           const text = readWholeLog(store, log.train);

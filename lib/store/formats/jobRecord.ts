@@ -82,6 +82,11 @@ export const jobRecordSchema = z
     landedVia: z.string().nullable(),
     gateLog: z.string().nullable(),
     /**
+     * The failed job this one follows: the same branch's latest job when this one was submitted at
+     * a new tip, if that job had failed. Absent otherwise, and in records written before it existed.
+     */
+    follows: jobIdSchema.optional(),
+    /**
      * A failed job whose failure a gate decided: the last lines (at most 20, each at most 300
      * characters) of that gate's output in the stored, redacted log. Absent otherwise, and once
      * `land retry` reopens the job. Gate logs stay on the drainer: this is what other clones see.
