@@ -9,7 +9,7 @@ export function registerWhy(program: Command): void {
     .command('why')
     .argument('[id]', JOB_ARG_HELP)
     .description(
-      "a job's whole story from the journal: its trains, verdicts with the failing gate's last output lines, bisection, conflicts, stops, and how it ended",
+      "a job's whole story from the journal: its trains, verdicts with an excerpt of the failing gate's output (its failure lines, then its last lines; each distinct output once), bisection, conflicts, stops, and how it ended",
     )
     .option('--json', 'print { job, events, trains, skippedJournalLines } as JSON')
     .action(
