@@ -166,7 +166,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     examples: [
       ['land log j-20261130-0004', "the gate log of the job's latest train"],
       ['land log j-20261130-0004 -f', 'follow it while the gate runs'],
-      ['land log feature/login', "the gate log of the branch's latest job"],
+      ['land log feature/login', "the gate log of the branch's latest job (a cached verdict: and the judging train's)"],
     ],
     docs: 'docs/failures.md',
   },
