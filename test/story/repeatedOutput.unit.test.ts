@@ -1,6 +1,6 @@
 // One excerpt per distinct output in `land why` (lib/story/repeatedOutput.ts).
 import { describe, expect, it } from 'vitest';
-import { markRepeatedOutput } from '../../lib/story/repeatedOutput.js';
+import { comparable, markRepeatedOutput } from '../../lib/story/repeatedOutput.js';
 import type { StoryEvent } from '../../lib/story/types.js';
 
 function verdict(train: string, output: string[] | null, gate = 'test'): StoryEvent & { kind: 'verdict' } {
@@ -39,5 +39,25 @@ describe('markRepeatedOutput', () => {
       expect(alone.sameOutputAs).toBeUndefined();
       expect(alone.sameOutputIn).toBeUndefined();
     }
+  });
+
+  it('sets aside train ids and timings, not the values a failure prints', () => {
+    const run = (train: string, ms: string, actual: number) =>
+      verdict(train, [
+        'not ok 3 - subtracts',
+        `  duration_ms: ${ms}`,
+        `  location: '/repo/.git/land/trains/${train}/t.test.mjs:5:1'`,
+        `    1 !== ${actual}`,
+        `# duration_ms ${ms}`,
+      ]);
+    const a = run('b-20261202-002607-6f4e40-1', '1.291808', 2);
+    const b = run('b-20261202-002607-6f4e40-2', '5.305567', 2);
+    const c = run('b-20261202-002607-6f4e40-4', '0.4', 3);
+    markRepeatedOutput([a, b, c]);
+    expect(b.sameOutputAs).toBe(a.train);
+    expect(c.sameOutputAs).toBeUndefined();
+    expect(comparable('    ✕ subtracts (3 ms)')).toBe('    ✕ subtracts (<time>)');
+    expect(comparable('1 failed, 39 passed in 0.42s')).toBe('1 failed, 39 passed in <time>s');
+    expect(comparable('    1 !== 2')).toBe('    1 !== 2');
   });
 });
