@@ -7,7 +7,7 @@ import { land } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDirs } from '../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches, type QueueRepo } from '../helpers/queue.js';
 import { journal, readJobFile } from '../helpers/state.js';
-import { runDrain, submitInProcess } from '../helpers/drainHarness.js';
+import { runDrain } from '../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -66,7 +66,10 @@ describe('jobs looked up by branch', () => {
     repo.git('checkout', '-q', 'b2');
     repo.commit('fix b2', { 'fixed.txt': 'fixed\n' });
     repo.git('checkout', '-q', 'main');
-    const [next] = await submitInProcess(repo.dir, ['b2']);
+    const submitted = await land(repo.dir, ['submit', 'b2']);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const next = /^queued (j-\S+): b2 at [0-9a-f]{12}; follows failed (j-\S+)$/m.exec(submitted.stdout)?.[1];
+    expect(submitted.stdout).toContain(`; follows failed ${failed}`);
     expect(next).not.toBe(failed);
     expect(readJobFile(repo, next as string).follows).toBe(failed);
     expect(journal(repo).find((e) => e.job === next && e.event === 'submitted')?.detail).toMatchObject({ branch: 'b2', follows: failed });
