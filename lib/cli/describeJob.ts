@@ -103,11 +103,11 @@ export function describeFlaky(flaky: FlakyRecord | undefined): string | null {
 }
 
 /**
- * A failed job's `gateLogTail` as an indented block under its heading: the last lines of the
+ * A failed job's `gateLogTail` as an indented block under its heading: the excerpt of the
  * failing gate's log as the record keeps them (`land show`, and `land why` where the log is not).
  */
 export function describeLogTail(tail: readonly string[] | undefined, indent = ''): string[] {
   if (!tail) return [];
-  if (!tail.length) return [`${indent}last lines of the gate log: none (the gate printed nothing)`];
-  return [`${indent}last lines of the gate log (kept on the job record):`, ...tail.map((line) => `${indent}  | ${line}`)];
+  if (!tail.length) return [`${indent}excerpt of the gate log: none (the gate printed nothing)`];
+  return [`${indent}excerpt of the gate log (kept on the job record):`, ...tail.map((line) => `${indent}  | ${line}`)];
 }

@@ -71,8 +71,11 @@ function verdictLines(event: StoryEvent & { kind: 'verdict' }, head: string): st
   const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
   lines.push(...trustedLines(event));
   if (event.log) lines.push(`${INDENT}log ${event.log}`);
-  if (event.output?.length) {
-    lines.push(`${INDENT}last ${event.output.length} line(s) of ${event.failing ? `gate ${event.failing.name}` : 'the log'}:`);
+  if (event.sameOutputAs) {
+    lines.push(`${INDENT}the same output as train ${event.sameOutputAs} (above)`);
+  } else if (event.output?.length) {
+    const also = event.sameOutputIn?.length ? ` (the same in train ${event.sameOutputIn.join(', ')})` : '';
+    lines.push(`${INDENT}excerpt of ${event.failing ? `gate ${event.failing.name}'s output` : 'the log'}${also}:`);
     for (const line of event.output) lines.push(`${INDENT}| ${line}`);
   } else if (event.output) {
     lines.push(`${INDENT}(the gate printed nothing)`);
@@ -97,6 +100,7 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
     case 'submitted':
       return [
         `${head}submitted by ${event.by}: ${showName(event.branch)}${event.tip ? ` at ${short(event.tip)}` : ''}${event.title ? ` "${event.title}"` : ''}${event.fromRecord ? ' (from the job record; the journal has no submission line)' : ''}`,
+        ...(event.follows ? [`${INDENT}follows ${event.follows}: the branch's failed job before this tip (land why ${event.follows})`] : []),
       ];
     case 'tip_updated':
       return [`${head}new tip ${short(event.to)} (was ${short(event.from)})`];

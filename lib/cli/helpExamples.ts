@@ -48,16 +48,23 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     docs: 'docs/commands.md#land-status',
   },
   show: {
-    examples: [['land show j-20261130-0004', 'everything the job record holds']],
+    examples: [
+      ['land show j-20261130-0004', 'everything the job record holds'],
+      ['land show feature/login', "the latest job of a branch (none: the checked-out branch's)"],
+    ],
     docs: 'docs/commands.md#land-show-id',
   },
   cancel: {
-    examples: [['land cancel j-20261130-0004', 'at once if queued, at the next train boundary if running']],
+    examples: [
+      ['land cancel j-20261130-0004', 'at once if queued, at the next train boundary if running'],
+      ['land cancel', "the checked-out branch's latest job"],
+    ],
     docs: 'docs/commands.md#land-cancel-id-and-land-retry-ids',
   },
   retry: {
     examples: [
       ['land retry j-20261130-0004 j-20261130-0007', 'put failed (or canceled) jobs back in the queue; all or nothing'],
+      ['land retry feature/login', "the branch's latest job"],
       ['land retry --all-failed', "every failed job of this target's queue"],
     ],
     docs: 'docs/commands.md#land-cancel-id-and-land-retry-ids',
@@ -172,18 +179,25 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     docs: 'docs/batch.md#reading-the-ledger-land-ledger',
   },
   why: {
-    examples: [['land why j-20261130-0004', "the job's whole story: trains, verdicts, bisection, how it ended"]],
+    examples: [
+      ['land why j-20261130-0004', "the job's whole story: trains, verdicts, bisection, how it ended"],
+      ['land why', "the story of the checked-out branch's latest job"],
+    ],
     docs: 'docs/failures.md',
   },
   log: {
     examples: [
       ['land log j-20261130-0004', "the gate log of the job's latest train"],
       ['land log j-20261130-0004 -f', 'follow it while the gate runs'],
+      ['land log feature/login', "the gate log of the branch's latest job (a cached verdict: and the judging train's)"],
     ],
     docs: 'docs/failures.md',
   },
   repro: {
-    examples: [['land repro j-20261130-0004 --run', 'rebuild the train the job failed in, and run its gates']],
+    examples: [
+      ['land repro j-20261130-0004 --run', 'rebuild the train the job failed in, and run its gates'],
+      ['land repro feature/login', "rebuild the train the branch's latest job failed in"],
+    ],
     docs: 'docs/failures.md',
   },
   reconcile: {

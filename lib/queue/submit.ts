@@ -7,6 +7,7 @@ import type { QueueStore, JobRecord } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { allocateJobIdLocked, jobsOfBranchLocked, runningJobsLocked, syncIndexLocked } from './activeSet.js';
 import { reopenChange, stopRequestChange, tipUpdateChange } from './changes.js';
+import { latestJob } from './lookup.js';
 import { isReopenable, reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { applyChangesLocked, createJobLocked, type JobPatch } from './transition.js';
 
@@ -57,6 +58,8 @@ export function newJobRecord(fields: {
   submitter: string;
   urgent: boolean;
   target?: string;
+  /** The failed job of the branch this one follows (jobRecord.ts `follows`). */
+  follows?: string;
 }): JobRecord {
   return {
     version: 1,
@@ -83,6 +86,7 @@ export function newJobRecord(fields: {
     train: null,
     landedVia: null,
     gateLog: null,
+    ...(fields.follows ? { follows: fields.follows } : {}),
     gate: null,
     timestamps: { queued: nowIso() },
   };
@@ -152,6 +156,7 @@ export async function submitJob(store: QueueStore, req: SubmitRequest): Promise<
     }
 
     const id = allocateJobIdLocked(store, sync.index);
+    const follows = failedPredecessor(sameBranch);
     const job = newJobRecord({
       id,
       branch: req.branch,
@@ -160,11 +165,21 @@ export async function submitJob(store: QueueStore, req: SubmitRequest): Promise<
       submitter,
       urgent: req.urgent ?? false,
       target: req.target,
+      ...(follows ? { follows } : {}),
     });
-    createJobLocked(store, job, { branch: req.branch, tip });
+    createJobLocked(store, job, { branch: req.branch, tip, ...(follows ? { follows } : {}) });
     const preempted = req.urgent ? preemptRunning(store, running(), id, submitter) : [];
     return { kind: 'created', job, preempted };
   });
+}
+
+/**
+ * The job a new submission of a branch follows: the branch's latest job on this target, when it
+ * failed (a new tip after a failure: `land why` and `land show` say "follows j-..."); else none.
+ */
+export function failedPredecessor(sameBranch: readonly JobRecord[]): string | null {
+  const latest = latestJob(sameBranch);
+  return latest?.state === 'failed' ? latest.id : null;
 }
 
 /** An urgent job asks the running train's normal members to step aside at the next boundary. */

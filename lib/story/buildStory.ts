@@ -285,6 +285,7 @@ function tellEntry(walk: Walk, entry: JournalEntry): void {
         tip: d?.tip ?? null,
         title: job.title === job.branch ? null : job.title,
         fromRecord: false,
+        follows: d?.follows ?? job.follows ?? null,
       });
       return;
     }
@@ -377,6 +378,7 @@ export function buildStory(input: StoryInput): Story {
       tip: null,
       title: job.title === job.branch ? null : job.title,
       fromRecord: true,
+      follows: job.follows ?? null,
     });
   }
   for (const entry of input.journal) {

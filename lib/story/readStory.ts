@@ -5,10 +5,13 @@ import { listActiveJobsSync, readJobOrThrow, runnableJobs } from '../queue/index
 import { journalDetail, type QueueStore } from '../store/index.js';
 import { buildStory } from './buildStory.js';
 import { decidingSection, GateLogReader } from '../landing/gates/gateLog.js';
+import { LOG_TAIL_LINES } from '../landing/gates/logTail.js';
+import { markRepeatedOutput } from './repeatedOutput.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
 import type { Story } from './types.js';
 
-export const OUTPUT_LINES = 15;
+/** The most lines of each verdict's excerpt: as many as the job record keeps. */
+export const OUTPUT_LINES = LOG_TAIL_LINES;
 
 /** Rows of the given batches or trains, or naming the job; one pass over metrics.jsonl. */
 function rowsFor(store: QueueStore, jobId: string, batches: ReadonlySet<string>, trains: ReadonlySet<string>): TrainRow[] {
@@ -38,10 +41,11 @@ export function readStory(store: QueueStore, id: string, outputLines = OUTPUT_LI
   const runningLog = job.state === 'in_progress' && job.batch?.train ? store.logPath(job.batch.train) : null;
   const story = buildStory({ job, journal: entries, rows, position, runningLog, skippedJournalLines: badLines });
   attachGateOutput(store, story, outputLines);
+  markRepeatedOutput(story.events);
   return story;
 }
 
-/** Fills each FAIL or INFRA verdict with the last lines of the deciding gate's section of its log. */
+/** Fills each FAIL or INFRA verdict with the excerpt of the deciding gate's section of its log. */
 export function attachGateOutput(store: QueueStore, story: Story, outputLines: number): void {
   const logs = new Map<string, ReturnType<GateLogReader['result']> | null>();
   for (const event of story.events) {
@@ -61,11 +65,11 @@ export function attachGateOutput(store: QueueStore, story: Story, outputLines: n
     if (!parsed) continue;
     const section = decidingSection(parsed.sections, event.failing?.name ?? null);
     if (section) {
-      event.output = section.tail;
+      event.output = section.excerpt;
       event.failing ??= { name: section.name, status: section.status ?? 'no end line (still running, or its drainer stopped)', seconds: section.seconds };
       if (event.failing.seconds === null && section.name === event.failing.name) event.failing.seconds = section.seconds;
     } else {
-      event.output = parsed.tail;
+      event.output = parsed.excerpt;
     }
   }
 }

@@ -3,6 +3,7 @@
 import { LandError } from '../errors.js';
 import { readJobOrThrow } from '../queue/index.js';
 import { journalDetail, type QueueStore, type JobRecord } from '../store/index.js';
+import { parseTrainRows } from './trainRow.js';
 
 /** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
 export function trainsOfJob(store: QueueStore, job: JobRecord): string[] {
@@ -20,6 +21,23 @@ export interface JobLog {
   job: JobRecord;
   train: string;
   path: string;
+  /**
+   * The train whose gates judged this train's tree, when its verdict came from the verdict cache
+   * (its own log holds land's header lines only); null when its gates ran.
+   */
+  judgedBy: string | null;
+}
+
+/**
+ * The train that judged `train`'s tree when its verdict came from the verdict cache: the gate
+ * telemetry's `cachedFrom`, on the job record (its last train) or on the train's metrics row.
+ */
+export function judgingTrain(store: QueueStore, job: JobRecord, train: string, latest: boolean): string | null {
+  const fromRecord = latest && job.gate?.mode === 'cached' ? job.gate.cachedFrom : undefined;
+  if (fromRecord) return fromRecord === train ? null : fromRecord;
+  const { rows } = parseTrainRows(store.readMetricsMatching([train]).rows);
+  const from = rows.find((row) => row.train === train)?.gate?.cachedFrom;
+  return from && from !== train ? from : null;
 }
 
 /** The log of the job's latest train, or of `train`, which the job must have ridden. */
@@ -37,7 +55,7 @@ export function jobLog(store: QueueStore, id: string, train?: string): JobLog {
   if (!chosen)
     throw new LandError('not_found', `job ${job.id} has not ridden a train yet: there is no gate log`, { hint: `land why ${job.id} tells its story` });
   if (!store.hasLog(chosen)) throw new LandError('not_found', `the log of train ${chosen} is gone (${store.logPath(chosen)})`);
-  return { job, train: chosen, path: store.logPath(chosen) };
+  return { job, train: chosen, path: store.logPath(chosen), judgedBy: judgingTrain(store, job, chosen, chosen === trains[trains.length - 1]) };
 }
 
 /** The whole log, read in pieces. */

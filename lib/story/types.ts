@@ -32,7 +32,16 @@ interface At {
 }
 
 export type StoryEvent =
-  | (At & { kind: 'submitted'; by: string; branch: string; tip: string | null; title: string | null; fromRecord: boolean })
+  | (At & {
+      kind: 'submitted';
+      by: string;
+      branch: string;
+      tip: string | null;
+      title: string | null;
+      fromRecord: boolean;
+      /** The failed job of the same branch this one was submitted after, at a new tip (job record `follows`). */
+      follows: string | null;
+    })
   | (At & { kind: 'tip_updated'; from: string | null; to: string | null })
   | (At & {
       kind: 'rode';
@@ -63,8 +72,15 @@ export type StoryEvent =
       /** The log that holds the gate's output (the judging train's, for a cached verdict). */
       log: string | null;
       logTrain: string | null;
-      /** The last lines of the failing gate's output; null when not read (or a PASS). */
+      /**
+       * The excerpt of the failing gate's output (the lines that carry the failure, then its last
+       * lines, lib/landing/gates/excerpt.ts); null when not read (or a PASS).
+       */
       output: string[] | null;
+      /** The output is the same as the verdict of this earlier train (shown there); absent when not. */
+      sameOutputAs?: string;
+      /** Later trains whose verdicts repeat this output (shown once, here); absent when none. */
+      sameOutputIn?: string[];
       /**
        * Trusted paths (policy `trusted`) the train changes, which its gates ran in the target's
        * version (`restored`), and those this job's own merge changes (`job`); null when none.

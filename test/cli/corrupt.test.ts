@@ -83,13 +83,12 @@ describe('a truncated job record and a leftover temp file', () => {
 });
 
 describe('job ids that are not ids', () => {
-  it('refuses path-like and upper-case ids with exit 2 and an unknown id with exit 4', async () => {
+  it('refuses path-like names with exit 2, and an unknown id or a branch name without jobs with exit 4', async () => {
     const repo = makeRepo({ policy: BASIC_POLICY });
     const before = walk(dirname(stateDir(repo)));
     for (const args of [
       ['show', '../../etc/passwd'],
-      ['show', 'J-UPPER'],
-      ['show', 'a/b'],
+      ['show', 'a//b'],
       ['cancel', '../x'],
     ]) {
       const result = await land(repo.dir, args);
@@ -100,6 +99,12 @@ describe('job ids that are not ids', () => {
     const unknown = await land(repo.dir, ['show', 'j-20000101-0001']);
     expect(unknown.code).toBe(4);
     expect(unknown.stderr).toContain('j-20000101-0001');
+    // An upper-case or slashed name is a branch name (lib/queue/lookup.ts): one without jobs is not found.
+    for (const name of ['J-UPPER', 'a/b']) {
+      const branch = await land(repo.dir, ['show', name]);
+      expect(branch.code, name).toBe(4);
+      expect(errorLines(branch.stderr)[0], name).toContain(`no job or branch with jobs named "${name}"`);
+    }
 
     // Nothing was written for any of them: no file in the state folder (only its empty layout),
     // nothing new anywhere else in .git.

@@ -92,7 +92,7 @@ describe('land retry: several ids, --all-failed', () => {
     repo.git('checkout', '-q', 'main');
     const s2 = await submit(repo.dir, 's');
 
-    const [unknown, notFailed, usage, both] = await Promise.all([
+    const [unknown, notFailed, noId, both] = await Promise.all([
       land(repo.dir, ['retry', f1 as string, 'j-19990101-0001']),
       land(repo.dir, ['retry', f1 as string, q1 as string]),
       land(repo.dir, ['retry']),
@@ -102,7 +102,9 @@ describe('land retry: several ids, --all-failed', () => {
     expect(errorLines(unknown.stderr)).toEqual(['land: no job j-19990101-0001; none of the jobs was requeued']);
     expect(notFailed.code).toBe(5);
     expect(errorLines(notFailed.stderr)).toEqual([`land: job ${q1} is queued; only a failed or canceled job can be retried; none of the jobs was requeued`]);
-    expect(usage.code).toBe(2);
+    // No id: the checked-out branch's latest job (lib/queue/lookup.ts); main has none.
+    expect(noId.code).toBe(4);
+    expect(errorLines(noId.stderr)[0]).toContain('the checked-out branch "main" has no job');
     expect(both.code).toBe(2);
     // All or nothing: f1, named in every refused call, is still failed and no retry was journaled.
     expect(readJobFile(repo, f1 as string).state).toBe('failed');

@@ -50,7 +50,7 @@ describe('the story of a batch of four with one culprit', () => {
     expect(jobs.get(culprit).state).toBe('failed');
   });
 
-  it('why <culprit> names its trains, the bisection, the failing gate with its exit status and its last 15 lines', async () => {
+  it('why <culprit> names its trains, the bisection, the failing gate with its exit status and its output, once', async () => {
     const why = await land(repo.dir, ['why', culprit]);
     expect(why.code, why.stderr).toBe(0);
     const rode = trainsRidden(repo, culprit);
@@ -59,10 +59,13 @@ describe('the story of a batch of four with one culprit', () => {
     expect(why.stdout).toMatch(/submitted by test@land\.invalid: b3 at [0-9a-f]{12}/);
     expect(why.stdout).toContain('members: b1, b2, b3 (this job), b4');
     expect(why.stdout).toMatch(/verdict FAIL: gate test: exit 3 after [0-9.]+s/);
-    expect(why.stdout).toContain('| CHATTY FAILS ON culprit-3');
     expect(why.stdout).toContain('| chatty line 20');
-    expect(why.stdout).toContain('| chatty line 7');
-    expect(why.stdout).not.toContain('chatty line 6');
+    expect(why.stdout).toContain('| chatty line 2\n');
+    expect(why.stdout).not.toMatch(/\| chatty line 1$/m);
+    // The same output in every train the culprit failed: shown once, under the first, naming the others.
+    expect(why.stdout.split('| CHATTY FAILS ON culprit-3')).toHaveLength(2);
+    expect(why.stdout).toContain(`excerpt of gate test's output (the same in train ${rode.slice(1).join(', ')}):`);
+    expect(why.stdout.split(`the same output as train ${rode[0]} (above)`)).toHaveLength(rode.length);
     expect(why.stdout).toMatch(/bisection of batch b-/);
     expect(why.stdout).toMatch(/FAIL\s+b3 \(this job\) {2}<- isolated/);
     expect(why.stdout).toMatch(/\nnow: failed \(gate\): gate test: exit 3/);
@@ -81,9 +84,11 @@ describe('the story of a batch of four with one culprit', () => {
     expect(verdicts.length).toBe(story.trains.length);
     for (const verdict of verdicts) {
       expect(verdict).toMatchObject({ verdict: 'FAIL', reason: 'gate', failing: { name: 'test', status: 'exit 3' } });
-      expect(verdict.output).toHaveLength(15);
+      expect(verdict.output).toHaveLength(20);
       expect(verdict.output.at(-1)).toBe('CHATTY FAILS ON culprit-3');
     }
+    expect(verdicts[0].sameOutputIn).toEqual(verdicts.slice(1).map((v: any) => v.train));
+    for (const verdict of verdicts.slice(1)) expect(verdict.sameOutputAs).toBe(verdicts[0].train);
     // The last verdict is the culprit's own train, alone; its log is that train's.
     const last = verdicts.at(-1);
     expect(last.train).toBe(story.trains.at(-1));

@@ -6,6 +6,7 @@ import { readJobOrThrow } from '../../queue/index.js';
 import { rebuildFailedTrain, runReproGates, type ReproTrain } from '../../story/repro.js';
 import { TerminalSink } from '../../story/terminalSink.js';
 import { action } from '../action.js';
+import { JOB_ARG_HELP, jobIdOf } from '../jobArg.js';
 import { showName, short } from '../output.js';
 
 interface ReproOptions {
@@ -76,7 +77,7 @@ function summary(repro: ReproTrain) {
 export function registerRepro(program: Command): void {
   program
     .command('repro')
-    .argument('<id>', 'job id (see land status --all)')
+    .argument('[id]', JOB_ARG_HELP)
     .description(
       'rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there',
     )
@@ -86,7 +87,7 @@ export function registerRepro(program: Command): void {
     .action(
       action<ReproOptions>(async (ctx, opts, args) => {
         const store = await ctx.store();
-        const job = readJobOrThrow(store, args[0] ?? '');
+        const job = readJobOrThrow(store, await jobIdOf(ctx, args[0]));
         // Refresh and gate output goes to the terminal: stdout, or stderr under --json.
         const sink = new TerminalSink(ctx.out.json ? process.stderr : process.stdout);
         const abort = new AbortController();

@@ -3,6 +3,7 @@ import { readJobOrThrow } from '../../queue/index.js';
 import type { QueueStore, JobRecord } from '../../store/index.js';
 import { action } from '../action.js';
 import { describeFastPath, describeFlaky, describeGate, describeLedger, describeLogTail, describeTrusted } from '../describeJob.js';
+import { JOB_ARG_HELP, jobIdOf } from '../jobArg.js';
 import { showName } from '../output.js';
 import { printable } from '../../text/safeText.js';
 
@@ -24,6 +25,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   add('tip', job.tip);
   add('title', job.title);
   add('submitter', job.submitter);
+  if (job.follows) add('follows', `${job.follows}: the branch's failed job before this tip (land why ${job.follows})`);
   add('priority', job.priority);
   add('state', job.state);
   add('reason', job.reason);
@@ -56,13 +58,13 @@ function lines(job: JobRecord, logNow: string | null): string[] {
 export function registerShow(program: Command): void {
   program
     .command('show')
-    .argument('<id>', 'job id (see land status)')
+    .argument('[id]', JOB_ARG_HELP)
     .description('one job record, everything it holds')
     .option('--json', 'print the record as JSON')
     .action(
       action<{ json?: boolean }>(async (ctx, _opts, args) => {
         const store = await ctx.store();
-        const job = readJobOrThrow(store, args[0] ?? '');
+        const job = readJobOrThrow(store, await jobIdOf(ctx, args[0]));
         const logNow = runningLog(store, job);
         // Under --json the record as it is, plus `runningLog` while the job rides a train.
         if (ctx.out.json) ctx.out.emit(logNow ? { ...job, runningLog: logNow } : job);

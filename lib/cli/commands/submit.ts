@@ -21,7 +21,7 @@ function describeOutcome(outcome: SubmitOutcome): string {
   const job = outcome.job;
   switch (outcome.kind) {
     case 'created': {
-      const line = `queued ${job.id}: ${showName(job.branch)} at ${short(job.tip)}${job.priority === 'urgent' ? ' (urgent)' : ''}`;
+      const line = `queued ${job.id}: ${showName(job.branch)} at ${short(job.tip)}${job.priority === 'urgent' ? ' (urgent)' : ''}${job.follows ? `; follows failed ${job.follows}` : ''}`;
       return outcome.preempted.length ? `${line}\nasked ${outcome.preempted.join(', ')} to step aside at the next train boundary` : line;
     }
     case 'existing':

@@ -1,7 +1,9 @@
 // Reading a train's log (logs/<train>.log) for the failure story. A gate's section starts with
 // `== gate <name>: [argv] (timeout Ns)` (`(timeout Ns, sandboxed)` in a sandbox) and ends with `== gate <name>: <status> after Ns`;
 // refresh entries write the same pair as `== refresh "<message>": ...`. The reader takes one line
-// at a time (a log can be long) and keeps only the last lines of each section.
+// at a time (a log can be long) and keeps only an excerpt of each section: the lines that carry
+// the failure and the last lines (excerpt.ts).
+import { ExcerptPicker } from './excerpt.js';
 
 export interface GateSection {
   /** `test`, or `refresh "regenerate the lock file"`. */
@@ -9,8 +11,13 @@ export interface GateSection {
   /** How it ended; null when the section has no end line (still running, or the drainer died). */
   status: string | null;
   seconds: number | null;
-  /** The last lines of its output (header and end line excluded). */
-  tail: string[];
+  /** The excerpt of its output (header and end line excluded): failure lines, then the last lines (excerpt.ts). */
+  excerpt: string[];
+}
+
+interface OpenSection {
+  section: GateSection;
+  picker: ExcerptPicker;
 }
 
 const START = /^== (gate [A-Za-z0-9._-]+|refresh ".*"): \[.*\] \(timeout [0-9.]+s(?:, sandboxed(?: with network)?)?\)$/;
@@ -21,42 +28,41 @@ function sectionName(match: string): string {
 }
 
 export class GateLogReader {
-  private readonly sections: GateSection[] = [];
-  private open: GateSection | null = null;
-  private readonly last: string[] = [];
+  private readonly sections: OpenSection[] = [];
+  private open: OpenSection | null = null;
+  private readonly whole: ExcerptPicker;
 
-  constructor(private readonly keep = 15) {}
-
-  private remember(into: string[], line: string): void {
-    into.push(line);
-    if (into.length > this.keep) into.shift();
+  /** `max`: the most lines of each excerpt. */
+  constructor(private readonly max = 20) {
+    this.whole = new ExcerptPicker(max);
   }
 
   push(line: string): void {
-    this.remember(this.last, line);
+    this.whole.push(line);
     const start = START.exec(line);
     if (start) {
-      this.open = { name: sectionName(start[1] as string), status: null, seconds: null, tail: [] };
+      this.open = { section: { name: sectionName(start[1] as string), status: null, seconds: null, excerpt: [] }, picker: new ExcerptPicker(this.max) };
       this.sections.push(this.open);
       return;
     }
     const end = END.exec(line);
-    if (end && this.open && this.open.name === sectionName(end[1] as string)) {
-      this.open.status = end[2] as string;
-      this.open.seconds = Number(end[3]);
+    if (end && this.open && this.open.section.name === sectionName(end[1] as string)) {
+      this.open.section.status = end[2] as string;
+      this.open.section.seconds = Number(end[3]);
       this.open = null;
       return;
     }
-    if (this.open) this.remember(this.open.tail, line);
+    this.open?.picker.push(line);
   }
 
-  result(): { sections: GateSection[]; tail: string[] } {
-    return { sections: this.sections, tail: [...this.last] };
+  /** The sections, each with its excerpt, and the excerpt of the whole log (for a log without a section). */
+  result(): { sections: GateSection[]; excerpt: string[] } {
+    return { sections: this.sections.map(({ section, picker }) => ({ ...section, excerpt: picker.lines() })), excerpt: this.whole.lines() };
   }
 }
 
-export function readGateLog(text: string, keep = 15): { sections: GateSection[]; tail: string[] } {
-  const reader = new GateLogReader(keep);
+export function readGateLog(text: string, max = 20): { sections: GateSection[]; excerpt: string[] } {
+  const reader = new GateLogReader(max);
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   for (const line of lines) reader.push(line);

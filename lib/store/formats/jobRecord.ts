@@ -82,8 +82,14 @@ export const jobRecordSchema = z
     landedVia: z.string().nullable(),
     gateLog: z.string().nullable(),
     /**
-     * A failed job whose failure a gate decided: the last lines (at most 20, each at most 300
-     * characters) of that gate's output in the stored, redacted log. Absent otherwise, and once
+     * The failed job this one follows: the same branch's latest job when this one was submitted at
+     * a new tip, if that job had failed. Absent otherwise, and in records written before it existed.
+     */
+    follows: jobIdSchema.optional(),
+    /**
+     * A failed job whose failure a gate decided: the excerpt (the lines that carry the failure,
+     * then the last lines; at most 20, each at most 300 characters; lib/landing/gates/excerpt.ts)
+     * of that gate's output in the stored, redacted log. Absent otherwise, and once
      * `land retry` reopens the job. Gate logs stay on the drainer: this is what other clones see.
      */
     gateLogTail: z.array(z.string()).optional(),

@@ -58,7 +58,8 @@ const fastPathDetail = z.looseObject({
 
 /** Each event this version writes, and its line's `detail`. */
 export const journalDetailSchemas = {
-  submitted: z.looseObject({ branch: text, tip: text }),
+  /** `follows`: the failed job of the same branch this one was submitted after (jobRecord.ts). */
+  submitted: z.looseObject({ branch: text, tip: text, follows: text.optional() }),
   train_started: z.looseObject({ batch: text, attempt: z.number(), train: text }),
   requeued: z.looseObject({
     reason: text,

@@ -17,8 +17,8 @@ const LOG = [
 ].join('\n');
 
 describe('reading a train log', () => {
-  it('splits the gate and refresh sections and keeps the last lines of each', () => {
-    const { sections, tail } = readGateLog(`${LOG}\n`, 15);
+  it('splits the gate and refresh sections and keeps an excerpt of each (here, without failure lines: the last lines)', () => {
+    const { sections, excerpt: tail } = readGateLog(`${LOG}\n`, 15);
     expect(sections.map((s) => [s.name, s.status, s.seconds])).toEqual([
       ['refresh "regenerate the lock"', 'exit 0', 2.5],
       ['lint', 'exit 0', 1.25],
@@ -26,10 +26,10 @@ describe('reading a train log', () => {
       ['e2e', null, null],
     ]);
     const test = sections[2];
-    expect(test?.tail).toHaveLength(15);
-    expect(test?.tail[0]).toBe('test output 16');
-    expect(test?.tail.at(-1)).toBe('test output 30');
-    expect(sections[1]?.tail).toEqual(['lint ok']);
+    expect(test?.excerpt).toHaveLength(15);
+    expect(test?.excerpt[0]).toBe('test output 16');
+    expect(test?.excerpt.at(-1)).toBe('test output 30');
+    expect(sections[1]?.excerpt).toEqual(['lint ok']);
     expect(tail.at(-1)).toBe('e2e starting');
   });
 
@@ -44,6 +44,6 @@ describe('reading a train log', () => {
 
   it('an end line of another gate, or output that looks like a header inside a gate, does not end the section', () => {
     const { sections } = readGateLog(['== gate a: ["x"] (timeout 5s)', '== gate b: exit 0 after 1s', 'more', '== gate a: signal SIGKILL after 5s'].join('\n'));
-    expect(sections).toEqual([{ name: 'a', status: 'signal SIGKILL', seconds: 5, tail: ['== gate b: exit 0 after 1s', 'more'] }]);
+    expect(sections).toEqual([{ name: 'a', status: 'signal SIGKILL', seconds: 5, excerpt: ['== gate b: exit 0 after 1s', 'more'] }]);
   });
 });

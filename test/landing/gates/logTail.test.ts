@@ -154,7 +154,7 @@ describe('a failed job’s gateLogTail, end to end', () => {
     expect(why.stdout).not.toContain('kept on the job record');
 
     const show = await land(repo.dir, ['show', id]);
-    expect(show.stdout).toContain('last lines of the gate log (kept on the job record):');
+    expect(show.stdout).toContain('excerpt of the gate log (kept on the job record):');
     expect(show.stdout).toContain('  | gate line 11\n');
     expect(show.stdout).not.toContain('gate line 10\n');
     expect(show.stdout).not.toContain(SECRET);
@@ -174,7 +174,7 @@ describe('a failed job’s gateLogTail, end to end', () => {
     const gone = await land(repo.dir, ['why', id]);
     expect(gone.code, gone.stderr).toBe(0);
     const lines = gone.stdout.split('\n');
-    const heading = lines.indexOf('  last lines of the gate log (kept on the job record):');
+    const heading = lines.indexOf('  excerpt of the gate log (kept on the job record):');
     expect(heading, gone.stdout).toBeGreaterThan(lines.findIndex((line) => line.startsWith('now: failed')));
     expect(lines.slice(heading + 1, heading + 21)).toEqual(EXPECTED.map((line) => `    | ${line}`));
 
@@ -184,7 +184,7 @@ describe('a failed job’s gateLogTail, end to end', () => {
     expect(reopened.state).toBe('queued');
     expect(reopened.error).toBeNull();
     expect(reopened).not.toHaveProperty('gateLogTail');
-    expect((await land(repo.dir, ['show', id])).stdout).not.toContain('last lines of the gate log');
+    expect((await land(repo.dir, ['show', id])).stdout).not.toContain('excerpt of the gate log');
   });
 
   it('reaches another clone of a queue kept in a remote, which holds no gate log', async () => {
@@ -201,7 +201,7 @@ describe('a failed job’s gateLogTail, end to end', () => {
     const why = await land(dev.dir, ['why', id]);
     expect(why.code, why.stderr).toBe(0);
     expect(why.stdout).toMatch(/\nnow: failed \(gate\)/);
-    expect(why.stdout).toContain('  last lines of the gate log (kept on the job record):\n    | gate line 11\n');
+    expect(why.stdout).toContain('  excerpt of the gate log (kept on the job record):\n    | gate line 11\n');
     expect(why.stdout).toContain('    | token ***');
     expect(why.stdout).not.toContain(SECRET);
     const show = (await land(dev.dir, ['show', id, '--json'])).json();
