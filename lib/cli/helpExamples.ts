@@ -17,6 +17,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
       ['land init', 'a .ctm.json gating with "npm test"'],
       ['land init --gate "npm run lint" --gate "npm test"', 'two gates, run in this order'],
       ['land init --gate "sh gate.sh"', 'a gate running a script: gate.sh is proposed as trusted (restored from the target before gating)'],
+      [
+        'land init --target trunk',
+        "target trunk; without it: origin's default branch, else the checked-out main or master, else a local main or master (a target other than main is kept in git config land.target)",
+      ],
     ],
     docs: 'docs/commands.md#land-init',
   },
