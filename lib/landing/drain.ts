@@ -20,6 +20,7 @@ import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
 import { gateIsolationWarning, type SandboxHost } from './gates/sandbox.js';
 import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
+import { dirtyTargetStop } from './targetCheckout.js';
 
 export type { DrainSummary } from './drainSummary.js';
 
@@ -205,6 +206,8 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await run.ctx.reloadPolicy();
     gateIsolationWarning(loaded.policy, run.ctx.sandbox); // throws when gates cannot run under the policy now in force
+    const dirty = await dirtyTargetStop(run.ctx.cwd, run.ctx.store, run.ctx.target); // before any gate, not after them
+    if (dirty) return dirty;
     const chosen = await chooseTrain(run, { loaded, queue, runnable });
     if (chosen === 'again') continue;
     if (!chosen.members.length) return null;

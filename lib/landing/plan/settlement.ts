@@ -14,6 +14,7 @@ import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
 import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
 import { addTally, EMPTY_TALLY, windowFor, type CulpritTally, type WindowEvent } from './windowPlan.js';
+import { dirtyTargetMessage } from './dirtyTarget.js';
 
 /** The train as the settlement sees it: plain values, read by the runner. */
 export interface TrainFacts {
@@ -379,12 +380,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
       };
     }
     case 'target_dirty':
-      return notTried(
-        facts,
-        judgement,
-        'target_dirty',
-        `${facts.target} is checked out with uncommitted changes at ${outcome.worktree}; commit or stash them, then run land again`,
-      );
+      return notTried(facts, judgement, 'target_dirty', dirtyTargetMessage(facts.target, outcome.worktree, true));
     case 'hook_off':
       return notTried(facts, judgement, 'hook_off', outcome.message);
     case 'landed': {

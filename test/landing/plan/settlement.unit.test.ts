@@ -354,7 +354,10 @@ describe('settleTrain', () => {
     expect(s.next).toEqual({
       next: 'stop',
       why: 'target_dirty',
-      message: 'main is checked out with uncommitted changes at /work/repo; commit or stash them, then run land again',
+      message:
+        'main is checked out with uncommitted changes at /work/repo; nothing landed: commit or stash them, or keep them on a branch of their own ' +
+        '(git -C /work/repo switch -c <branch>), then run land again (a drainer needs no checkout of main: git worktree add --detach ../land-drain; ' +
+        'docs/drain.md#a-dirty-target-checkout)',
     });
   });
 
