@@ -68,6 +68,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     examples: [
       ['land run', 'drain the queue, then exit'],
       ['land run --watch --idle-exit 300', 'keep draining and wait for new submissions; exit after 300 s with nothing to do'],
+      ['land run --fail-on-failed', 'in CI: exit 15 when a job failed (the policy\'s "notify" commands tell its submitter: docs/policy.md#notify)'],
     ],
     docs: 'docs/commands.md#land-run',
   },

@@ -21,6 +21,7 @@ import { currentWindow } from './window.js';
 import { gateIsolationWarning, type SandboxHost } from './gates/sandbox.js';
 import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
 import { dirtyTargetStop } from './targetCheckout.js';
+import { Notifier } from './notify/notifier.js';
 
 export type { DrainSummary } from './drainSummary.js';
 
@@ -222,8 +223,13 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
 
 export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
-  const reloadPolicy = () => loadTargetPolicy(cwd, store, opts.target);
-  const initial = opts.policy ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
+  let inForce: LoadedPolicy | null = opts.policy ?? null; // the latest read: the notifier's policy
+  const reloadPolicy = async (): Promise<LoadedPolicy> => {
+    inForce = await loadTargetPolicy(cwd, store, opts.target);
+    return inForce;
+  };
+  const initial = inForce ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
+  const notifier = new Notifier({ store, target: opts.target, sandbox: opts.sandbox, policy: () => (inForce ?? initial).policy, warn: emit });
   const isolation = gateIsolationWarning(initial.policy, opts.sandbox);
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
@@ -239,6 +245,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
   const noting: Emit = (event) => {
     if (event.type === 'train_built') run.queue.trainBuilt(event.train, event.members);
     emit(event);
+    notifier.hear(event);
   };
   const ctx: DrainContext = {
     cwd,
@@ -269,10 +276,15 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
     store.removeStaleTempFiles();
     await run.queue.rebuildMissing();
     const tip = await targetTip(cwd, store, opts.target);
-    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: store.movesLocalTarget ? opts.target : undefined });
+    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit: noting, target: store.movesLocalTarget ? opts.target : undefined });
     stopped = await drainPasses(run);
+    if (stopped) notifier.stopped(stopped);
+  } catch (error) {
+    if (isLandError(error)) notifier.stopped({ why: error.code, message: error.message });
+    throw error;
   } finally {
     await lease.release();
+    await notifier.settle(); // each notifier is bounded by its timeout; none holds a landing back
   }
   const { max } = (await reloadPolicy().catch(() => initial)).policy.batch;
   return summarizeDrain({ store, counters: ctx.counters, target: opts.target, startedAt, journalStart, max, stopped });
