@@ -59,10 +59,12 @@ export class Notifier {
   private send(notification: Notification): void {
     const policy = this.opts.policy();
     for (const entry of notifiersFor(policy.notify, notification.event)) {
-      this.chain = this.chain.then(async () => {
-        const warning = await runNotifier(entry, notification, isolationOf(this.opts.sandbox, policy.sandbox));
-        if (warning) this.opts.warn({ type: 'warning', message: warning });
-      });
+      this.chain = this.chain
+        .then(async () => {
+          const warning = await runNotifier(entry, notification, isolationOf(this.opts.sandbox, policy.sandbox));
+          if (warning) this.opts.warn({ type: 'warning', message: warning });
+        })
+        .catch(() => undefined); // a notifier never fails the drain, its warning included
     }
   }
 }
