@@ -104,7 +104,9 @@ export function gateHistoryFromMetrics(rows: readonly unknown[], inForce: GatesI
       // A run without its own hash (written before runs recorded one) is judged by its row's hash.
       const hash = gateResultField(result, 'hash');
       const match = inForce && hash !== undefined ? matchOf(hash, inForce.gateHashes[name]) : rowMatch;
-      (gates.get(name) ?? gates.set(name, new Measured()).get(name))?.add(match, seconds);
+      const runs = gates.get(name) ?? new Measured();
+      gates.set(name, runs);
+      runs.add(match, seconds);
     }
     const recorded = metricsRowField(row, 'gateSeconds');
     if (measured) trains.add(rowMatch, isSeconds(recorded) ? recorded : total);
