@@ -23,6 +23,8 @@ export const EXIT_CODES = {
   remote: 13,
   /** Gates must run in a sandbox (sandbox.mode required) and this machine cannot make one: nothing ran, nothing failed. */
   no_sandbox: 14,
+  /** `land run --fail-on-failed`: the drain ended and a job failed in this run (for CI). */
+  jobs_failed: 15,
   interrupted: 130,
 } as const;
 

@@ -18,6 +18,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
       ['land init', 'a .ctm.json gating with "npm test"'],
       ['land init --gate "npm run lint" --gate "npm test"', 'two gates, run in this order'],
       ['land init --gate "sh gate.sh"', 'a gate running a script: gate.sh is proposed as trusted (restored from the target before gating)'],
+      [
+        'land init --target trunk',
+        "target trunk; without it: origin's default branch, else the checked-out main or master, else a local main or master (a target other than main is kept in git config land.target)",
+      ],
     ],
     docs: 'docs/commands.md#land-init',
   },
@@ -73,6 +77,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     examples: [
       ['land run', 'drain the queue, then exit'],
       ['land run --watch --idle-exit 300', 'keep draining and wait for new submissions; exit after 300 s with nothing to do'],
+      ['land run --fail-on-failed', 'in CI: exit 15 when a job failed (the policy\'s "notify" commands tell its submitter: docs/policy.md#notify)'],
     ],
     docs: 'docs/commands.md#land-run',
   },

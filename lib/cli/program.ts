@@ -93,7 +93,7 @@ const EXIT_CODE_SUMMARY = `Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy
 8 corrupt state file, 9 job did not land (submit --wait),
 10 target red: the target itself fails its gates, 11 no space left on device,
 12 disagreement (land reconcile --check), 13 the queue's remote could not be reached,
-130 interrupted.
+14 no sandbox for the gates, 15 a job failed in this run (land run --fail-on-failed), 130 interrupted.
 land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`;
 
 /**

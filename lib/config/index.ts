@@ -1,9 +1,9 @@
-export { policySchema, POLICY_FILE, SANDBOX_MODES } from './schema.js';
-export type { Policy, PolicyInput, Gate, RefreshEntry, SandboxMode, SandboxPolicy } from './schema.js';
+export { policySchema, POLICY_FILE, SANDBOX_MODES, NOTIFY_EVENTS } from './schema.js';
+export type { Policy, PolicyInput, Gate, RefreshEntry, SandboxMode, SandboxPolicy, NotifyEntry, NotifyEventName } from './schema.js';
 export { parsePolicy, policyOrThrow } from './validate.js';
 export type { PolicyParse } from './validate.js';
 export { gatesHash, canonicalJson } from './gatesHash.js';
-export { loadPolicy, policyOfRead, resolveTargetName, DEFAULT_TARGET } from './load.js';
+export { loadPolicy, policyOfRead, resolveTargetName, namedTarget, DEFAULT_TARGET } from './load.js';
 export type { LoadedPolicy } from './load.js';
 export { policyJsonSchema } from './jsonSchema.js';
 export { suggestTrusted, CI_FOLDERS } from './suggestTrusted.js';

@@ -12,7 +12,16 @@ export const DEFAULT_TARGET = 'main';
  * Asked once per command (lib/cli/openQueue.ts), which hands the name down.
  */
 export async function resolveTargetName(cwd: string, explicit?: string): Promise<string> {
-  const name = explicit ?? process.env.LAND_TARGET ?? (await configGet(cwd, 'land.target')) ?? DEFAULT_TARGET;
+  return (await namedTarget(cwd, explicit)) ?? DEFAULT_TARGET;
+}
+
+/**
+ * The target the user named (`--target`, `LAND_TARGET`, git config `land.target`), checked; null
+ * when none is named (resolveTargetName then takes `main`, `land init` chooses: lib/config/initTarget.ts).
+ */
+export async function namedTarget(cwd: string, explicit?: string): Promise<string | null> {
+  const name = explicit ?? process.env.LAND_TARGET ?? (await configGet(cwd, 'land.target'));
+  if (name === null) return null;
   if (!(await isValidBranchName(cwd, name))) throw new LandError('usage', `invalid target branch name ${JSON.stringify(name)}`);
   return name;
 }

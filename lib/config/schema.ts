@@ -86,6 +86,31 @@ export const refreshSchema = z.strictObject({
   ),
 });
 
+/** The drain's events a `notify` entry can be run for (docs/policy.md#notify). */
+export const NOTIFY_EVENTS = ['landed', 'failed', 'uncertain', 'stopped'] as const;
+
+export const notifySchema = z.strictObject({
+  on: z
+    .array(z.enum(NOTIFY_EVENTS))
+    .min(1)
+    .describe(
+      'The events that run this command: landed and failed (one run per job), uncertain (a job `land reconcile` found uncertain), stopped (the drain stopped early: a red target, a dirty checkout, a lost lock, a signal).',
+    ),
+  run: command.describe(
+    'The command, given the event as one JSON object on standard input (docs/policy.md#notify): a string runs with `sh -c`; an array is the argv, run without a shell. Runs in the gate sandbox with network allowed.',
+  ),
+  timeoutSeconds: z
+    .number()
+    .positive()
+    .max(600)
+    .default(30)
+    .describe(
+      'Above 0, at most 600 (default 30). A notifier still running then is killed, with its whole process group, and a warning; the drain never waits longer.',
+    ),
+  env: z.record(envName, z.string()).default({}).describe("Fixed variables (name → value) added to the command's environment."),
+  passEnv: z.array(envName).default([]).describe("Names of the drainer's variables to pass to the command (for example a webhook URL or a token)."),
+});
+
 export const queueSchema = z.strictObject({
   remote: z
     .string()
@@ -188,6 +213,12 @@ export const policySchema = z
       .prefault({})
       .describe('The ledger-enforcing batch wrapper `land batch` (docs/batch.md).'),
     sandbox: sandboxSchema.prefault({}),
+    notify: z
+      .array(notifySchema)
+      .default([])
+      .describe(
+        "Commands run on the drain's events (landed, failed, uncertain, stopped), each with the event as JSON on standard input, in the sandbox with network allowed; a failing notifier is a warning, never a failed landing (docs/policy.md#notify).",
+      ),
     logs: z
       .strictObject({
         maxBytes: z
@@ -209,6 +240,8 @@ export type Policy = z.infer<typeof policySchema>;
 export type PolicyInput = z.input<typeof policySchema>;
 export type Gate = Policy['gates'][number];
 export type RefreshEntry = Policy['refresh'][number];
+export type NotifyEntry = Policy['notify'][number];
+export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 export type SandboxPolicy = Policy['sandbox'];
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 

@@ -1,6 +1,6 @@
 export { runGit, git, GitError } from './run.js';
 export type { GitResult, GitOptions } from './run.js';
-export { commonDir, topLevel, currentBranch, configGet, userIdentity } from './repo.js';
+export { commonDir, topLevel, currentBranch, configGet, configSet, remoteDefaultBranch, userIdentity } from './repo.js';
 export { revParse, revParseOrThrow, treeOf, branchRef, branchTip, refTip } from './revParse.js';
 export { isAncestor, isKnownAncestor } from './isAncestor.js';
 export { readCommitFile } from './catFile.js';

@@ -60,3 +60,18 @@ export async function configGet(cwd: string, key: string): Promise<string | null
 export async function userIdentity(cwd: string): Promise<string> {
   return (await configGet(cwd, 'user.email')) ?? (await configGet(cwd, 'user.name')) ?? process.env.USER ?? 'unknown';
 }
+
+/** Sets a git config value of the repository (its own config file, not the user's). */
+export async function configSet(cwd: string, key: string, value: string): Promise<void> {
+  await git(cwd, ['config', '--local', '--end-of-options', key, value]);
+}
+
+/**
+ * The branch `remote`'s HEAD names in this clone (`refs/remotes/<remote>/HEAD`, set by `git clone`
+ * or `git remote set-head`): the remote's default branch, or null when it is not recorded.
+ */
+export async function remoteDefaultBranch(cwd: string, remote: string): Promise<string | null> {
+  const ref = await git(cwd, ['symbolic-ref', '--quiet', `refs/remotes/${remote}/HEAD`], { okCodes: [1] });
+  const prefix = `refs/remotes/${remote}/`;
+  return ref.startsWith(prefix) ? ref.slice(prefix.length) : null;
+}

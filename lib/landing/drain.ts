@@ -21,6 +21,8 @@ import { currentWindow } from './window.js';
 import { gateIsolationWarning, type SandboxHost } from './gates/sandbox.js';
 import { recheckVoidedTarget } from './gates/targetFirst.js';
 import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
+import { dirtyTargetStop } from './targetCheckout.js';
+import { Notifier } from './notify/notifier.js';
 
 export type { DrainSummary } from './drainSummary.js';
 
@@ -208,6 +210,8 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await run.ctx.reloadPolicy();
     gateIsolationWarning(loaded.policy, run.ctx.sandbox); // throws when gates cannot run under the policy now in force
+    const dirty = await dirtyTargetStop(run.ctx.cwd, run.ctx.store, run.ctx.target); // before any gate, not after them
+    if (dirty) return dirty;
     if (!between.targetAsked) {
       between.targetAsked = true;
       const red = await recheckVoidedTarget(run.ctx, loaded, await treeOf(run.ctx.cwd, loaded.tip), runnable[0] as JobRecord);
@@ -227,8 +231,13 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
 
 export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
-  const reloadPolicy = () => loadTargetPolicy(cwd, store, opts.target);
-  const initial = opts.policy ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
+  let inForce: LoadedPolicy | null = opts.policy ?? null; // the latest read: the notifier's policy
+  const reloadPolicy = async (): Promise<LoadedPolicy> => {
+    inForce = await loadTargetPolicy(cwd, store, opts.target);
+    return inForce;
+  };
+  const initial = inForce ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
+  const notifier = new Notifier({ store, target: opts.target, sandbox: opts.sandbox, policy: () => (inForce ?? initial).policy, warn: emit });
   const isolation = gateIsolationWarning(initial.policy, opts.sandbox);
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
@@ -245,6 +254,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
   const noting: Emit = (event) => {
     if (event.type === 'train_built') run.queue.trainBuilt(event.train, event.members);
     emit(event);
+    notifier.hear(event);
   };
   const ctx: DrainContext = {
     cwd,
@@ -276,10 +286,15 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
     store.removeStaleTempFiles();
     await run.queue.rebuildMissing();
     const tip = await targetTip(cwd, store, opts.target);
-    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit, target: store.movesLocalTarget ? opts.target : undefined });
+    if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit: noting, target: store.movesLocalTarget ? opts.target : undefined });
     stopped = await drainPasses(run);
+    if (stopped) notifier.stopped(stopped);
+  } catch (error) {
+    if (isLandError(error)) notifier.stopped({ why: error.code, message: error.message });
+    throw error;
   } finally {
     await lease.release();
+    await notifier.settle(); // each notifier is bounded by its timeout; none holds a landing back
   }
   const { max } = (await reloadPolicy().catch(() => initial)).policy.batch;
   return summarizeDrain({ store, counters: ctx.counters, target: opts.target, startedAt, journalStart, max, stopped });

@@ -29,7 +29,8 @@ export type DrainEvent =
   | { type: 'landed'; train: string; commit: string; via: string; members: string[] }
   | { type: 'bisected'; train: string; attempt: number; first: string[]; second: string[] }
   | { type: 'requeued'; train: string | null; jobs: string[]; reason: string }
-  | { type: 'failed'; job: string; reason: string; message: string }
+  /** `gate` and `status`: the gate whose failure failed the job (absent when no gate decided: a conflict, a bad tip). */
+  | { type: 'failed'; job: string; reason: string; message: string; gate?: string; status?: string }
   | { type: 'canceled'; job: string }
   | { type: 'window'; before: number; after: number; event: 'PASS' | 'FAIL' }
   | { type: 'published'; remote: string; commit: string }

@@ -155,14 +155,19 @@ describe('the drainer', () => {
     expect(landedOrder(repo)).toEqual([ids[0], ids[2]]);
   });
 
-  it('refuses to land over a dirty checked-out target (target_dirty), then lands once it is clean', async () => {
+  it('stops before any gate runs over a dirty checked-out target (target_dirty), then lands once it is clean', async () => {
     const repo = makeQueueRepo();
     const ids = await submitBranches(repo, 1);
     repo.write('README.md', 'uncommitted edit\n');
     const before = repo.tip('main');
     const run = await land(repo.dir, ['run', '--json']);
     expect(run.code).toBe(5);
-    expect(run.lines().at(-1).stopped.why).toBe('target_dirty');
+    expect(run.lines().at(-1).stopped).toMatchObject({
+      why: 'target_dirty',
+      message: expect.stringContaining(`main is checked out with uncommitted changes at ${repo.dir}; nothing was gated`),
+    });
+    expect(repo.gateRuns()).toBe(0); // found before gating: the counting gate never started
+    expect(run.lines().some((e) => e.type === 'train_built')).toBe(false);
     expect(repo.tip('main')).toBe(before);
     expect((await jobsById(repo)).get(ids[0] as string).state).toBe('queued');
     repo.git('checkout', '--', 'README.md');

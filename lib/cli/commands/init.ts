@@ -1,10 +1,12 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { POLICY_FILE, suggestTrusted, type PolicyInput } from '../../config/index.js';
+import { DEFAULT_TARGET, namedTarget, POLICY_FILE, suggestTrusted, type PolicyInput } from '../../config/index.js';
+import { chooseInitTarget, type InitTarget } from '../../config/initTarget.js';
 import { LandError } from '../../errors.js';
-import { commonDir, topLevel } from '../../git/index.js';
+import { branchTip, commonDir, configGet, configSet, currentBranch, remoteDefaultBranch, topLevel } from '../../git/index.js';
 import { action } from '../action.js';
+import type { CommandContext } from '../context.js';
 
 interface InitOptions {
   json?: boolean;
@@ -50,6 +52,35 @@ function existsIn(top: string): (path: string, kind: 'file' | 'folder') => boole
   };
 }
 
+/**
+ * The target init writes: the one named (`--target`, `LAND_TARGET`, `land.target`), else the one
+ * chooseInitTarget picks from the repository's branches (a `master` repository gets `master`).
+ */
+async function initTarget(ctx: CommandContext): Promise<InitTarget> {
+  const named = await namedTarget(ctx.cwd, ctx.options.target);
+  if (named !== null) return { target: named, why: 'named' };
+  const [originDefault, current, main, master] = await Promise.all([
+    remoteDefaultBranch(ctx.cwd, 'origin'),
+    currentBranch(ctx.cwd),
+    branchTip(ctx.cwd, 'main'),
+    branchTip(ctx.cwd, 'master'),
+  ]);
+  return chooseInitTarget({ originDefault, current, hasMain: main !== null, hasMaster: master !== null });
+}
+
+/**
+ * Every command resolves the target as `--target`, `LAND_TARGET`, `land.target`, else `main`: a
+ * target other than `main` is written to this clone's `land.target` when that is unset, so the
+ * next commands find it. Returns what was done, for the line init prints.
+ */
+async function recordTarget(ctx: CommandContext, target: string): Promise<string> {
+  const configured = await configGet(ctx.cwd, 'land.target');
+  if (configured === target || (configured === null && target === DEFAULT_TARGET)) return '';
+  if (configured !== null) return `; git config land.target is ${configured}: run land with --target ${target}, or change it`;
+  await configSet(ctx.cwd, 'land.target', target);
+  return `; set git config land.target ${target} in this clone (other clones: the same, or LAND_TARGET=${target})`;
+}
+
 export function registerInit(program: Command): void {
   program
     .command('init')
@@ -66,13 +97,15 @@ export function registerInit(program: Command): void {
         if (top === null) throw new LandError('usage', 'land init needs a worktree (this repository is bare)');
         const file = join(top, POLICY_FILE);
         if (existsSync(file)) throw new LandError('state', `${file} already exists; not overwriting it`);
-        const target = await ctx.targetName();
+        const { target, why } = await initTarget(ctx);
         const gates = starterGates(opts.gate ?? []);
         const node = existsIn(top)('package.json', 'file');
         const policy = starterPolicy(target, gates, suggestTrusted(gates, existsIn(top)), node ? ['node_modules'] : []);
         writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
-        if (ctx.out.json) ctx.out.emit({ file, policy });
+        if (ctx.out.json) ctx.out.emit({ file, policy, targetWhy: why });
+        const recorded = await recordTarget(ctx, target);
         ctx.out.say(`wrote ${file}`);
+        ctx.out.say(`target: ${target} (${why})${recorded}`);
         const trusted = policy.trusted ?? [];
         ctx.out.say(
           trusted.length

@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import { EXIT_CODES, LandError } from '../../errors.js';
 import { userIdentity } from '../../git/index.js';
 import { parseAfter, parseLimit, parseResolveState, reconcile, resolveUncertain, type ReconcileResult } from '../../reconcile/index.js';
+import type { DrainEvent } from '../../landing/events.js';
+import { resolveSandboxHost } from '../../landing/gates/sandboxHost.js';
+import { Notifier } from '../../landing/notify/notifier.js';
+import type { JobRecord, QueueStore } from '../../store/index.js';
 import { action } from '../action.js';
+import type { CommandContext } from '../context.js';
 
 interface ReconcileOpts {
   after?: string;
@@ -26,6 +31,25 @@ function summaryLines(result: ReconcileResult): string[] {
     `scanned ${result.scanned} job(s): ${result.disagreements} disagreement(s), ${count} ${verb}, ${result.uncertain.length} uncertain${result.nextAfter ? `; next page: land reconcile --after ${result.nextAfter}` : ''}`,
   );
   return lines;
+}
+
+/**
+ * The policy's `uncertain` notifiers hear each job this run moved to uncertain (docs/policy.md#notify);
+ * a notifier that fails is a warning on stderr. Without a readable policy, nobody is notified.
+ */
+async function notifyUncertain(ctx: CommandContext, store: QueueStore, result: ReconcileResult): Promise<void> {
+  const ids = new Set(result.found.filter((f) => f.repaired && f.repair.kind === 'uncertain').map((f) => f.job));
+  if (!ids.size) return;
+  const loaded = await ctx.policy().catch(() => null);
+  if (!loaded?.policy.notify.some((entry) => entry.on.includes('uncertain'))) return;
+  const jobs = [...ids].map((id) => store.readJob(id)).filter((job): job is JobRecord => job?.state === 'uncertain');
+  const sandbox = await resolveSandboxHost(ctx.cwd, store, { probe: true });
+  const warn = (event: DrainEvent) => {
+    if (event.type === 'warning') ctx.out.note(`warning: ${event.message}`);
+  };
+  const notifier = new Notifier({ store, target: loaded.target, sandbox, policy: () => loaded.policy, warn });
+  notifier.uncertain(jobs);
+  await notifier.settle();
 }
 
 export function registerReconcile(program: Command): void {
@@ -60,6 +84,7 @@ export function registerReconcile(program: Command): void {
           const { scanned, repaired, disagreements, nextAfter, found, decided, uncertain } = result;
           ctx.out.emit({ scanned, repaired, disagreements, nextAfter, found, decided, uncertain });
         } else for (const line of summaryLines(result)) ctx.out.say(line);
+        if (!result.check) await notifyUncertain(ctx, store, result);
         const dirty = result.disagreements > 0 || result.uncertain.length > 0;
         return opts.check && dirty ? EXIT_CODES.disagreement : 0;
       }),

@@ -13,6 +13,21 @@ interface RunOptions {
   json?: boolean;
   watch?: boolean;
   idleExit?: string;
+  failOnFailed?: boolean;
+}
+
+/**
+ * The exit status of a drain: a stop's own (it says more), else 15 with --fail-on-failed when a
+ * job failed in this run, else 0.
+ */
+export function runExitCode(summary: Pick<DrainSummary, 'stopped' | 'failed'>, failOnFailed: boolean): number {
+  if (summary.stopped) {
+    if (summary.stopped.why === 'interrupted') return EXIT_CODES.interrupted;
+    if (summary.stopped.why === 'lock_lost') return EXIT_CODES.busy;
+    if (summary.stopped.why === 'target_red') return EXIT_CODES.target_red;
+    return EXIT_CODES.state;
+  }
+  return failOnFailed && summary.failed.length > 0 ? EXIT_CODES.jobs_failed : EXIT_CODES.ok;
 }
 
 /** `--watch [--idle-exit <seconds>]` as drain options; LAND_WATCH_POLL=1 forces polling. */
@@ -45,6 +60,7 @@ export function registerRun(program: Command): void {
     .option('--no-wait', 'exit at once (exit 6) when another drainer holds the queue')
     .option('--watch', 'keep running: when the queue is empty, wait for new submissions (stop with SIGTERM/SIGINT)')
     .option('--idle-exit <seconds>', 'with --watch, exit 0 once the queue has been empty this long')
+    .option('--fail-on-failed', 'exit 15 when a job failed in this run (for CI; a stop keeps its own status)')
     .option('--json', 'print one JSON event per line, then a summary object')
     .action(
       action<RunOptions>(async (ctx, opts) => {
@@ -87,11 +103,7 @@ export function registerRun(program: Command): void {
           reporter.close();
           if (ctx.out.json) ctx.out.emit(summary);
           else ctx.out.say(describeSummary(summary));
-          if (!summary.stopped) return 0;
-          if (summary.stopped.why === 'interrupted') return EXIT_CODES.interrupted;
-          if (summary.stopped.why === 'lock_lost') return EXIT_CODES.busy;
-          if (summary.stopped.why === 'target_red') return EXIT_CODES.target_red;
-          return EXIT_CODES.state;
+          return runExitCode(summary, Boolean(opts.failOnFailed));
         } finally {
           reporter.close();
           process.off('SIGINT', onSignal);

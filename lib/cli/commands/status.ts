@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
 import type { QueueStore, JobRecord, QueueView } from '../../store/index.js';
-import { etaBasis, etaSeconds, gateHistoryFromMetrics, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
+import { etaBasis, etaSeconds, gateHistoryFromMetrics, gatesInForce, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
 import { readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { sandboxView } from '../sandboxView.js';
@@ -81,8 +81,11 @@ export function registerStatus(program: Command): void {
         let position = 0;
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
+        // Only trains under the gates in force count: a changed gate command starts a new history.
+        const inForce = policy ? gatesInForce(policy.gates) : null;
+        const history = (rows: readonly unknown[]) => gateHistoryFromMetrics(rows, inForce);
         const basis = etaBasis(
-          gateHistoryFromMetrics(store.readMetricsTail((rows) => gateHistoryFromMetrics(rows).trainSeconds.length >= HISTORY_KEPT)),
+          history(store.readMetricsTail((rows) => history(rows).trainSeconds.length >= HISTORY_KEPT)),
           window.size,
           jobs.some((job) => job.state === 'in_progress'),
         );

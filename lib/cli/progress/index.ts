@@ -1,6 +1,7 @@
 // Picks how `land run` reports (JSON events, a live block on a terminal, or plain lines) and
 // drives the chosen reporter's clock. The timer never keeps the process alive and stops on close.
 import type { DrainEvent } from '../../landing/events.js';
+import { gatesInForce } from '../../landing/plan/eta.js';
 import { readWindowView, type PolicyOfCommand } from '../../landing/windowView.js';
 import type { QueueStore } from '../../store/index.js';
 import type { Output } from '../output.js';
@@ -29,7 +30,11 @@ export async function startReporter(setup: ReporterSetup): Promise<Reporter> {
   if (mode === 'json') {
     return { event: (event: DrainEvent) => setup.out.emit(event), tick: () => undefined, close: () => undefined };
   }
-  const source = storeSource(setup.store);
+  const inForce = await setup.policy().then(
+    (loaded) => gatesInForce(loaded.policy.gates),
+    () => null,
+  );
+  const source = storeSource(setup.store, inForce);
   const colors = makeColors(colorEnabled({ isTTY, env: setup.env }));
   const now = () => Date.now();
   let reporter: Reporter;

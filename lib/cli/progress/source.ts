@@ -1,6 +1,6 @@
 // What the reporters look up besides the events: branch names of job ids, the queue's length and
 // the gate history. Backed by the store (read-only); cached where the answer cannot change.
-import { gateHistoryFromMetrics, type GateHistory } from '../../landing/plan/eta.js';
+import { gateHistoryFromMetrics, type GateHistory, type GatesInForce } from '../../landing/plan/eta.js';
 import { activeEntries, jobTarget, listActiveJobsSync } from '../../queue/index.js';
 import type { JobNames } from '../../landing/events.js';
 import type { QueueStore } from '../../store/index.js';
@@ -15,7 +15,8 @@ export interface ProgressSource {
   gateHistory(): GateHistory;
 }
 
-export function storeSource(store: QueueStore): ProgressSource {
+/** `inForce`: the policy's gates, so "expected ~Ns" counts only runs of a gate's current command (null: every run). */
+export function storeSource(store: QueueStore, inForce: GatesInForce | null = null): ProgressSource {
   const branches = new Map<string, string>(); // a job's branch never changes: cache it
   let history: GateHistory | null = null;
   return {
@@ -51,7 +52,7 @@ export function storeSource(store: QueueStore): ProgressSource {
     gateHistory() {
       if (!history) {
         try {
-          history = gateHistoryFromMetrics(store.readMetrics().rows);
+          history = gateHistoryFromMetrics(store.readMetrics().rows, inForce);
         } catch {
           history = { trainSeconds: [], gateSeconds: {} };
         }

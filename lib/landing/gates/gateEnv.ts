@@ -15,7 +15,15 @@ export interface TrainEnv {
   LAND_TRAIN: string;
 }
 
-export function gateEnvironment(gate: Gate, train: TrainEnv, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+/**
+ * The environment of a gate, a refresh entry or a notifier (`notify`, with the event's variables in
+ * place of the train's): the allow-list, the variables the policy passes by name, its fixed ones.
+ */
+export function gateEnvironment(
+  gate: Pick<Gate, 'env' | 'passEnv' | 'batch'>,
+  train: TrainEnv | Readonly<Record<string, string>>,
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(from)) {
     if (value === undefined) continue;
@@ -39,7 +47,7 @@ export function gateEnvironment(gate: Gate, train: TrainEnv, from: NodeJS.Proces
  * several lines (a PEM key) also counts line by line: a gate that prints it a line at a time never
  * shows the whole value in one piece of output.
  */
-export function secretsOf(gate: Gate, from: NodeJS.ProcessEnv = process.env): string[] {
+export function secretsOf(gate: Pick<Gate, 'passEnv'>, from: NodeJS.ProcessEnv = process.env): string[] {
   const values = gate.passEnv.map((name) => from[name]).filter((value): value is string => typeof value === 'string');
   const pieces = values.flatMap((value) => [value, ...value.split(/\r?\n/).map((line) => line.trim())]);
   return [...new Set(pieces.filter((piece) => piece.length >= 4))];

@@ -1,7 +1,7 @@
 // Runs a policy's gates, in order, in a train's worktree. The first gate that does not pass
 // decides the verdict; what kind of "not pass" it was decides what the drainer does next.
 import { landEntry } from '../../landEntry.js';
-import type { Gate } from '../../config/index.js';
+import { gatesHash, type Gate } from '../../config/index.js';
 import type { GateResult, InfraReason } from '../../store/index.js';
 import { gateEnvironment, secretsOf, type TrainEnv } from './gateEnv.js';
 import type { LogSink } from './logSink.js';
@@ -133,7 +133,7 @@ export async function runGates(opts: {
     total += outcome.seconds;
     const status = statusText(outcome);
     opts.log.line(`== gate ${gate.name}: ${status} after ${outcome.seconds}s`);
-    results.push({ name: gate.name, outcome: outcome.kind, status, seconds: outcome.seconds });
+    results.push({ name: gate.name, outcome: outcome.kind, status, seconds: outcome.seconds, hash: gatesHash([gate]) });
     opts.onGate?.({ phase: 'finished', gate: gate.name, status, seconds: outcome.seconds });
     const classified = classify(gate, outcome);
     // Why a gate never ran the code under test is usually in its last words on stderr.

@@ -7,7 +7,7 @@
 // line is remembered besides.
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
-import { markerScope, newRunMarker, RUN_MARKER_VAR, RunContainment, runProcess, type Ending } from '../../proc/index.js';
+import { markerScope, newRunMarker, RUN_MARKER_VAR, RunContainment, startProcess, type Ending } from '../../proc/index.js';
 import { sandboxFailed, withSandbox, type SandboxSpec } from '../../proc/sandbox/index.js';
 import { LastLine } from './lastLine.js';
 
@@ -31,6 +31,8 @@ export interface GroupCommand {
   ownsCwd?: boolean;
   /** Run inside this sandbox (docs/sandbox.md); absent or null: as a plain child of the drainer. */
   sandbox?: SandboxSpec | null;
+  /** Written to the command's standard input, which is then closed (a notifier's event); absent: no stdin. */
+  input?: string;
 }
 
 const KILL_GRACE_MS = 2_000;
@@ -101,8 +103,9 @@ async function runMarked(
   stderrTail: LastLine,
   fd3?: (chunk: Buffer) => void,
 ): Promise<Ending> {
-  const { ending } = await runProcess({
+  const run = startProcess({
     fd3,
+    stdin: cmd.input === undefined ? 'ignore' : 'pipe',
     argv,
     cwd: cmd.cwd,
     env,
@@ -118,5 +121,6 @@ async function runMarked(
     contain: new RunContainment({ marker, cwdUnder: cmd.ownsCwd ? cmd.cwd : undefined }),
     outputGraceMs: OUTPUT_GRACE_MS,
   });
-  return ending;
+  if (cmd.input !== undefined) run.stdin?.end(cmd.input);
+  return (await run.ended).ending;
 }

@@ -1,6 +1,7 @@
 // Estimates from history: how long a gate usually takes (for `land run`'s progress) and when a
 // queued job may land (for `land status`). Pure: the rows come from metrics.jsonl, read by the
 // caller through the store; nothing here reads a file or a clock.
+import { gatesHash, type Gate } from '../../config/index.js';
 import { gateResultField, isRecord, metricsRowField } from '../../store/index.js';
 
 /** How many of the latest measurements an estimate looks at: old runs stop counting. */
@@ -36,17 +37,60 @@ const isSeconds = (value: unknown): value is number => typeof value === 'number'
 const NOT_MEASURED = new Set(['spawn_failed', 'stopped']);
 
 /**
- * Reads gate durations out of metrics rows (`{ cached, verdict, gateSeconds, gate: { results:
- * [{ name, outcome, status, seconds }] } }`). Rows judged from the cache, rows of trains whose
- * gates could not run (INFRA) and rows that do not have the expected shape are left out.
+ * The gates a history is read for: the policy's gates hash (a train's total) and each gate's own
+ * hash (`gatesHash([gate])`, its expected time), so a gate whose command changed starts afresh.
  */
-export function gateHistoryFromMetrics(rows: readonly unknown[]): GateHistory {
-  const trainSeconds: number[] = [];
-  const gateSeconds: Record<string, number[]> = {};
+export interface GatesInForce {
+  gatesHash: string;
+  /** By gate name. */
+  gateHashes: Record<string, string>;
+}
+
+export function gatesInForce(gates: readonly Gate[]): GatesInForce {
+  return { gatesHash: gatesHash(gates), gateHashes: Object.fromEntries(gates.map((gate) => [gate.name, gatesHash([gate])])) };
+}
+
+/**
+ * Whether a recorded hash is the one in force: `current`, `unknown` (rows written before the hash
+ * was recorded: counted only while no measurement under the current hash exists) or `other`.
+ */
+type Match = 'current' | 'unknown' | 'other';
+const matchOf = (recorded: string | undefined, now: string | undefined): Match =>
+  recorded === undefined || now === undefined ? 'unknown' : recorded === now ? 'current' : 'other';
+
+/** Measurements kept apart by how their hash matches, oldest first; the current ones win when there are any. */
+class Measured {
+  private readonly current: number[] = [];
+  private readonly unknown: number[] = [];
+  add(match: Match, seconds: number): void {
+    if (match !== 'other') (match === 'current' ? this.current : this.unknown).push(seconds);
+  }
+  values(): number[] {
+    return this.current.length ? this.current : this.unknown;
+  }
+}
+
+/** The gates hash a row was judged under (`gate.gatesHash`), when it recorded one. */
+function rowGatesHash(gate: unknown): string | undefined {
+  return isRecord(gate) && typeof gate.gatesHash === 'string' ? gate.gatesHash : undefined;
+}
+
+/**
+ * Reads gate durations out of metrics rows (`{ cached, verdict, gateSeconds, gate: { gatesHash,
+ * results: [{ name, hash, outcome, status, seconds }] } }`). Rows judged from the cache, rows of
+ * trains whose gates could not run (INFRA) and rows that do not have the expected shape are left
+ * out. With `inForce`, a train counts only under the current gates hash and a gate's run only under
+ * that gate's current hash (a run that recorded none, by its row's gates hash); rows that recorded
+ * no hash at all count only while nothing was measured under the current one.
+ */
+export function gateHistoryFromMetrics(rows: readonly unknown[], inForce: GatesInForce | null = null): GateHistory {
+  const trains = new Measured();
+  const gates = new Map<string, Measured>();
   for (const row of rows) {
     if (!isRecord(row) || metricsRowField(row, 'cached') === true || metricsRowField(row, 'verdict') === 'INFRA') continue;
     const gate = row.gate; // read field by field: rows of earlier versions lack some
     const results = isRecord(gate) && Array.isArray(gate.results) ? gate.results.filter(isRecord) : [];
+    const rowMatch = inForce ? matchOf(rowGatesHash(gate), inForce.gatesHash) : 'current';
     let total = 0;
     let measured = 0;
     for (const result of results) {
@@ -57,12 +101,19 @@ export function gateHistoryFromMetrics(rows: readonly unknown[]): GateHistory {
       measured += 1;
       const outcome = gateResultField(result, 'outcome');
       if (outcome !== undefined && NOT_MEASURED.has(outcome)) continue;
-      (gateSeconds[name] ??= []).push(seconds);
+      // A run without its own hash (written before runs recorded one) is judged by its row's hash.
+      const hash = gateResultField(result, 'hash');
+      const match = inForce && hash !== undefined ? matchOf(hash, inForce.gateHashes[name]) : rowMatch;
+      const runs = gates.get(name) ?? new Measured();
+      gates.set(name, runs);
+      runs.add(match, seconds);
     }
     const recorded = metricsRowField(row, 'gateSeconds');
-    if (measured) trainSeconds.push(isSeconds(recorded) ? recorded : total);
+    if (measured) trains.add(rowMatch, isSeconds(recorded) ? recorded : total);
   }
-  return { trainSeconds, gateSeconds };
+  const gateSeconds: Record<string, number[]> = {};
+  for (const [name, runs] of gates) if (runs.values().length) gateSeconds[name] = runs.values();
+  return { trainSeconds: trains.values(), gateSeconds };
 }
 
 /** The median of the latest HISTORY_KEPT values; null for none. */

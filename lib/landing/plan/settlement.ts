@@ -14,6 +14,7 @@ import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
 import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
 import { addTally, EMPTY_TALLY, windowFor, type CulpritTally, type WindowEvent } from './windowPlan.js';
+import { dirtyTargetMessage } from './dirtyTarget.js';
 
 /** The train as the settlement sees it: plain values, read by the runner. */
 export interface TrainFacts {
@@ -212,7 +213,7 @@ function settleInfra(facts: TrainFacts, judgement: Judgement, failure: InfraFail
   const message = `gate ${failure.gate}: ${failure.status} (${failure.reason})${failure.stderr ? `: ${failure.stderr}` : ''}; nothing was tested`;
   const gaveUp = capped ? `gave up: this train was gated ${MAX_TRAIN_RUNS} times` : `gave up after ${retries.infra} retries`;
   const events: DrainEvent[] = again.length ? [{ type: 'requeued', train: facts.trainId, jobs: ids(again), reason: message }] : [];
-  for (const job of over) events.push({ type: 'failed', job: job.id, reason: 'infra', message });
+  for (const job of over) events.push({ type: 'failed', job: job.id, reason: 'infra', message, gate: failure.gate, status: failure.status });
   return {
     changes: [
       ...requeueChanges(again, { reason: failure.reason, toHead: true, batch: sameAttempt(facts, again), countAs: 'infra', trainRuns }),
@@ -255,7 +256,7 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
   });
   if (members.length === 1 || failure.kind === 'refused') {
     // The culprit is found: the rest of its batch, waiting in halves, rides together next.
-    for (const job of members) events.push({ type: 'failed', job: job.id, reason: failure.reason, message });
+    for (const job of members) events.push({ type: 'failed', job: job.id, reason: failure.reason, message, gate: failure.gate, status: failure.status });
     return {
       changes: [
         ...failChanges(members, {
@@ -385,12 +386,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
       };
     }
     case 'target_dirty':
-      return notTried(
-        facts,
-        judgement,
-        'target_dirty',
-        `${facts.target} is checked out with uncommitted changes at ${outcome.worktree}; commit or stash them, then run land again`,
-      );
+      return notTried(facts, judgement, 'target_dirty', dirtyTargetMessage(facts.target, outcome.worktree, true));
     case 'hook_off':
       return notTried(facts, judgement, 'hook_off', outcome.message);
     case 'landed': {

@@ -20,6 +20,8 @@ export const gateResultSchema = z.looseObject({
   outcome: z.enum(GATE_OUTCOMES),
   status: z.string(),
   seconds: z.number(),
+  /** The gate's own hash (`gatesHash([gate])`): expected times count only runs of its current definition. Absent on earlier rows. */
+  hash: z.string().optional(),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;
 

@@ -14,3 +14,4 @@ export * from './verdict.js';
 export * from './lease.js';
 export * from './gatePasses.js';
 export * from './protectHook.js';
+export * from './notification.js';

@@ -6,6 +6,7 @@ import {
   etaSeconds,
   expectedGateSeconds,
   gateHistoryFromMetrics,
+  gatesInForce,
   HISTORY_KEPT,
   NO_HISTORY,
   NO_WINDOW,
@@ -50,6 +51,59 @@ describe('gateHistoryFromMetrics', () => {
     // The fourth row counts as a train (no gateSeconds: the sum of its results); lint is not measured.
     expect(history.trainSeconds).toEqual([4]);
     expect(history.gateSeconds).toEqual({ test: [4] });
+  });
+});
+
+describe('the history of the gates in force (keyed by the gates hash)', () => {
+  const gate = (name: string, run: string) => ({ name, run, timeoutSeconds: 600, env: {}, passEnv: [] });
+  const before = [gate('test', 'sleep 1')];
+  const after = [gate('test', 'npm test')];
+  const lint = gate('lint', 'npm run lint');
+  const now = gatesInForce([...after, lint]);
+  /** A row as this version writes it: the policy's gates hash, each run with its gate's own hash. */
+  const under = (gates: typeof before, seconds: number[]) => {
+    const hashes = gatesInForce(gates);
+    const row = gated(seconds);
+    const results = row.gate.results.map((result, i) => ({ ...result, name: gates[i]?.name, hash: hashes.gateHashes[gates[i]?.name ?? ''] }));
+    return { ...row, gate: { ...row.gate, gatesHash: hashes.gatesHash, results } };
+  };
+
+  it("ignores the runs of a gate whose command changed, for the train's ETA and the gate's expected time", () => {
+    const rows = [under(before, [100]), under(before, [100]), under([...after, lint], [7, 3])];
+    const history = gateHistoryFromMetrics(rows, now);
+    expect(history.trainSeconds).toEqual([10]);
+    expect(expectedGateSeconds(history, 'test')).toBe(7);
+    // Without the gates in force every run counts, as before.
+    expect(expectedGateSeconds(gateHistoryFromMetrics(rows), 'test')).toBe(100);
+  });
+
+  it("keeps a gate's history when only another gate changed; the train's total starts afresh", () => {
+    const history = gateHistoryFromMetrics([under([...after, { ...lint, run: 'eslint .' }], [8, 2])], now);
+    expect(history.gateSeconds).toEqual({ test: [8] });
+    expect(history.trainSeconds).toEqual([]);
+  });
+
+  it("with nothing measured under the current gates, no history (not the old command's)", () => {
+    const history = gateHistoryFromMetrics([under(before, [100])], now);
+    expect(history).toEqual({ trainSeconds: [], gateSeconds: {} });
+  });
+
+  it('rows that recorded no hash count only until a row under the current hash exists', () => {
+    const old = gated([50]); // written before rows carried a hash
+    expect(gateHistoryFromMetrics([old], now)).toEqual({ trainSeconds: [50], gateSeconds: { test: [50] } });
+    const current = under([...after, lint], [6, 1]);
+    const history = gateHistoryFromMetrics([old, current], now);
+    expect(history.trainSeconds).toEqual([7]);
+    expect(history.gateSeconds).toEqual({ test: [6], lint: [1] });
+  });
+
+  it("a run without its own hash is judged by its row's gates hash", () => {
+    const row = under([...after, lint], [9, 4]);
+    const bare = { ...row, gate: { ...row.gate, results: row.gate.results.map(({ hash: _, ...rest }) => rest) } };
+    expect(gateHistoryFromMetrics([bare], now).gateSeconds).toEqual({ test: [9], lint: [4] });
+    const otherRow = under(before, [90]);
+    const otherBare = { ...otherRow, gate: { ...otherRow.gate, results: otherRow.gate.results.map(({ hash: _, ...rest }) => rest) } };
+    expect(gateHistoryFromMetrics([otherBare], now).gateSeconds).toEqual({});
   });
 });
 

@@ -173,7 +173,7 @@ describe('settleTrain', () => {
     expect(s.events).toEqual([
       { type: 'target_checked', target: 'main', base: BASE, verdict: 'PASS', cached: true, gate: null, status: null, log: null },
       { type: 'window', before: 4, after: 2, event: 'FAIL' },
-      { type: 'failed', job: culprit.id, reason: 'gate', message },
+      { type: 'failed', job: culprit.id, reason: 'gate', message, gate: 'test', status: 'exit 1' },
     ]);
     expect(s.next).toEqual({ next: 'done' });
   });
@@ -190,7 +190,7 @@ describe('settleTrain', () => {
   it('FAIL of a singleton when the target could not be gated: the job fails, and the message says so', () => {
     const s = settleTrain(facts([job(1)]), fail, { step: 'target_checked', health: { kind: 'unknown', status: 'no_lane: exit 3', log: null } });
     const message = `gate test: exit 1; log ${common.log}; main itself could not be gated (no_lane: exit 3)`;
-    expect(s.events).toContainEqual({ type: 'failed', job: job(1).id, reason: 'gate', message });
+    expect(s.events).toContainEqual({ type: 'failed', job: job(1).id, reason: 'gate', message, gate: 'test', status: 'exit 1' });
     expect(s.window).toEqual({ event: 'FAIL', before: 4, after: 2, decided: { jobs: 1, culprits: 1 } });
   });
 
@@ -354,7 +354,10 @@ describe('settleTrain', () => {
     expect(s.next).toEqual({
       next: 'stop',
       why: 'target_dirty',
-      message: 'main is checked out with uncommitted changes at /work/repo; commit or stash them, then run land again',
+      message:
+        'main is checked out with uncommitted changes at /work/repo; nothing landed: commit or stash them, or keep them on a branch of their own ' +
+        '(git -C /work/repo switch -c <branch>), then run land again (a drainer needs no checkout of main: git worktree add --detach ../land-drain; ' +
+        'docs/drain.md#a-dirty-target-checkout)',
     });
   });
 
