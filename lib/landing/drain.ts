@@ -146,6 +146,12 @@ interface Between {
   onceBatch: string | null;
   /** Whether the target's voided FAIL was asked about (once per drain, gates/targetFirst.ts). */
   targetAsked: boolean;
+  /**
+   * Whether the target's checkout was found clean since the drain started or last woke from idle
+   * (targetCheckout.ts). Not before every train: each landing checks it again anyway, and the two
+   * git processes per train were a tenth of a short train's cost.
+   */
+  checkoutClean: boolean;
 }
 
 /** After a batch: reads the queue for the next pass; false when --once has run its batch. */
@@ -192,7 +198,7 @@ function boundaryStop(run: DrainRun): Stopped | undefined {
 
 /** One pass after another, until nothing is runnable (or, with --watch, until idle-exit or a signal). */
 async function drainPasses(run: DrainRun): Promise<Stopped> {
-  const between: Between = { queue: null, infraInARow: 0, onceBatch: null, targetAsked: false };
+  const between: Between = { queue: null, infraInARow: 0, onceBatch: null, targetAsked: false, checkoutClean: false };
   for (;;) {
     if (run.ctx.store.stateFolderVanished()) throw run.queue.stateVanishedError();
     const stop = boundaryStop(run);
@@ -204,14 +210,18 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
       if (!run.idle) return null;
       const wake = await run.idle.waitForWork(queue.version, () => stopAsked(run) || run.lease.compromised() !== null);
       if (wake === 'idle_exit') return null;
+      between.checkoutClean = false; // hours may have passed: look at the checkout again
       continue; // a change or a stop: the loop's top decides
     }
     run.idle?.resume(runnable.length);
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await run.ctx.reloadPolicy();
     gateIsolationWarning(loaded.policy, run.ctx.sandbox); // throws when gates cannot run under the policy now in force
-    const dirty = await dirtyTargetStop(run.ctx.cwd, run.ctx.store, run.ctx.target); // before any gate, not after them
-    if (dirty) return dirty;
+    if (!between.checkoutClean) {
+      const dirty = await dirtyTargetStop(run.ctx.cwd, run.ctx.store, run.ctx.target); // before any gate, not after them
+      if (dirty) return dirty;
+      between.checkoutClean = true;
+    }
     if (!between.targetAsked) {
       between.targetAsked = true;
       const red = await recheckVoidedTarget(run.ctx, loaded, await treeOf(run.ctx.cwd, loaded.tip), runnable[0] as JobRecord);
