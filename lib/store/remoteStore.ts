@@ -290,8 +290,10 @@ export class RemoteStore implements QueueStore {
     const started = Date.now();
     for (;;) {
       if (opts.signal?.aborted) return { kind: 'aborted' };
-      if (opts.timeoutMs != null && Date.now() - started >= opts.timeoutMs) return { kind: 'timeout' };
+      // A change the last fetch brought wins over the deadline it reached (`--idle-exit` must not
+      // exit with a submission in hand).
       if (this.jobsVersion() !== opts.since) return { kind: 'changed', by: 'poll' };
+      if (opts.timeoutMs != null && Date.now() - started >= opts.timeoutMs) return { kind: 'timeout' };
       // Never past the caller's deadline: a `--timeout` shorter than pollSeconds ends on time.
       const left = opts.timeoutMs == null ? Infinity : opts.timeoutMs - (Date.now() - started);
       await sleepUnless(Math.min(this.queue.pollSeconds * 1000, left), opts.signal);

@@ -43,4 +43,20 @@ describe('QueueStore: a clone own queue and a queue kept in a remote', () => {
     expect(store.keptIn('origin')).toBe(true);
     expect(store.keptIn('upstream')).toBe(false);
   });
+
+  it('waitForChange: a change seen at the deadline wins over the timeout, in both stores', async () => {
+    // `land run --watch --idle-exit N` once exited with a job waiting: the remote store's last poll
+    // fetched the submission at the idle deadline, and the deadline was looked at first.
+    const repo = makeRepo();
+    const team = makeTeam();
+    const stores = [
+      await openStore(repo.dir),
+      await openQueueStore(team.clone('bob').dir, { remote: 'origin', target: 'main', leaseSeconds: 4, pollSeconds: 1 }),
+    ];
+    for (const store of stores) {
+      const now = store.jobsVersion();
+      expect(await store.waitForChange({ since: `${now}-earlier`, timeoutMs: 0, poll: true })).toMatchObject({ kind: 'changed' });
+      expect(await store.waitForChange({ since: now, timeoutMs: 0, poll: true })).toEqual({ kind: 'timeout' });
+    }
+  });
 });
