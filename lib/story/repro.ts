@@ -10,9 +10,9 @@ import { isolationOf, type SandboxHost } from '../landing/gates/sandbox.js';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gatesHash, POLICY_FILE, policyOrThrow, type Gate, type Policy } from '../config/index.js';
+import { gatesHash, POLICY_FILE, policyOrThrow, type Gate, type LoadedPolicy, type Policy, type SandboxPolicy } from '../config/index.js';
 import { LandError } from '../errors.js';
-import { addDetachedWorktree, assertOutsideGitFolder, showFile, treeOf } from '../git/index.js';
+import { addDetachedWorktree, assertOutsideGitFolder, isKnownAncestor, showFile, treeOf } from '../git/index.js';
 import { buildTrain, type BuiltTrain } from '../landing/trains/buildTrain.js';
 import type { TrainEnv } from '../landing/gates/gateEnv.js';
 import { runGates, type GateRun } from '../landing/gates/gateRunner.js';
@@ -21,6 +21,7 @@ import { runRefresh } from '../landing/gates/refresh.js';
 import { gatedTreeOf, restoreTrustedInWorktree } from '../landing/gates/trusted.js';
 import { newJobRecord } from '../queue/index.js';
 import type { QueueStore, JobRecord } from '../store/index.js';
+import { knownTipsOf, reproSandbox, rowRefusal } from './reproTrust.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
 
 /** A train row with everything a rebuild needs. */
@@ -31,7 +32,7 @@ export interface RebuildableRow extends TrainRow {
 }
 
 /** The last FAIL train the job rode, from the metrics rows (file order); null when none. */
-export function latestFailedRow(rows: readonly TrainRow[], jobId: string): TrainRow | null {
+export function latestFailedRow<R extends TrainRow>(rows: readonly R[], jobId: string): R | null {
   const failed = rows.filter((row) => row.verdict === 'FAIL' && row.members.includes(jobId));
   return failed[failed.length - 1] ?? null;
 }
@@ -87,8 +88,14 @@ export function reproDir(train: string, requested: string | undefined, cwd: stri
 export interface ReproTrain {
   job: JobRecord;
   row: RebuildableRow;
-  /** The policy read from the train's base, as the drainer read it. */
+  /** The drainer whose published metrics the row came from; null: this clone's own drainer wrote it. */
+  from: string | null;
+  /** The policy read from the train's base, as the drainer read it (its sandbox: see `sandbox`). */
   policy: Policy;
+  /** The sandbox the refresh entries and gates run in: the current target's, its mode never below it (reproTrust.ts). */
+  sandbox: SandboxPolicy;
+  /** The base's own sandbox mode was less strict than the current target's: raised to it. */
+  sandboxRaised: boolean;
   policyMatches: boolean | null;
   gates: Gate[];
   dir: string;
@@ -103,16 +110,36 @@ export interface ReproTrain {
   treeMatchesRecord: boolean | null;
 }
 
-/** Finds the job's latest FAIL train; a job that never failed a train is a `not_found` error. */
-export function failedTrainOf(store: QueueStore, job: JobRecord): RebuildableRow {
-  const { rows } = parseTrainRows(store.readMetricsMatching([job.id]).rows);
+/** Finds the job's latest FAIL train and who wrote its row; a job that never failed a train is a `not_found` error. */
+export function failedTrainOf(store: QueueStore, job: JobRecord): { row: RebuildableRow; from: string | null } {
+  const rows = store.readMetricsMatchingFrom([job.id]).rows.flatMap((sourced) => {
+    const parsed = parseTrainRows([sourced.row]).rows[0];
+    return parsed ? [{ ...parsed, from: sourced.drainer }] : [];
+  });
   const row = latestFailedRow(rows, job.id);
   if (!row) {
     const why =
       job.state === 'failed' ? `it failed without a failing train (${job.reason ?? 'no reason'}: ${job.error?.message ?? ''})`.trim() : `it is ${job.state}`;
     throw new LandError('not_found', `job ${job.id} never failed a train; nothing to reproduce: ${why}`, { hint: `land why ${job.id} tells its story` });
   }
-  return assertRebuildable(row);
+  const { from, ...train } = row;
+  return { row: assertRebuildable(train), from };
+}
+
+/** Refuses (exit 5) a row whose base is outside the target's history or whose tips the queue never recorded (reproTrust.ts). */
+async function assertTrusted(cwd: string, store: QueueStore, row: RebuildableRow, from: string | null, targetTip: string): Promise<void> {
+  const journals = store.readJournalOfJobs(row.members);
+  const knownTips = new Map<string, Set<string>>();
+  for (const id of row.members) {
+    const record = store.readJob(id);
+    if (record) knownTips.set(id, knownTipsOf(record, journals.get(id) ?? []));
+  }
+  const refusal = rowRefusal(row, { baseInTarget: await isKnownAncestor(cwd, row.base, targetTip), knownTips });
+  if (refusal === null) return;
+  const source = from === null ? "this clone's metrics" : `the metrics drainer ${from} published`;
+  throw new LandError('state', `train ${row.train} (from ${source}) cannot be rebuilt here: ${refusal}`, {
+    hint: 'land repro rebuilds only trains on the target history with the tips the queue recorded (docs/failures.md#land-repro-id)',
+  });
 }
 
 /**
@@ -127,15 +154,19 @@ export async function rebuildFailedTrain(opts: {
   dir?: string;
   log: LogSink;
   signal?: AbortSignal;
-  /** The sandbox the train's refresh entries run in, as the drainer's did (gates/sandboxHost.ts). */
+  /** The machine's sandbox support (gates/sandboxHost.ts). */
   sandbox: SandboxHost;
+  /** The target's policy and tip as `land run` would read them now (CommandContext.policy()). */
+  target: LoadedPolicy;
 }): Promise<ReproTrain> {
   const { cwd, store, job } = opts;
   if (opts.dir !== undefined) await assertOutsideGitFolder(cwd, resolve(cwd, opts.dir), '--dir');
-  const row = failedTrainOf(store, job);
+  const { row, from } = failedTrainOf(store, job);
+  await assertTrusted(cwd, store, row, from, opts.target.tip);
   const policyText = await showFile(cwd, row.base, POLICY_FILE);
   if (policyText === null) throw new LandError('config', `no ${POLICY_FILE} at the train's base ${row.base.slice(0, 12)}`);
   const policy = policyOrThrow(policyText, `the base of train ${row.train} (${row.base.slice(0, 12)})`);
+  const sandbox = reproSandbox(policy, opts.target.policy, opts.sandbox);
   const recordedHash = row.gate?.gatesHash;
 
   const built = await buildTrain(cwd, row.base, await treeOf(cwd, row.base), memberRecords(store, row), row.train);
@@ -162,7 +193,7 @@ export async function rebuildFailedTrain(opts: {
       train: built.train,
       worktree: dir,
       pinned,
-      isolation: isolationOf(opts.sandbox, policy.sandbox),
+      isolation: isolationOf(opts.sandbox, sandbox.sandbox),
       log: opts.log,
       signal: opts.signal,
       trainEnv: env,
@@ -185,7 +216,10 @@ export async function rebuildFailedTrain(opts: {
   return {
     job,
     row,
+    from,
     policy,
+    sandbox: sandbox.sandbox,
+    sandboxRaised: sandbox.raised,
     policyMatches: recordedHash === undefined ? null : recordedHash === gatesHash(policy.gates),
     gates: reproGates(policy, row),
     dir,
@@ -206,6 +240,6 @@ export function runReproGates(
   signal?: AbortSignal,
   onGate?: Parameters<typeof runGates>[0]['onGate'],
 ): Promise<GateRun> {
-  const isolation = isolationOf(sandbox, repro.policy.sandbox);
+  const isolation = isolationOf(sandbox, repro.sandbox);
   return runGates({ gates: repro.gates, worktree: repro.dir, train: repro.env, log, signal, onGate, isolation });
 }
