@@ -3,7 +3,8 @@
 // outside the state folder, and names the gates the drainer ran on it, read from the policy on
 // that train's base, with the LAND_* environment the train had. Trusted paths (policy `trusted`)
 // are restored from the base as the drainer restored them, so the checkout holds the tree that
-// was gated. The pure choices are exported
+// was gated. The row is checked first and the sandbox is the current target's (reproTrust.ts): a
+// published row may be forged. The pure choices are exported
 // for tests; the rest is the thin effectful shell.
 import { pinWorktree } from '../git/index.js';
 import { isolationOf, type SandboxHost } from '../landing/gates/sandbox.js';
@@ -142,6 +143,26 @@ async function assertTrusted(cwd: string, store: QueueStore, row: RebuildableRow
   });
 }
 
+/** The policy on the train's base (checked to be in the target's history first), as the drainer read it. */
+async function basePolicy(cwd: string, row: RebuildableRow): Promise<Policy> {
+  const policyText = await showFile(cwd, row.base, POLICY_FILE);
+  if (policyText === null) throw new LandError('config', `no ${POLICY_FILE} at the train's base ${row.base.slice(0, 12)}`);
+  return policyOrThrow(policyText, `the base of train ${row.train} (${row.base.slice(0, 12)})`);
+}
+
+/** The train built again by the drainer's builder; a `state` error when it does not merge the same members. */
+async function buildSameTrain(cwd: string, store: QueueStore, row: RebuildableRow): Promise<BuiltTrain> {
+  const built = await buildTrain(cwd, row.base, await treeOf(cwd, row.base), memberRecords(store, row), row.train);
+  const rebuilt = built.members.map((member) => member.job.id);
+  if (built.skipped.length || built.contained.length || rebuilt.join(' ') !== row.members.join(' ')) {
+    throw new LandError(
+      'state',
+      `train ${row.train} does not rebuild the same: ${built.skipped.length ? `${built.skipped.map((s) => s.job.id).join(', ')} now conflict` : 'members differ'}`,
+    );
+  }
+  return built;
+}
+
 /**
  * Rebuilds the job's latest failed train in a new worktree. When the drainer ran refresh entries
  * on that train before its gates, they run here too (their output to `log`), so the tree checked
@@ -163,20 +184,10 @@ export async function rebuildFailedTrain(opts: {
   if (opts.dir !== undefined) await assertOutsideGitFolder(cwd, resolve(cwd, opts.dir), '--dir');
   const { row, from } = failedTrainOf(store, job);
   await assertTrusted(cwd, store, row, from, opts.target.tip);
-  const policyText = await showFile(cwd, row.base, POLICY_FILE);
-  if (policyText === null) throw new LandError('config', `no ${POLICY_FILE} at the train's base ${row.base.slice(0, 12)}`);
-  const policy = policyOrThrow(policyText, `the base of train ${row.train} (${row.base.slice(0, 12)})`);
+  const policy = await basePolicy(cwd, row);
   const sandbox = reproSandbox(policy, opts.target.policy, opts.sandbox);
   const recordedHash = row.gate?.gatesHash;
-
-  const built = await buildTrain(cwd, row.base, await treeOf(cwd, row.base), memberRecords(store, row), row.train);
-  const rebuilt = built.members.map((member) => member.job.id);
-  if (built.skipped.length || built.contained.length || rebuilt.join(' ') !== row.members.join(' ')) {
-    throw new LandError(
-      'state',
-      `train ${row.train} does not rebuild the same: ${built.skipped.length ? `${built.skipped.map((s) => s.job.id).join(', ')} now conflict` : 'members differ'}`,
-    );
-  }
+  const built = await buildSameTrain(cwd, store, row);
 
   const dir = reproDir(row.train, opts.dir, cwd);
   // Kept after the rebuild (the user runs the gates there); removed only when git refuses it and

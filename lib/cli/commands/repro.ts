@@ -83,7 +83,7 @@ export function registerRepro(program: Command): void {
     .command('repro')
     .argument('[id]', JOB_ARG_HELP)
     .description(
-      'rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there',
+      "rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there, in the current target's sandbox. A train whose base is not in the target's history, or whose tips the queue never recorded, is refused (exit 5)",
     )
     .option('--run', 'run the gates in the rebuilt worktree (output to the terminal): exit 0 when they pass, 5 when one fails')
     .option('--dir <path>', 'rebuild in this folder (new or empty; default: a new land-repro-<train>-* folder in the temp folder)')
