@@ -3,7 +3,7 @@
 // must not choose the commit whose policy decides the commands repro runs, nor the sandbox they
 // run in. The pure decisions are here; rebuildFailedTrain (repro.ts) gathers the facts.
 import type { Policy, SandboxMode, SandboxPolicy } from '../config/index.js';
-import { journalDetail, type JobRecord, type JournalEntry } from '../store/index.js';
+import { JOB_ID_PATTERN, journalDetail, type JobRecord, type JournalEntry } from '../store/index.js';
 import { sandboxMode, type SandboxHost } from '../landing/gates/sandbox.js';
 import type { RebuildableRow } from './repro.js';
 
@@ -28,10 +28,18 @@ export function knownTipsOf(record: JobRecord, journal: readonly JournalEntry[])
 
 /**
  * Pure: why the row cannot be rebuilt here, or null when it can. Its base must be in the target's
- * history (so the policy read there is one the target had), and each member's tip one the queue
- * recorded for that job (so the row does not smuggle in a commit nobody submitted).
+ * history (so the policy read there is one the target had), each member's tip one the queue
+ * recorded for that job (so the row does not smuggle in a commit nobody submitted), and its train
+ * and batch ids ones land makes (a train id names the rebuild's temp folder).
  */
 export function rowRefusal(row: RebuildableRow, facts: RowFacts): string | null {
+  // The train and batch ids name the temp folder and LAND_* variables: ids as the drain makes them.
+  for (const [what, id] of [
+    ['train', row.train],
+    ['batch', row.batch],
+  ] as const) {
+    if (!JOB_ID_PATTERN.test(id) || id.length > 100) return `its ${what} id ${JSON.stringify(id.slice(0, 40))} is not one land makes`;
+  }
   if (!facts.baseInTarget) return `its base ${row.base.slice(0, 12)} is not in the target's history`;
   for (const [i, id] of row.members.entries()) {
     const tip = row.tips[i] as string;

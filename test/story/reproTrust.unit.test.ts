@@ -39,6 +39,12 @@ describe('land repro: which row it rebuilds', () => {
     expect(rowRefusal(row(['j-1', 'j-9'], [TIP, TIP]), { baseInTarget: true, knownTips: known })).toMatch(/member j-9 is not a job of this queue/);
   });
 
+  it('refuses a train or batch id land would not make (the train id names the temp folder)', () => {
+    const escaping = { ...row(['j-1'], [TIP]), train: '../../home/dev/x' };
+    expect(rowRefusal(escaping, { baseInTarget: true, knownTips: known })).toMatch(/its train id "..\/..\/home\/dev\/x" is not one land makes/);
+    expect(rowRefusal({ ...row(['j-1'], [TIP]), batch: 'B 1' }, { baseInTarget: true, knownTips: known })).toMatch(/its batch id/);
+  });
+
   it("a job's recorded tips: its record's and every tip_updated line's", () => {
     const record = newJobRecord({ id: 'j-1', branch: 'feature', tip: MOVED, title: 'feature', submitter: 'dev', urgent: false });
     expect([...knownTipsOf(record, [tipUpdated(TIP, MOVED)])].sort()).toEqual([TIP, MOVED]);
