@@ -23,7 +23,7 @@ import { acquireDrainLock, readDrainHolder, type DrainLease } from './lock.js';
 import { StatePaths } from './paths.js';
 import { removeJobFiles, stillFinished } from './local/prune.js';
 import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
-import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions } from './queueStore.js';
+import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow } from './queueStore.js';
 import type { TextSlice } from './scan.js';
 import type {
   DrainHolder,
@@ -182,6 +182,10 @@ export class LocalStore implements QueueStore {
   readMetrics = (): JsonLines<Row> => metrics.readMetrics(this.paths);
   readMetricsTail = (enough: (rows: Row[]) => boolean): Row[] => metrics.readMetricsTail(this.paths, enough);
   readMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => metrics.readMetricsMatching(this.paths, needles);
+  readMetricsMatchingFrom = (needles: readonly string[]): { rows: SourcedRow[]; badLines: number[] } => {
+    const read = metrics.readMetricsMatching(this.paths, needles);
+    return { rows: read.rows.map((row) => ({ row, drainer: null })), badLines: read.badLines };
+  };
   /** The rows from byte `offset` of metrics.jsonl on (a remote queue's drainer publishes them). */
   readMetricsFrom = (offset: number): { rows: Row[]; end: number } => metrics.readMetricsFrom(this.paths, offset);
   metricsSize = (): number => metrics.metricsSize(this.paths);

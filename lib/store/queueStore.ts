@@ -90,6 +90,12 @@ export interface ActiveIndexFiles {
   addBranchJobs(branch: string, ids: readonly string[]): boolean;
 }
 
+/** A metrics row and the drainer that published it (null: this clone's own). */
+export interface SourcedRow {
+  row: Record<string, unknown>;
+  drainer: string | null;
+}
+
 /** What one drainer keeps for itself: verdicts, proofs, the window, metrics, logs, train folders, gate passes. */
 export interface DrainerCaches {
   /** The verdict the drain may act on: null when none, corrupt, or voided (lib/store/formats/verdict.ts). */
@@ -112,6 +118,12 @@ export interface DrainerCaches {
   readMetrics(): JsonLines<Record<string, unknown>>;
   readMetricsTail(enough: (rows: Record<string, unknown>[]) => boolean): Record<string, unknown>[];
   readMetricsMatching(needles: readonly string[]): { rows: Record<string, unknown>[]; badLines: number[] };
+  /**
+   * readMetricsMatching's rows in the same order, each with who wrote it: `drainer` null for this
+   * clone's own rows (always, in a clone's own queue), else the id of the drainer whose published
+   * metrics ref it came from (anyone who can push can write one: `land repro` checks such a row).
+   */
+  readMetricsMatchingFrom(needles: readonly string[]): { rows: SourcedRow[]; badLines: number[] };
   hasLog(id: string): boolean;
   readLogFrom(id: string, offset?: number): TextSlice;
   scanLog(id: string, onLine: (line: string) => void): boolean;

@@ -17,9 +17,9 @@ import { OutageNotice } from './outage.js';
 import type { StatePaths } from './paths.js';
 import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 import { pruneRemote } from './remote/prune.js';
-import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions } from './queueStore.js';
+import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow } from './queueStore.js';
 import { RemoteCacheFiles } from './remote/cacheFiles.js';
-import { byTime, PublishedFiles } from './remote/publishedFiles.js';
+import { byTime, byTimeOf, PublishedFiles } from './remote/publishedFiles.js';
 import { QueueRaced, remoteError } from './remote/errors.js';
 import { QueueFetcher } from './remote/fetcher.js';
 import { sleepUnless, type TransactOptions } from './remote/transaction.js';
@@ -320,6 +320,12 @@ export class RemoteStore implements QueueStore {
   readMetricsMatching(needles: readonly string[]): { rows: Row[]; badLines: number[] } {
     const own = this.cache.readMetricsMatching(needles);
     return { ...own, rows: byTime([...own.rows, ...this.published.readRowsMatching(needles)]) };
+  }
+
+  readMetricsMatchingFrom(needles: readonly string[]): { rows: SourcedRow[]; badLines: number[] } {
+    const own = this.cache.readMetricsMatching(needles);
+    const rows = [...own.rows.map((row) => ({ row, drainer: null })), ...this.published.readRowsMatchingFrom(needles)];
+    return { ...own, rows: byTimeOf(rows, (sourced) => sourced.row) };
   }
 
   /** A train's log: this clone's own when its drainer ran the train, else the published one. */

@@ -3,16 +3,17 @@
 // outside the state folder, and names the gates the drainer ran on it, read from the policy on
 // that train's base, with the LAND_* environment the train had. Trusted paths (policy `trusted`)
 // are restored from the base as the drainer restored them, so the checkout holds the tree that
-// was gated. The pure choices are exported
+// was gated. The row is checked first and the sandbox is the current target's (reproTrust.ts): a
+// published row may be forged. The pure choices are exported
 // for tests; the rest is the thin effectful shell.
 import { pinWorktree } from '../git/index.js';
 import { isolationOf, type SandboxHost } from '../landing/gates/sandbox.js';
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gatesHash, POLICY_FILE, policyOrThrow, type Gate, type Policy } from '../config/index.js';
+import { gatesHash, POLICY_FILE, policyOrThrow, type Gate, type LoadedPolicy, type Policy, type SandboxPolicy } from '../config/index.js';
 import { LandError } from '../errors.js';
-import { addDetachedWorktree, assertOutsideGitFolder, showFile, treeOf } from '../git/index.js';
+import { addDetachedWorktree, assertOutsideGitFolder, isKnownAncestor, showFile, treeOf } from '../git/index.js';
 import { buildTrain, type BuiltTrain } from '../landing/trains/buildTrain.js';
 import type { TrainEnv } from '../landing/gates/gateEnv.js';
 import { runGates, type GateRun } from '../landing/gates/gateRunner.js';
@@ -21,6 +22,7 @@ import { runRefresh } from '../landing/gates/refresh.js';
 import { gatedTreeOf, restoreTrustedInWorktree } from '../landing/gates/trusted.js';
 import { newJobRecord } from '../queue/index.js';
 import type { QueueStore, JobRecord } from '../store/index.js';
+import { knownTipsOf, reproSandbox, rowRefusal } from './reproTrust.js';
 import { parseTrainRows, type TrainRow } from './trainRow.js';
 
 /** A train row with everything a rebuild needs. */
@@ -31,7 +33,7 @@ export interface RebuildableRow extends TrainRow {
 }
 
 /** The last FAIL train the job rode, from the metrics rows (file order); null when none. */
-export function latestFailedRow(rows: readonly TrainRow[], jobId: string): TrainRow | null {
+export function latestFailedRow<R extends TrainRow>(rows: readonly R[], jobId: string): R | null {
   const failed = rows.filter((row) => row.verdict === 'FAIL' && row.members.includes(jobId));
   return failed[failed.length - 1] ?? null;
 }
@@ -87,8 +89,14 @@ export function reproDir(train: string, requested: string | undefined, cwd: stri
 export interface ReproTrain {
   job: JobRecord;
   row: RebuildableRow;
-  /** The policy read from the train's base, as the drainer read it. */
+  /** The drainer whose published metrics the row came from; null: this clone's own drainer wrote it. */
+  from: string | null;
+  /** The policy read from the train's base, as the drainer read it (its sandbox: see `sandbox`). */
   policy: Policy;
+  /** The sandbox the refresh entries and gates run in: the current target's, its mode never below it (reproTrust.ts). */
+  sandbox: SandboxPolicy;
+  /** The base's own sandbox mode was less strict than the current target's: raised to it. */
+  sandboxRaised: boolean;
   policyMatches: boolean | null;
   gates: Gate[];
   dir: string;
@@ -103,16 +111,56 @@ export interface ReproTrain {
   treeMatchesRecord: boolean | null;
 }
 
-/** Finds the job's latest FAIL train; a job that never failed a train is a `not_found` error. */
-export function failedTrainOf(store: QueueStore, job: JobRecord): RebuildableRow {
-  const { rows } = parseTrainRows(store.readMetricsMatching([job.id]).rows);
+/** Finds the job's latest FAIL train and who wrote its row; a job that never failed a train is a `not_found` error. */
+export function failedTrainOf(store: QueueStore, job: JobRecord): { row: RebuildableRow; from: string | null } {
+  const rows = store.readMetricsMatchingFrom([job.id]).rows.flatMap((sourced) => {
+    const parsed = parseTrainRows([sourced.row]).rows[0];
+    return parsed ? [{ ...parsed, from: sourced.drainer }] : [];
+  });
   const row = latestFailedRow(rows, job.id);
   if (!row) {
     const why =
       job.state === 'failed' ? `it failed without a failing train (${job.reason ?? 'no reason'}: ${job.error?.message ?? ''})`.trim() : `it is ${job.state}`;
     throw new LandError('not_found', `job ${job.id} never failed a train; nothing to reproduce: ${why}`, { hint: `land why ${job.id} tells its story` });
   }
-  return assertRebuildable(row);
+  const { from, ...train } = row;
+  return { row: assertRebuildable(train), from };
+}
+
+/** Refuses (exit 5) a row whose base is outside the target's history or whose tips the queue never recorded (reproTrust.ts). */
+async function assertTrusted(cwd: string, store: QueueStore, row: RebuildableRow, from: string | null, targetTip: string): Promise<void> {
+  const journals = store.readJournalOfJobs(row.members);
+  const knownTips = new Map<string, Set<string>>();
+  for (const id of row.members) {
+    const record = store.readJob(id);
+    if (record) knownTips.set(id, knownTipsOf(record, journals.get(id) ?? []));
+  }
+  const refusal = rowRefusal(row, { baseInTarget: await isKnownAncestor(cwd, row.base, targetTip), knownTips });
+  if (refusal === null) return;
+  const source = from === null ? "this clone's metrics" : `the metrics drainer ${from} published`;
+  throw new LandError('state', `train ${row.train} (from ${source}) cannot be rebuilt here: ${refusal}`, {
+    hint: 'land repro rebuilds only trains on the target history with the tips the queue recorded (docs/failures.md#land-repro-id)',
+  });
+}
+
+/** The policy on the train's base (checked to be in the target's history first), as the drainer read it. */
+async function basePolicy(cwd: string, row: RebuildableRow): Promise<Policy> {
+  const policyText = await showFile(cwd, row.base, POLICY_FILE);
+  if (policyText === null) throw new LandError('config', `no ${POLICY_FILE} at the train's base ${row.base.slice(0, 12)}`);
+  return policyOrThrow(policyText, `the base of train ${row.train} (${row.base.slice(0, 12)})`);
+}
+
+/** The train built again by the drainer's builder; a `state` error when it does not merge the same members. */
+async function buildSameTrain(cwd: string, store: QueueStore, row: RebuildableRow): Promise<BuiltTrain> {
+  const built = await buildTrain(cwd, row.base, await treeOf(cwd, row.base), memberRecords(store, row), row.train);
+  const rebuilt = built.members.map((member) => member.job.id);
+  if (built.skipped.length || built.contained.length || rebuilt.join(' ') !== row.members.join(' ')) {
+    throw new LandError(
+      'state',
+      `train ${row.train} does not rebuild the same: ${built.skipped.length ? `${built.skipped.map((s) => s.job.id).join(', ')} now conflict` : 'members differ'}`,
+    );
+  }
+  return built;
 }
 
 /**
@@ -127,25 +175,19 @@ export async function rebuildFailedTrain(opts: {
   dir?: string;
   log: LogSink;
   signal?: AbortSignal;
-  /** The sandbox the train's refresh entries run in, as the drainer's did (gates/sandboxHost.ts). */
+  /** The machine's sandbox support (gates/sandboxHost.ts). */
   sandbox: SandboxHost;
+  /** The target's policy and tip as `land run` would read them now (CommandContext.policy()). */
+  target: LoadedPolicy;
 }): Promise<ReproTrain> {
   const { cwd, store, job } = opts;
   if (opts.dir !== undefined) await assertOutsideGitFolder(cwd, resolve(cwd, opts.dir), '--dir');
-  const row = failedTrainOf(store, job);
-  const policyText = await showFile(cwd, row.base, POLICY_FILE);
-  if (policyText === null) throw new LandError('config', `no ${POLICY_FILE} at the train's base ${row.base.slice(0, 12)}`);
-  const policy = policyOrThrow(policyText, `the base of train ${row.train} (${row.base.slice(0, 12)})`);
+  const { row, from } = failedTrainOf(store, job);
+  await assertTrusted(cwd, store, row, from, opts.target.tip);
+  const policy = await basePolicy(cwd, row);
+  const sandbox = reproSandbox(policy, opts.target.policy, opts.sandbox);
   const recordedHash = row.gate?.gatesHash;
-
-  const built = await buildTrain(cwd, row.base, await treeOf(cwd, row.base), memberRecords(store, row), row.train);
-  const rebuilt = built.members.map((member) => member.job.id);
-  if (built.skipped.length || built.contained.length || rebuilt.join(' ') !== row.members.join(' ')) {
-    throw new LandError(
-      'state',
-      `train ${row.train} does not rebuild the same: ${built.skipped.length ? `${built.skipped.map((s) => s.job.id).join(', ')} now conflict` : 'members differ'}`,
-    );
-  }
+  const built = await buildSameTrain(cwd, store, row);
 
   const dir = reproDir(row.train, opts.dir, cwd);
   // Kept after the rebuild (the user runs the gates there); removed only when git refuses it and
@@ -162,7 +204,7 @@ export async function rebuildFailedTrain(opts: {
       train: built.train,
       worktree: dir,
       pinned,
-      isolation: isolationOf(opts.sandbox, policy.sandbox),
+      isolation: isolationOf(opts.sandbox, sandbox.sandbox),
       log: opts.log,
       signal: opts.signal,
       trainEnv: env,
@@ -185,7 +227,10 @@ export async function rebuildFailedTrain(opts: {
   return {
     job,
     row,
+    from,
     policy,
+    sandbox: sandbox.sandbox,
+    sandboxRaised: sandbox.raised,
     policyMatches: recordedHash === undefined ? null : recordedHash === gatesHash(policy.gates),
     gates: reproGates(policy, row),
     dir,
@@ -206,6 +251,6 @@ export function runReproGates(
   signal?: AbortSignal,
   onGate?: Parameters<typeof runGates>[0]['onGate'],
 ): Promise<GateRun> {
-  const isolation = isolationOf(sandbox, repro.policy.sandbox);
+  const isolation = isolationOf(sandbox, repro.sandbox);
   return runGates({ gates: repro.gates, worktree: repro.dir, train: repro.env, log, signal, onGate, isolation });
 }

@@ -20,6 +20,7 @@ function describe(repro: ReproTrain): string[] {
   const out: string[] = [];
   const add = (key: string, value: string) => out.push(`  ${key.padEnd(9)} ${value}`);
   out.push(`rebuilt train ${row.train}, the latest failed train of ${repro.job.id}, in ${repro.dir}`);
+  if (repro.from !== null) add('from', `the metrics drainer ${repro.from} published (its base and tips checked against this clone's target and queue)`);
   add('base', `${row.base} (the target's tip the train was built on)`);
   for (const [i, id] of row.members.entries()) add(i === 0 ? 'members' : '', `${showName(row.branches?.[i] ?? id)} (${id}) at ${short(row.tips[i])}`);
   add('kind', built.kind);
@@ -35,6 +36,7 @@ function describe(repro: ReproTrain): string[] {
   );
   out.push(`gates, from the policy on the train's base (${short(row.base)}), as the drainer ran them:`);
   if (repro.policyMatches === false) out.push('  note: these gates differ from the ones whose hash the train recorded');
+  if (repro.sandboxRaised) out.push(`  note: sandbox.mode ${repro.sandbox.mode}, the current target's: the base's policy asked for less`);
   for (const gate of repro.gates) {
     out.push(`  ${gate.name}: ${JSON.stringify(commandOf(gate))} (timeout ${gate.timeoutSeconds}s)`);
     for (const [name, value] of Object.entries(gate.env)) out.push(`    ${name}=${value}`);
@@ -50,6 +52,8 @@ function summary(repro: ReproTrain) {
   return {
     job: repro.job.id,
     train: row.train,
+    from: repro.from,
+    sandboxMode: repro.sandbox.mode ?? null,
     batch: row.batch,
     dir: repro.dir,
     base: row.base,
@@ -79,7 +83,7 @@ export function registerRepro(program: Command): void {
     .command('repro')
     .argument('[id]', JOB_ARG_HELP)
     .description(
-      'rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there',
+      "rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there, in the current target's sandbox. A train whose base is not in the target's history, or whose tips the queue never recorded, is refused (exit 5)",
     )
     .option('--run', 'run the gates in the rebuilt worktree (output to the terminal): exit 0 when they pass, 5 when one fails')
     .option('--dir <path>', 'rebuild in this folder (new or empty; default: a new land-repro-<train>-* folder in the temp folder)')
@@ -96,7 +100,8 @@ export function registerRepro(program: Command): void {
         process.on('SIGTERM', onSignal);
         try {
           const sandbox = await resolveSandboxHost(ctx.cwd, store, { probe: true });
-          const repro = await rebuildFailedTrain({ cwd: ctx.cwd, store, job, dir: opts.dir, log: sink, signal: abort.signal, sandbox });
+          const target = await ctx.policy();
+          const repro = await rebuildFailedTrain({ cwd: ctx.cwd, store, job, dir: opts.dir, log: sink, signal: abort.signal, sandbox, target });
           const result = summary(repro);
           if (!ctx.out.json) {
             ctx.out.say(describe(repro).join('\n'));

@@ -14,8 +14,16 @@ type Row = Record<string, unknown>;
 
 /** Rows of several files in time order (`at`; a stable sort keeps each file's order among equals). */
 export function byTime(rows: Row[]): Row[] {
-  const at = (row: Row) => (typeof row.at === 'string' ? row.at : '');
-  return rows.sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+  return byTimeOf(rows, (row) => row);
+}
+
+/** Items carrying a row, in the rows' time order (stable, as byTime). */
+export function byTimeOf<T>(items: T[], rowOf: (item: T) => Row): T[] {
+  const at = (item: T) => {
+    const value = rowOf(item).at;
+    return typeof value === 'string' ? value : '';
+  };
+  return items.sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
 }
 
 export class PublishedFiles {
@@ -83,6 +91,11 @@ export class PublishedFiles {
 
   readRowsMatching(needles: readonly string[]): Row[] {
     return this.drainers().flatMap((drainer) => readMetricsMatchingIn(this.metricsFile(drainer), needles).rows);
+  }
+
+  /** readRowsMatching's rows, each with the drainer whose metrics ref it came from. */
+  readRowsMatchingFrom(needles: readonly string[]): { row: Row; drainer: string }[] {
+    return this.drainers().flatMap((drainer) => readMetricsMatchingIn(this.metricsFile(drainer), needles).rows.map((row) => ({ row, drainer })));
   }
 
   hasLog(train: string): boolean {

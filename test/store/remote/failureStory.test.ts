@@ -54,6 +54,7 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const repro = await land(bob.dir, ['repro', bad, '--run']);
     expect(repro.code, repro.stderr).toBe(5);
     expect(repro.stderr).toContain('the failure reproduced');
+    expect(repro.stdout).toMatch(/from {6}the metrics drainer [0-9a-f]{16} published/); // another drainer's row, checked
 
     // Forged by a developer: a blob where a log belongs, lines that are not rows on a metrics ref.
     const blob = dev.git('rev-parse', 'good:good.txt');
