@@ -42,7 +42,21 @@ export function readStory(store: QueueStore, id: string, outputLines = OUTPUT_LI
   const story = buildStory({ job, journal: entries, rows, position, runningLog, skippedJournalLines: badLines });
   attachGateOutput(store, story, outputLines);
   markRepeatedOutput(story.events);
+  pointLogsHere(store, story);
   return story;
+}
+
+/**
+ * A verdict's log as this machine has it: the metrics row names the path the drainer wrote, which
+ * on a team is a path on a CI runner; a log published through the remote has a copy here. A log
+ * not here keeps the drainer's path, marked `logHere: false`.
+ */
+export function pointLogsHere(store: QueueStore, story: Story): void {
+  for (const event of story.events) {
+    if (event.kind !== 'verdict' || !event.logTrain || !event.log) continue;
+    event.logHere = store.hasLog(event.logTrain);
+    if (event.logHere) event.log = store.logPath(event.logTrain);
+  }
 }
 
 /** Fills each FAIL or INFRA verdict with the excerpt of the deciding gate's section of its log. */

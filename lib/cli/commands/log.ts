@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { QueueStore } from '../../store/index.js';
-import { followLog, type JobLog, jobLog, readWholeLog, stillRunning } from '../../story/trainLog.js';
+import { followLog, type JobLog, jobLog, jobOfTrain, readWholeLog, stillRunning } from '../../story/trainLog.js';
 import { action } from '../action.js';
 import type { CommandContext } from '../context.js';
 import { JOB_ARG_HELP, jobIdOf } from '../jobArg.js';
@@ -65,7 +65,10 @@ export function registerLog(program: Command): void {
     .action(
       action<LogOptions>(async (ctx, opts, args) => {
         const store = await ctx.store();
-        const log = jobLog(store, await jobIdOf(ctx, args[0]), opts.train);
+        // --train alone names the train: its job is looked up from it, not from the checked-out branch.
+        const id = args[0] === undefined && opts.train !== undefined ? jobOfTrain(store, opts.train) : await jobIdOf(ctx, args[0]);
+        const log = jobLog(store, id, opts.train);
+        if (log.shows !== 'own') return printInstead(ctx, store, log);
         const head = { job: log.job.id, train: log.train, path: log.path };
         if (!opts.follow) {
           const text = readWholeLog(store, log.train);
@@ -87,6 +90,16 @@ export function registerLog(program: Command): void {
         writeJudging(ctx, store, { ...log, judgedBy: log.judgedBy ?? judgedAfter(store, log) }, last);
       }),
     );
+}
+
+/**
+ * A train whose own log is not printed (-f has nothing to follow: the train is over): the line
+ * saying no gate ran, or the judging train's log alone when the cached train's own log is not here.
+ */
+function printInstead(ctx: CommandContext, store: QueueStore, log: JobLog): void {
+  if (log.shows === 'judging') return writeJudging(ctx, store, log, '');
+  if (ctx.out.json) ctx.out.emit({ job: log.job.id, train: log.train, path: null, text: '', noGate: log.noGate });
+  else process.stdout.write(`${log.noGate}\n`);
 }
 
 /** A train followed while it ran is judged by then: whether its verdict came from the cache. */
