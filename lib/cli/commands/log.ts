@@ -68,7 +68,10 @@ export function registerLog(program: Command): void {
         // --train alone names the train: its job is looked up from it, not from the checked-out branch.
         const id = args[0] === undefined && opts.train !== undefined ? jobOfTrain(store, opts.train) : await jobIdOf(ctx, args[0]);
         const log = jobLog(store, id, opts.train);
-        if (log.shows !== 'own') return printInstead(ctx, store, log);
+        if (log.shows !== 'own') {
+          printInstead(ctx, store, log);
+          return;
+        }
         const head = { job: log.job.id, train: log.train, path: log.path };
         if (!opts.follow) {
           const text = readWholeLog(store, log.train);
@@ -97,8 +100,8 @@ export function registerLog(program: Command): void {
  * saying no gate ran, or the judging train's log alone when the cached train's own log is not here.
  */
 function printInstead(ctx: CommandContext, store: QueueStore, log: JobLog): void {
-  if (log.shows === 'judging') return writeJudging(ctx, store, log, '');
-  if (ctx.out.json) ctx.out.emit({ job: log.job.id, train: log.train, path: null, text: '', noGate: log.noGate });
+  if (log.shows === 'judging') writeJudging(ctx, store, log, '');
+  else if (ctx.out.json) ctx.out.emit({ job: log.job.id, train: log.train, path: null, text: '', noGate: log.noGate });
   else process.stdout.write(`${log.noGate}\n`);
 }
 
