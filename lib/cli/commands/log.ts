@@ -56,7 +56,7 @@ export function registerLog(program: Command): void {
     .description(
       "print the gate log of a job's latest train (or of --train), and for a verdict from the verdict cache the log of the train that judged the tree; -f follows it while the gate runs",
     )
-    .option('--train <train>', 'a train the job rode (see land why <id>); exit 4 for a train it did not ride')
+    .option('--train <train>', 'a train the job rode (see land why <id>); exit 4 for a train it did not ride; with no id, the job that rode the train')
     .option('-f, --follow', 'keep printing what is appended until the train is over for the job (or its drainer is gone)')
     .option(
       '--json',
