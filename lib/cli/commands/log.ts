@@ -54,13 +54,13 @@ export function registerLog(program: Command): void {
     .command('log')
     .argument('[id]', JOB_ARG_HELP)
     .description(
-      "print the gate log of a job's latest train (or of --train), and for a verdict from the verdict cache the log of the train that judged the tree; -f follows it while the gate runs",
+      "print the gate log of a job's latest train (or of --train), and for a verdict from the verdict cache the log of the train that judged the tree (a train where no gate ran, a conflict: one line saying so, exit 0); -f follows it while the gate runs",
     )
     .option('--train <train>', 'a train the job rode (see land why <id>); exit 4 for a train it did not ride; with no id, the job that rode the train')
     .option('-f, --follow', 'keep printing what is appended until the train is over for the job (or its drainer is gone)')
     .option(
       '--json',
-      "print { job, train, path, text }, then for a cached verdict the judging train's { job, train, path, text, judged }; with -f, one object per appended piece",
+      "print { job, train, path, text }, then for a cached verdict the judging train's { job, train, path, text, judged }; a train where no gate ran: { job, train, path: null, text: '', noGate }; with -f, one object per appended piece",
     )
     .action(
       action<LogOptions>(async (ctx, opts, args) => {
