@@ -70,7 +70,7 @@ function verdictLines(event: StoryEvent & { kind: 'verdict' }, head: string): st
   const what = event.failing ? gate(event.failing) : (event.reason ?? 'no gate named');
   const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
   lines.push(...trustedLines(event));
-  if (event.log) lines.push(`${INDENT}log ${event.log}`);
+  if (event.log) lines.push(`${INDENT}log ${event.log}${event.logHere === false ? ` (the drainer's; not on this machine)` : ''}`);
   if (event.sameOutputAs) {
     lines.push(`${INDENT}the same output as train ${event.sameOutputAs} (above)`);
   } else if (event.output?.length) {

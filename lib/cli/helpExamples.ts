@@ -195,6 +195,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
       ['land log j-20261130-0004', "the gate log of the job's latest train"],
       ['land log j-20261130-0004 -f', 'follow it while the gate runs'],
       ['land log feature/login', "the gate log of the branch's latest job (a cached verdict: and the judging train's)"],
+      ['land log --train b-20261130-101500-1a2b3c-2', 'the gate log of a train, for the job that rode it'],
     ],
     docs: 'docs/failures.md',
   },

@@ -42,7 +42,32 @@ export function readStory(store: QueueStore, id: string, outputLines = OUTPUT_LI
   const story = buildStory({ job, journal: entries, rows, position, runningLog, skippedJournalLines: badLines });
   attachGateOutput(store, story, outputLines);
   markRepeatedOutput(story.events);
+  pointLogsHere(store, story);
   return story;
+}
+
+/**
+ * A verdict's log as this machine has it: the metrics row names the path the drainer wrote, which
+ * on a team is a path on a CI runner; a log published through the remote has a copy here. A log
+ * not here keeps the drainer's path, marked `logHere: false`. The failure's message (written by
+ * the drainer: `...; log <path>`) and the `now` event's log name the copy here too.
+ */
+export function pointLogsHere(store: QueueStore, story: Story): void {
+  const here = new Map<string, string>();
+  for (const event of story.events) {
+    if (event.kind !== 'verdict' || !event.logTrain || !event.log) continue;
+    event.logHere = store.hasLog(event.logTrain);
+    if (!event.logHere) continue;
+    const local = store.logPath(event.logTrain);
+    if (local !== event.log) here.set(event.log, local);
+    event.log = local;
+  }
+  if (!here.size) return;
+  for (const event of story.events) {
+    if ((event.kind !== 'failed' && event.kind !== 'now') || !event.message) continue;
+    for (const [drainers, local] of here) event.message = event.message.replaceAll(`log ${drainers}`, `log ${local}`);
+    if (event.kind === 'now' && event.log) event.log = here.get(event.log) ?? event.log;
+  }
 }
 
 /** Fills each FAIL or INFRA verdict with the excerpt of the deciding gate's section of its log. */

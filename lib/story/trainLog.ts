@@ -1,8 +1,9 @@
 // `land log`: which gate log belongs to a job (the trains it rode, from the journal), printing it,
 // and following it while its gate runs, like `tail -f`, until the train is over for the job.
 import { LandError } from '../errors.js';
-import { readJobOrThrow } from '../queue/index.js';
+import { listActiveJobsSync, readJobOrThrow } from '../queue/index.js';
 import { journalDetail, type QueueStore, type JobRecord } from '../store/index.js';
+import { chooseLog, noGateLine } from './logChoice.js';
 import { parseTrainRows } from './trainRow.js';
 
 /** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
@@ -26,6 +27,12 @@ export interface JobLog {
    * (its own log holds land's header lines only); null when its gates ran.
    */
   judgedBy: string | null;
+  /**
+   * What `land log` prints (logChoice.ts): the train's own log (then the judging train's, if any);
+   * the judging train's alone (the cached train's own log is not here); or `noGate`, one line.
+   */
+  shows: 'own' | 'judging' | 'no_gate';
+  noGate: string | null;
 }
 
 /**
@@ -54,8 +61,14 @@ export function jobLog(store: QueueStore, id: string, train?: string): JobLog {
   const chosen = train ?? trains[trains.length - 1];
   if (!chosen)
     throw new LandError('not_found', `job ${job.id} has not ridden a train yet: there is no gate log`, { hint: `land why ${job.id} tells its story` });
-  if (!store.hasLog(chosen)) throw new LandError('not_found', `the log of train ${chosen} is gone (${store.logPath(chosen)})`);
-  return { job, train: chosen, path: store.logPath(chosen), judgedBy: judgingTrain(store, job, chosen, chosen === trains[trains.length - 1]) };
+  const latest = chosen === trains[trains.length - 1];
+  const judgedBy = judgingTrain(store, job, chosen, latest);
+  const noGate = noGateLine(job, chosen, latest);
+  const own = !store.hasLog(chosen) ? 'absent' : noGate === null || store.readLogFrom(chosen, 0).text ? 'present' : 'empty';
+  const choice = chooseLog({ own, judgedBy, judgingHere: judgedBy !== null && store.hasLog(judgedBy), noGate });
+  if (choice.kind === 'gone')
+    throw new LandError('not_found', `the log of train ${chosen} is gone (${store.logPath(chosen)})`, { hint: `land why ${job.id} tells its story` });
+  return { job, train: chosen, path: store.logPath(chosen), judgedBy, shows: choice.kind, noGate: choice.kind === 'no_gate' ? choice.line : null };
 }
 
 /** The whole log, read in pieces. */
@@ -103,4 +116,19 @@ export async function followLog(
     if (!running || opts.stop?.()) return;
     await sleep(opts.pollMs ?? 200);
   }
+}
+
+/**
+ * The job `land log --train <train>` prints the log for when no job is named: one riding the train
+ * now, else the first member its metrics row names that still has a record.
+ */
+export function jobOfTrain(store: QueueStore, train: string): string {
+  const riding = listActiveJobsSync(store).jobs.find((job) => job.state === 'in_progress' && job.batch?.train === train);
+  if (riding) return riding.id;
+  const { rows } = parseTrainRows(store.readMetricsMatching([train]).rows);
+  const member = rows.find((row) => row.train === train)?.members.find((id) => store.readJob(id) !== null);
+  if (member) return member;
+  throw new LandError('not_found', `no job rides train ${train}, and no metrics row here names its members`, {
+    hint: `name the job: land log <id> --train ${train} (land why <id> lists the trains it rode)`,
+  });
 }

@@ -72,6 +72,8 @@ export type StoryEvent =
       /** The log that holds the gate's output (the judging train's, for a cached verdict). */
       log: string | null;
       logTrain: string | null;
+      /** Whether `log` is a file on this machine (set by readStory; a path on the drainer's host is not). */
+      logHere?: boolean;
       /**
        * The excerpt of the failing gate's output (the lines that carry the failure, then its last
        * lines, lib/landing/gates/excerpt.ts); null when not read (or a PASS).

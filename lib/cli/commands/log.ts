@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { QueueStore } from '../../store/index.js';
-import { followLog, type JobLog, jobLog, readWholeLog, stillRunning } from '../../story/trainLog.js';
+import { followLog, type JobLog, jobLog, jobOfTrain, readWholeLog, stillRunning } from '../../story/trainLog.js';
 import { action } from '../action.js';
 import type { CommandContext } from '../context.js';
 import { JOB_ARG_HELP, jobIdOf } from '../jobArg.js';
@@ -54,18 +54,24 @@ export function registerLog(program: Command): void {
     .command('log')
     .argument('[id]', JOB_ARG_HELP)
     .description(
-      "print the gate log of a job's latest train (or of --train), and for a verdict from the verdict cache the log of the train that judged the tree; -f follows it while the gate runs",
+      "print the gate log of a job's latest train (or of --train), and for a verdict from the verdict cache the log of the train that judged the tree (a train where no gate ran, a conflict: one line saying so, exit 0); -f follows it while the gate runs",
     )
-    .option('--train <train>', 'a train the job rode (see land why <id>); exit 4 for a train it did not ride')
+    .option('--train <train>', 'a train the job rode (see land why <id>); exit 4 for a train it did not ride; with no id, the job that rode the train')
     .option('-f, --follow', 'keep printing what is appended until the train is over for the job (or its drainer is gone)')
     .option(
       '--json',
-      "print { job, train, path, text }, then for a cached verdict the judging train's { job, train, path, text, judged }; with -f, one object per appended piece",
+      "print { job, train, path, text }, then for a cached verdict the judging train's { job, train, path, text, judged }; a train where no gate ran: { job, train, path: null, text: '', noGate }; with -f, one object per appended piece",
     )
     .action(
       action<LogOptions>(async (ctx, opts, args) => {
         const store = await ctx.store();
-        const log = jobLog(store, await jobIdOf(ctx, args[0]), opts.train);
+        // --train alone names the train: its job is looked up from it, not from the checked-out branch.
+        const id = args[0] === undefined && opts.train !== undefined ? jobOfTrain(store, opts.train) : await jobIdOf(ctx, args[0]);
+        const log = jobLog(store, id, opts.train);
+        if (log.shows !== 'own') {
+          printInstead(ctx, store, log);
+          return;
+        }
         const head = { job: log.job.id, train: log.train, path: log.path };
         if (!opts.follow) {
           const text = readWholeLog(store, log.train);
@@ -87,6 +93,16 @@ export function registerLog(program: Command): void {
         writeJudging(ctx, store, { ...log, judgedBy: log.judgedBy ?? judgedAfter(store, log) }, last);
       }),
     );
+}
+
+/**
+ * A train whose own log is not printed (-f has nothing to follow: the train is over): the line
+ * saying no gate ran, or the judging train's log alone when the cached train's own log is not here.
+ */
+function printInstead(ctx: CommandContext, store: QueueStore, log: JobLog): void {
+  if (log.shows === 'judging') writeJudging(ctx, store, log, '');
+  else if (ctx.out.json) ctx.out.emit({ job: log.job.id, train: log.train, path: null, text: '', noGate: log.noGate });
+  else process.stdout.write(`${log.noGate}\n`);
 }
 
 /** A train followed while it ran is judged by then: whether its verdict came from the cache. */

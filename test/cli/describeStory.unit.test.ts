@@ -1,0 +1,43 @@
+// How land why shows a verdict's log (lib/cli/describeStory.ts): the path on this machine, or the
+// drainer's path marked as not being here.
+import { describe, expect, it } from 'vitest';
+import { renderStory } from '../../lib/cli/describeStory.js';
+import type { Story, StoryEvent } from '../../lib/story/types.js';
+
+function storyWith(logHere: boolean | undefined): Story {
+  const failing = { name: 'test', status: 'exit 1', seconds: 0.5 };
+  const verdict: StoryEvent = {
+    kind: 'verdict',
+    at: '2026-12-02T00:00:00.000Z',
+    train: 'b-1',
+    verdict: 'FAIL',
+    reason: 'gate',
+    cached: false,
+    cachedFrom: null,
+    gateSeconds: 0.5,
+    gates: [failing],
+    failing,
+    log: '/runner/.git/land/logs/b-1.log',
+    logTrain: 'b-1',
+    output: null,
+    ...(logHere === undefined ? {} : { logHere }),
+  };
+  return {
+    job: { id: 'j-1', branch: 'b', tip: 'a'.repeat(40), title: 'b', submitter: 'ann@example.com', state: 'failed' },
+    events: [verdict],
+    trains: ['b-1'],
+    skippedJournalLines: [],
+  };
+}
+
+describe("land why's log line", () => {
+  it("marks a path that is not on this machine as the drainer's", () => {
+    const lines = renderStory(storyWith(false));
+    expect(lines).toContainEqual(expect.stringMatching(/^\s+log \/runner\/\.git\/land\/logs\/b-1\.log \(the drainer's; not on this machine\)$/));
+  });
+
+  it('prints a path on this machine (or one never looked up) as it is', () => {
+    for (const here of [true, undefined])
+      expect(renderStory(storyWith(here))).toContainEqual(expect.stringMatching(/^\s+log \/runner\/\.git\/land\/logs\/b-1\.log$/));
+  });
+});
