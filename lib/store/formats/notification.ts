@@ -48,7 +48,7 @@ export const notificationSchema = z.object({
   commit: z.string().nullable(),
   /** For a job failed by a gate; null otherwise. */
   gate: notifiedGateSchema.nullable(),
-  /** For `stopped`: why the drain stopped (target_red, target_dirty, hook_off, lock_lost, interrupted) and its one line. */
+  /** For `stopped`: why the drain stopped (target_red, target_dirty, hook_off, lock_lost, interrupted, or an error's code: internal for a bug) and its one line. */
   stopped: z.object({ why: z.string(), message: z.string() }).nullable(),
 });
 export type Notification = z.infer<typeof notificationSchema>;

@@ -1,7 +1,8 @@
 // Which drain events the policy's notify commands hear, and the JSON each one reads on stdin.
 import { describe, expect, it } from 'vitest';
 import { policySchema } from '../../../lib/config/schema.js';
-import { notificationsOf, notifiersFor, stoppedNotification, uncertainNotification } from '../../../lib/landing/notify/notifications.js';
+import { LandError } from '../../../lib/errors.js';
+import { notificationsOf, notifiersFor, stoppedByError, stoppedNotification, uncertainNotification } from '../../../lib/landing/notify/notifications.js';
 import { newJobRecord } from '../../../lib/queue/index.js';
 import { type JobRecord, notificationSchema } from '../../../lib/store/index.js';
 
@@ -88,6 +89,15 @@ describe('notificationsOf', () => {
     expect(notificationsOf({ type: 'recovered', job: 'j-1', to: 'queued', train: null }, facts)).toEqual([]);
     expect(notificationsOf({ type: 'requeued', train: 'b-1-t1', jobs: ['j-1'], reason: 'bisected' }, facts)).toEqual([]);
     expect(notificationsOf({ type: 'verdict', train: 't', verdict: 'FAIL', cached: false, reason: 'gate', seconds: 1, log: null }, facts)).toEqual([]);
+  });
+
+  it('an error that ends land run is a stopped notification too: a LandError by its code, any other as internal', () => {
+    expect(stoppedByError(new LandError('remote', 'cannot reach origin'))).toEqual({ why: 'remote', message: 'cannot reach origin' });
+    expect(stoppedByError(new TypeError("Cannot read properties of undefined (reading 'id')\n    at x"))).toEqual({
+      why: 'internal',
+      message: "internal error: Cannot read properties of undefined (reading 'id')",
+    });
+    expect(stoppedByError('boom')).toEqual({ why: 'internal', message: 'internal error: boom' });
   });
 
   it('stopped and uncertain notifications', () => {
