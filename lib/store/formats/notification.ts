@@ -4,6 +4,7 @@
 // for this version keeps working.
 import { z } from 'zod';
 
+/** The events a notification is sent for, and so the events a policy's `notify` entry may name (lib/config/schema.ts). */
 export const NOTIFICATION_EVENTS = ['landed', 'failed', 'uncertain', 'stopped'] as const;
 
 /** The job an event is about (absent for `stopped`). */

@@ -4,6 +4,7 @@ import { policySchema } from '../../../lib/config/schema.js';
 import { LandError } from '../../../lib/errors.js';
 import { notificationsOf, notifiersFor, stoppedByError, stoppedNotification, uncertainNotification } from '../../../lib/landing/notify/notifications.js';
 import { newJobRecord } from '../../../lib/queue/index.js';
+import { NOTIFICATION_EVENTS } from '../../../lib/store/formats/notification.js';
 import { type JobRecord, notificationSchema } from '../../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
@@ -133,5 +134,10 @@ describe('notifiersFor', () => {
       ],
     });
     expect(bad.success).toBe(false);
+  });
+
+  it('a policy may name exactly the events a notification is sent for (one list)', () => {
+    const policy = policySchema.parse({ target: 'main', notify: [{ on: [...NOTIFICATION_EVENTS], run: 'x' }] });
+    expect(policy.notify[0]?.on).toEqual(['landed', 'failed', 'uncertain', 'stopped']);
   });
 });
