@@ -77,7 +77,7 @@ function summary(repro: ReproTrain) {
 export function registerRepro(program: Command): void {
   program
     .command('repro')
-    .argument('[id]', JOB_ARG_HELP)
+    .argument('[job]', JOB_ARG_HELP)
     .description(
       'rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there',
     )
