@@ -72,7 +72,8 @@ export class ExcerptPicker {
 
   private pick(line: Numbered): void {
     const strength = failureStrength(line.text);
-    if (strength > 0) this.open(line, strength === 2);
+    // A failure line of a kind whose budget is spent is still the context of the group before it.
+    if (strength > 0 && this.room(strength === 2) > 0) this.open(line, strength === 2);
     else if (this.afterLeft > 0) {
       this.afterLeft -= 1;
       const group = this.groups[this.groups.length - 1];
@@ -90,11 +91,9 @@ export class ExcerptPicker {
     else this.size.weak += lines.length;
   }
 
-  /** Starts a group at a failure line (with the line before it), while its kind has room. */
+  /** Starts a group at a failure line (with the line before it, as its kind's room allows). */
   private open(line: Numbered, strong: boolean): void {
-    this.afterLeft = 0;
     const room = this.room(strong);
-    if (room <= 0) return;
     const last = this.groups[this.groups.length - 1]?.lines.at(-1)?.n ?? 0;
     const group: Group = { strong, lines: [] };
     this.groups.push(group);
@@ -110,9 +109,9 @@ export class ExcerptPicker {
 }
 
 /**
- * The picked lines the excerpt quotes: the strong groups first, then the weak ones in the budget
- * left (a group that does not fit whole gives its first lines), in their order either way; lines
- * from `shown` on are in the tail anyway and cost nothing. Pure.
+ * The picked lines the excerpt quotes, in the order they are given up last: the strong groups,
+ * then the weak ones in the budget left (a group that does not fit whole gives its first lines),
+ * each kind in output order; lines from `shown` on are in the tail anyway and cost nothing. Pure.
  */
 export function choosePicked(groups: readonly Group[], shown: number): Numbered[] {
   const taken = new Map<Group, Numbered[]>();
@@ -129,7 +128,7 @@ export function choosePicked(groups: readonly Group[], shown: number): Numbered[
       taken.set(group, lines);
     }
   }
-  return groups.flatMap((group) => taken.get(group) ?? []);
+  return [...groups.filter((group) => group.strong), ...groups.filter((group) => !group.strong)].flatMap((group) => taken.get(group) ?? []);
 }
 
 function render(parts: readonly Numbered[]): string[] {
@@ -144,9 +143,10 @@ function render(parts: readonly Numbered[]): string[] {
 }
 
 /**
- * Picked lines (in order) and the last lines (in order) as at most `max` lines: every picked line
- * above as long a tail as fits; when even TAIL_MIN last lines do not fit beside them, the picked
- * lines are cut from the end (the first failure is the one to read) and the tail grows back. Pure.
+ * Picked lines (the surest first, else in order) and the last lines (in order) as at most `max`
+ * lines: every picked line, in output order, above as long a tail as fits; when even TAIL_MIN last
+ * lines do not fit beside them, the picked lines are cut from the end of the list (the weak ones,
+ * then the later ones: the first failure is the one to read) and the tail grows back. Pure.
  */
 export function mergeExcerpt(picked: readonly Numbered[], tail: readonly Numbered[], max: number): string[] {
   const minTail = Math.min(TAIL_MIN, tail.length, max);
@@ -154,7 +154,11 @@ export function mergeExcerpt(picked: readonly Numbered[], tail: readonly Numbere
     for (let size = Math.min(tail.length, max); size >= minTail; size -= 1) {
       const last = tail.slice(tail.length - size);
       const first = last[0]?.n ?? Number.POSITIVE_INFINITY;
-      const lines = render([...picked.slice(0, keep).filter((line) => line.n < first), ...last]);
+      const kept = picked
+        .slice(0, keep)
+        .filter((line) => line.n < first)
+        .sort((a, b) => a.n - b.n);
+      const lines = render([...kept, ...last]);
       if (lines.length <= max) return lines;
     }
   }

@@ -210,6 +210,9 @@ describe('the excerpt of a failed gate', () => {
     const weak = Array.from({ length: 40 }, (_, i) => [`checking error path ${i}`, 'filler', 'filler', 'filler', 'filler']).flat();
     const lines = [...weak, 'not ok 41 - the real failure', ...Array.from({ length: 30 }, (_, i) => `summary ${i}`)];
     expect(excerptOf(lines, 20)).toContain('not ok 41 - the real failure');
+    // A weak line after the strong one, its budget spent, is still the strong line's context.
+    const withMessage = [...weak, 'not ok 41 - the real failure', '  error: |-', '    Expected 1 to be 2', ...lines.slice(-30)];
+    expect(excerptOf(withMessage, 20)).toEqual(expect.arrayContaining(['not ok 41 - the real failure', '  error: |-', '    Expected 1 to be 2']));
     expect(failureStrength('ok 3 - throws TypeError on bad input')).toBe(0);
     expect(failureStrength('# Subtest: error handling')).toBe(0);
     expect(failureStrength('npm WARN deprecated foo@1: error-prone')).toBe(0);
