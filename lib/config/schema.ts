@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import { SANDBOX_PRIVATE } from '../proc/sandbox/plan.js';
+import { NOTIFICATION_EVENTS } from '../store/formats/notification.js';
 import { DEFAULT_LOG_MAX_BYTES, MAX_LOG_MAX_BYTES, MIN_LOG_MAX_BYTES } from './logLimits.js';
 
 const name = z
@@ -86,12 +87,10 @@ export const refreshSchema = z.strictObject({
   ),
 });
 
-/** The drain's events a `notify` entry can be run for (docs/policy.md#notify). */
-export const NOTIFY_EVENTS = ['landed', 'failed', 'uncertain', 'stopped'] as const;
-
 export const notifySchema = z.strictObject({
   on: z
-    .array(z.enum(NOTIFY_EVENTS))
+    // The drain's events an entry can be run for: the notification format's list (docs/policy.md#notify).
+    .array(z.enum(NOTIFICATION_EVENTS))
     .min(1)
     .describe(
       'The events that run this command: landed and failed (one run per job), uncertain (a job `land reconcile` found uncertain), stopped (the drain stopped early: a red target, a dirty checkout, a lost lock, a signal).',
@@ -241,7 +240,6 @@ export type PolicyInput = z.input<typeof policySchema>;
 export type Gate = Policy['gates'][number];
 export type RefreshEntry = Policy['refresh'][number];
 export type NotifyEntry = Policy['notify'][number];
-export type NotifyEventName = (typeof NOTIFY_EVENTS)[number];
 export type SandboxPolicy = Policy['sandbox'];
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 

@@ -23,6 +23,7 @@ import { recheckVoidedTarget } from './gates/targetFirst.js';
 import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
 import { dirtyTargetStop } from './targetCheckout.js';
 import { Notifier } from './notify/notifier.js';
+import { stoppedByError } from './notify/notifications.js';
 
 export type { DrainSummary } from './drainSummary.js';
 
@@ -300,7 +301,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
     stopped = await drainPasses(run);
     if (stopped) notifier.stopped(stopped);
   } catch (error) {
-    if (isLandError(error)) notifier.stopped({ why: error.code, message: error.message });
+    notifier.stopped(stoppedByError(error));
     throw error;
   } finally {
     await lease.release();

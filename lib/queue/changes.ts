@@ -94,7 +94,7 @@ export interface FailInfo {
   code: string;
   message: string;
   gateLog?: string | null;
-  /** The last lines of the failing gate's stored log (gates/logTail.ts); absent when no gate's failure decided. */
+  /** The excerpt of the failing gate's stored log: its failure lines, then its last lines (gates/excerpt.ts); absent when no gate's failure decided. */
   gateLogTail?: readonly string[];
   verdict?: 'PASS' | 'FAIL' | null;
   tree?: string | null;

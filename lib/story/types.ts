@@ -113,8 +113,9 @@ export type StoryEvent =
       message: string | null;
       by: string | null;
       /**
-       * Failed: the last lines of the failing gate's log as the job record keeps them (`gateLogTail`),
-       * present when the record has them: the one account of the failure's output on a clone that
+       * Failed: the excerpt of the failing gate's output as the job record keeps it (`gateLogTail`:
+       * its failure lines, then its last lines; lib/landing/gates/excerpt.ts), present when the
+       * record has them: the one account of the failure's output on a clone that
        * does not hold the log (gate logs stay on the drainer).
        */
       gateLogTail?: string[];

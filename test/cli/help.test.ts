@@ -114,6 +114,13 @@ describe('help examples', () => {
     }
   });
 
+  it('names the argument of the commands that take a job id or a branch [job] ([jobs...] for retry)', () => {
+    const usage = (path: string) => helpOf(commands.find((command) => commandPath(command) === path)!).split('\n')[0];
+    for (const path of ['show', 'cancel', 'why', 'log', 'repro'])
+      expect(usage(path), path).toMatch(new RegExp(`^Usage: land ${path} \\[options\\] \\[job\\]$`));
+    expect(usage('retry')).toBe('Usage: land retry [options] [jobs...]');
+  });
+
   it('leaves alone map entries for commands this build does not have, and commands without an entry', () => {
     const small = new Command('land');
     small.command('submit').description('queue');

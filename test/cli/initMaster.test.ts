@@ -23,4 +23,19 @@ describe('land init on a master repository', () => {
     expect(repo.git('show', 'master:feature.txt')).toBe('new');
     expect(repo.git('branch', '--list', 'main')).toBe('');
   });
+
+  it('--json says whether init set git config land.target, and its value', async () => {
+    const master = makeRepo();
+    master.git('branch', '-m', 'main', 'master');
+    const set = await land(master.dir, ['init', '--json', '--gate', 'true']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      targetWhy: 'the checked-out branch',
+      landTarget: { set: true, value: 'master' },
+      policy: { target: 'master' },
+    });
+    const main = makeRepo();
+    const unset = await land(main.dir, ['init', '--json', '--gate', 'true']);
+    expect(JSON.parse(unset.stdout)).toMatchObject({ landTarget: { set: false, value: null }, policy: { target: 'main' } });
+  });
 });

@@ -23,7 +23,7 @@ async function retryIds(ctx: CommandContext, args: readonly string[]): Promise<s
 export function registerCancel(program: Command): void {
   program
     .command('cancel')
-    .argument('[id]', JOB_ARG_HELP)
+    .argument('[job]', JOB_ARG_HELP)
     .description('cancel a job: a queued job at once, a running one at the next train boundary')
     .option('--json', 'print the outcome as JSON')
     .action(
@@ -37,7 +37,7 @@ export function registerCancel(program: Command): void {
     );
   program
     .command('retry')
-    .argument('[ids...]', 'job ids or branch names (each its latest job); none: the checked-out branch (see land status --all)')
+    .argument('[jobs...]', 'job ids or branch names (each its latest job); none: the checked-out branch (see land status --all)')
     .description('put failed or canceled jobs back in the queue as the same jobs; the next train gates them again (all or nothing)')
     .option('--all-failed', 'every failed job of this target; one superseded by a newer job of its branch is skipped')
     .option('--json', 'print one { outcome, job } line per job: outcome "requeued", or "skipped" with "why"')

@@ -68,17 +68,27 @@ async function initTarget(ctx: CommandContext): Promise<InitTarget> {
   return chooseInitTarget({ originDefault, current, hasMain: main !== null, hasMaster: master !== null });
 }
 
+/** What init did about this clone's git config `land.target`: set it, and its value now (null: unset). */
+export interface LandTargetConfig {
+  set: boolean;
+  value: string | null;
+}
+
 /**
  * Every command resolves the target as `--target`, `LAND_TARGET`, `land.target`, else `main`: a
  * target other than `main` is written to this clone's `land.target` when that is unset, so the
- * next commands find it. Returns what was done, for the line init prints.
+ * next commands find it. Returns what was done, and the words for the line init prints.
  */
-async function recordTarget(ctx: CommandContext, target: string): Promise<string> {
+async function recordTarget(ctx: CommandContext, target: string): Promise<{ config: LandTargetConfig; said: string }> {
   const configured = await configGet(ctx.cwd, 'land.target');
-  if (configured === target || (configured === null && target === DEFAULT_TARGET)) return '';
-  if (configured !== null) return `; git config land.target is ${configured}: run land with --target ${target}, or change it`;
+  const unchanged = { set: false, value: configured };
+  if (configured === target || (configured === null && target === DEFAULT_TARGET)) return { config: unchanged, said: '' };
+  if (configured !== null) return { config: unchanged, said: `; git config land.target is ${configured}: run land with --target ${target}, or change it` };
   await configSet(ctx.cwd, 'land.target', target);
-  return `; set git config land.target ${target} in this clone (other clones: the same, or LAND_TARGET=${target})`;
+  return {
+    config: { set: true, value: target },
+    said: `; set git config land.target ${target} in this clone (other clones: the same, or LAND_TARGET=${target})`,
+  };
 }
 
 export function registerInit(program: Command): void {
@@ -89,7 +99,7 @@ export function registerInit(program: Command): void {
       '--gate <command...>',
       'gate command(s) to start with (default: "npm test"); the scripts they name and the CI folders that exist (ci/, .ci/, scripts/ci/, tools/ci/) are proposed as `trusted`',
     )
-    .option('--json', 'print the written policy as JSON')
+    .option('--json', 'print { file, policy, targetWhy, landTarget } as JSON (landTarget: whether init set git config land.target, and its value)')
     .action(
       action<InitOptions>(async (ctx, opts) => {
         await commonDir(ctx.cwd); // outside a repository: a usage error that says so
@@ -102,10 +112,10 @@ export function registerInit(program: Command): void {
         const node = existsIn(top)('package.json', 'file');
         const policy = starterPolicy(target, gates, suggestTrusted(gates, existsIn(top)), node ? ['node_modules'] : []);
         writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
-        if (ctx.out.json) ctx.out.emit({ file, policy, targetWhy: why });
         const recorded = await recordTarget(ctx, target);
+        if (ctx.out.json) ctx.out.emit({ file, policy, targetWhy: why, landTarget: recorded.config });
         ctx.out.say(`wrote ${file}`);
-        ctx.out.say(`target: ${target} (${why})${recorded}`);
+        ctx.out.say(`target: ${target} (${why})${recorded.said}`);
         const trusted = policy.trusted ?? [];
         ctx.out.say(
           trusted.length

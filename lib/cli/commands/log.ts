@@ -52,7 +52,7 @@ function writeJudging(ctx: CommandContext, store: QueueStore, log: JobLog, ownTe
 export function registerLog(program: Command): void {
   program
     .command('log')
-    .argument('[id]', JOB_ARG_HELP)
+    .argument('[job]', JOB_ARG_HELP)
     .description(
       "print the gate log of a job's latest train (or of --train), and for a verdict from the verdict cache the log of the train that judged the tree (a train where no gate ran, a conflict: one line saying so, exit 0); -f follows it while the gate runs",
     )

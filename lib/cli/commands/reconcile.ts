@@ -36,6 +36,7 @@ function summaryLines(result: ReconcileResult): string[] {
 /**
  * The policy's `uncertain` notifiers hear each job this run moved to uncertain (docs/policy.md#notify);
  * a notifier that fails is a warning on stderr. Without a readable policy, nobody is notified.
+ * They run here, with the environment of whoever runs reconcile (documented: passEnv may be missing).
  */
 async function notifyUncertain(ctx: CommandContext, store: QueueStore, result: ReconcileResult): Promise<void> {
   const ids = new Set(result.found.filter((f) => f.repaired && f.repair.kind === 'uncertain').map((f) => f.job));

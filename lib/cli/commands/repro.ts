@@ -81,7 +81,7 @@ function summary(repro: ReproTrain) {
 export function registerRepro(program: Command): void {
   program
     .command('repro')
-    .argument('[id]', JOB_ARG_HELP)
+    .argument('[job]', JOB_ARG_HELP)
     .description(
       "rebuild the latest train in which a job failed (same base, members, tips and merges) in a new worktree outside the state folder, and print its gates; --run runs them there, in the current target's sandbox. A train whose base is not in the target's history, or whose tips the queue never recorded, is refused (exit 5)",
     )

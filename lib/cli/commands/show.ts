@@ -58,7 +58,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
 export function registerShow(program: Command): void {
   program
     .command('show')
-    .argument('[id]', JOB_ARG_HELP)
+    .argument('[job]', JOB_ARG_HELP)
     .description('one job record, everything it holds')
     .option('--json', 'print the record as JSON')
     .action(

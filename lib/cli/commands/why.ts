@@ -7,7 +7,7 @@ import { JOB_ARG_HELP, jobIdOf } from '../jobArg.js';
 export function registerWhy(program: Command): void {
   program
     .command('why')
-    .argument('[id]', JOB_ARG_HELP)
+    .argument('[job]', JOB_ARG_HELP)
     .description(
       "a job's whole story from the journal: its trains, verdicts with an excerpt of the failing gate's output (its failure lines, then its last lines; each distinct output once), bisection, conflicts, stops, and how it ended",
     )

@@ -72,8 +72,9 @@ async function startJudging(ctx: JudgeContext, options: JudgeOptions): Promise<J
 }
 
 /**
- * A FAIL or INFRA carries the last lines of its deciding gate's output, read from the stored log
- * once it is closed: this train's, or for a verdict from the cache the judging train's.
+ * A FAIL or INFRA carries the excerpt of its deciding gate's output (its failure lines, then its
+ * last lines: excerpt.ts), read from the stored log once it is closed: this train's, or for a
+ * verdict from the cache the judging train's.
  */
 function withLogTail(store: QueueStore, trainId: string, judgement: Judgement): Judgement {
   if (judgement.verdict !== 'FAIL' && judgement.verdict !== 'INFRA') return judgement;

@@ -16,8 +16,9 @@ export interface JudgementFacts {
   ledger: LedgerObservations | null;
   refreshed: RefreshedTrain;
   /**
-   * A FAIL or INFRA: the last lines of the deciding gate's output in the stored log (./logTail.ts),
-   * for the failed members' records; absent when there is no log on this machine.
+   * A FAIL or INFRA: the excerpt of the deciding gate's output in the stored log, its failure
+   * lines then its last lines (./logTail.ts), for the failed members' records; absent when there
+   * is no log on this machine.
    */
   gateLogTail?: string[];
 }

@@ -4,6 +4,7 @@
 import type { NotifyEntry } from '../../config/index.js';
 import type { JobRecord, Notification, NotificationEvent } from '../../store/index.js';
 import type { DrainEvent } from '../events.js';
+import { isLandError } from '../../errors.js';
 
 export interface NotifyFacts {
   target: string;
@@ -71,6 +72,16 @@ export function notificationsOf(event: DrainEvent, facts: NotifyFacts): Notifica
 /** The notification of a drain that stopped early (`land run`'s `stopped`). */
 export function stoppedNotification(stopped: { why: string; message: string }, facts: Omit<NotifyFacts, 'job'>): Notification {
   return { version: 1, event: 'stopped', at: facts.at, target: facts.target, job: null, train: null, commit: null, gate: null, stopped };
+}
+
+/**
+ * Why an error that ends `land run` stopped the drain, for `stopped` notifiers: a LandError's code
+ * (`remote`, `git`, `no_space`...), any other error `internal` (a bug), with its one-line message.
+ */
+export function stoppedByError(error: unknown): { why: string; message: string } {
+  if (isLandError(error)) return { why: error.code, message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { why: 'internal', message: `internal error: ${message.split('\n')[0] ?? ''}` };
 }
 
 /** The notification of a job `land reconcile` found uncertain. */

@@ -46,7 +46,7 @@ export interface DrainContext {
   tipChecks: Map<string, number>;
   /** A speculative train's verdict writes, held until the train ahead lands (gates/judging.ts). */
   keep?: (write: () => void) => void;
-  /** When this drain started (ISO): a red target voids the FAILs cached since (plan/redEpisode.ts). */
+  /** When this drain started (ISO): a red target voids the FAILs cached since, or since its last PASS (plan/redEpisode.ts). */
   startedAt: string;
 }
 
@@ -244,7 +244,7 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
 
 /**
  * The drain stops for a red target: the FAILs it shared (the target's, this train's, every FAIL this
- * drain cached) are voided, so the next run gates the target and the job again (plan/redEpisode.ts).
+ * drain cached since its last PASS) are voided, so the next run gates the target and the job again (plan/redEpisode.ts).
  */
 function forgiveRedTarget(ctx: DrainContext, plan: TrainPlan, started: Started, judgement: Judgement): void {
   const { loaded, baseTree } = plan.view;

@@ -4,6 +4,7 @@
 // for this version keeps working.
 import { z } from 'zod';
 
+/** The events a notification is sent for, and so the events a policy's `notify` entry may name (lib/config/schema.ts). */
 export const NOTIFICATION_EVENTS = ['landed', 'failed', 'uncertain', 'stopped'] as const;
 
 /** The job an event is about (absent for `stopped`). */
@@ -48,7 +49,7 @@ export const notificationSchema = z.object({
   commit: z.string().nullable(),
   /** For a job failed by a gate; null otherwise. */
   gate: notifiedGateSchema.nullable(),
-  /** For `stopped`: why the drain stopped (target_red, target_dirty, hook_off, lock_lost, interrupted) and its one line. */
+  /** For `stopped`: why the drain stopped (target_red, target_dirty, hook_off, lock_lost, interrupted, or an error's code: internal for a bug) and its one line. */
   stopped: z.object({ why: z.string(), message: z.string() }).nullable(),
 });
 export type Notification = z.infer<typeof notificationSchema>;

@@ -1,8 +1,10 @@
 // Which drain events the policy's notify commands hear, and the JSON each one reads on stdin.
 import { describe, expect, it } from 'vitest';
 import { policySchema } from '../../../lib/config/schema.js';
-import { notificationsOf, notifiersFor, stoppedNotification, uncertainNotification } from '../../../lib/landing/notify/notifications.js';
+import { LandError } from '../../../lib/errors.js';
+import { notificationsOf, notifiersFor, stoppedByError, stoppedNotification, uncertainNotification } from '../../../lib/landing/notify/notifications.js';
 import { newJobRecord } from '../../../lib/queue/index.js';
+import { NOTIFICATION_EVENTS } from '../../../lib/store/formats/notification.js';
 import { type JobRecord, notificationSchema } from '../../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
@@ -90,6 +92,15 @@ describe('notificationsOf', () => {
     expect(notificationsOf({ type: 'verdict', train: 't', verdict: 'FAIL', cached: false, reason: 'gate', seconds: 1, log: null }, facts)).toEqual([]);
   });
 
+  it('an error that ends land run is a stopped notification too: a LandError by its code, any other as internal', () => {
+    expect(stoppedByError(new LandError('remote', 'cannot reach origin'))).toEqual({ why: 'remote', message: 'cannot reach origin' });
+    expect(stoppedByError(new TypeError("Cannot read properties of undefined (reading 'id')\n    at x"))).toEqual({
+      why: 'internal',
+      message: "internal error: Cannot read properties of undefined (reading 'id')",
+    });
+    expect(stoppedByError('boom')).toEqual({ why: 'internal', message: 'internal error: boom' });
+  });
+
   it('stopped and uncertain notifications', () => {
     const stop = stoppedNotification({ why: 'target_red', message: 'main itself fails gate test' }, { target: 'main', at: AT });
     expect(stop).toMatchObject({ event: 'stopped', job: null, stopped: { why: 'target_red', message: 'main itself fails gate test' } });
@@ -123,5 +134,10 @@ describe('notifiersFor', () => {
       ],
     });
     expect(bad.success).toBe(false);
+  });
+
+  it('a policy may name exactly the events a notification is sent for (one list)', () => {
+    const policy = policySchema.parse({ target: 'main', notify: [{ on: [...NOTIFICATION_EVENTS], run: 'x' }] });
+    expect(policy.notify[0]?.on).toEqual(['landed', 'failed', 'uncertain', 'stopped']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verdictsToVoid, type RedEpisode } from '../../../lib/landing/plan/redEpisode.js';
+import { episodeStart, verdictsToVoid, type RedEpisode } from '../../../lib/landing/plan/redEpisode.js';
 import type { VerdictRecord } from '../../../lib/store/index.js';
 
 const tree = (n: number) => String(n).repeat(40).slice(0, 40);
@@ -48,5 +48,19 @@ describe('verdictsToVoid: the FAILs a red target shared are not trusted later', 
       verdict({ tree: tree(3), voided: { at: '2026-12-01T11:00:00.000Z', why: 'target_red', train: 'b-8-target' } }),
     ];
     expect(verdictsToVoid(episode, kept)).toEqual([]);
+  });
+
+  it('a long watch: FAILs written before a gate run that passed stay; those after it are the episode', () => {
+    const genuine = verdict({ tree: tree(6), at: '2026-12-01T12:01:00.000Z', train: 'b-9-1' });
+    const passed = verdict({ tree: tree(7), verdict: 'PASS', reason: null, status: null, at: '2026-12-01T12:02:00.000Z', train: 'b-9-2' });
+    const shared = verdict({ tree: tree(8), at: '2026-12-01T12:03:00.000Z', train: 'b-9-3' });
+    expect(episodeStart(episode.startedAt, [genuine, passed, shared])).toBe(passed.at);
+    expect(verdictsToVoid(episode, [genuine, passed, shared]).map((v) => v.tree)).toEqual([tree(8)]);
+    // The target's and the job's FAILs decided the stop: voided even when written before the PASS.
+    const target = verdict({ tree: tree(2), at: '2026-12-01T12:01:30.000Z' });
+    expect(verdictsToVoid(episode, [target, passed]).map((v) => v.tree)).toEqual([tree(2)]);
+    // A PASS cached before this drain started does not move the start.
+    const old = verdict({ verdict: 'PASS', reason: null, status: null, at: '2026-12-01T11:00:00.000Z' });
+    expect(episodeStart(episode.startedAt, [old, genuine])).toBe(episode.startedAt);
   });
 });
