@@ -194,6 +194,16 @@ export async function chainMessages(cwd: string, ranges: readonly { tip: string;
     .filter((message) => message.length > 0);
 }
 
+/**
+ * The newest `max` commits reachable from `tip` but not from `since`, oldest first: ids only, so
+ * a chain someone else wrote costs a bounded read however long or large it is.
+ */
+export async function chainCommits(cwd: string, range: { tip: string; since: string | null }, max: number): Promise<string[]> {
+  const revs = range.since ? [range.tip, `^${range.since}`] : [range.tip];
+  const out = await runGit(cwd, ['rev-list', '--topo-order', '--reverse', `--max-count=${max}`, '--stdin'], { input: `${revs.join('\n')}\n` });
+  return out.stdout.split('\n').filter((line) => /^[0-9a-f]{40,64}$/.test(line));
+}
+
 /** Points a ref of this clone's own (a remote-tracking ref) at `commit`. */
 export async function setLocalRef(cwd: string, ref: string, commit: string): Promise<void> {
   await withLocalRefRetry(cwd, ['update-ref', '--end-of-options', ref, commit], (error) => error);

@@ -154,13 +154,15 @@ export const remoteStateSchema = z.object({
       metrics: z.record(z.string(), z.string()),
       logs: z.record(z.string(), z.string()),
       trains: z.record(z.string(), z.string()),
+      /** Published objects skipped as too large or not in land's shape (log commits, metrics commits): never read again. */
+      skipped: z.array(z.string()).default([]),
     })
-    .default({ metricsAt: null, metrics: {}, logs: {}, trains: {} }),
+    .default({ metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] }),
 });
 export type RemoteState = z.infer<typeof remoteStateSchema>;
 
 export function emptyRemoteState(): RemoteState {
-  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {}, published: { metricsAt: null, metrics: {}, logs: {}, trains: {} } };
+  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {}, published: { metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] } };
 }
 
 /**
