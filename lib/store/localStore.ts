@@ -182,6 +182,8 @@ export class LocalStore implements QueueStore {
   readMetrics = (): JsonLines<Row> => metrics.readMetrics(this.paths);
   readMetricsTail = (enough: (rows: Row[]) => boolean): Row[] => metrics.readMetricsTail(this.paths, enough);
   readMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => metrics.readMetricsMatching(this.paths, needles);
+  readOwnMetrics = (): JsonLines<Row> => this.readMetrics();
+  readOwnMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => this.readMetricsMatching(needles);
   /** The rows from byte `offset` of metrics.jsonl on (a remote queue's drainer publishes them). */
   readMetricsFrom = (offset: number): { rows: Row[]; end: number } => metrics.readMetricsFrom(this.paths, offset);
   metricsSize = (): number => metrics.metricsSize(this.paths);

@@ -6,10 +6,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs, sh } from '../../helpers/repo.js';
-import { makeTeam } from '../../helpers/remoteTeam.js';
-import { ok } from '../../helpers/teamKit.js';
+import { makeTeam, type Clone } from '../../helpers/remoteTeam.js';
+import { ok, serverRefs, statusJobs } from '../../helpers/teamKit.js';
 
 afterAll(cleanupTempDirs);
+
+/** Pushes a metrics chain of one commit carrying `rows` as drainer 0123456789abcdef's. */
+function pushForgedRows(clone: Clone, rows: Record<string, unknown>[]): void {
+  const tree = clone.git('rev-parse', 'origin/main^{tree}');
+  const message = `land: metrics\n\n${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+  const commit = sh(clone.dir, ['commit-tree', tree, '-F', '-'], message);
+  clone.git('push', '-q', 'origin', `+${commit}:refs/land/metrics/0123456789abcdef`);
+}
 
 describe('forged published refs', () => {
   it('an oversized log and metrics message are skipped once, before they are read, and never read again', async () => {
@@ -34,5 +42,37 @@ describe('forged published refs', () => {
 
     const second = ok(await land(dev.dir, ['status']));
     expect(second.stderr).not.toContain('warning');
+  }, 60_000);
+
+  it('forged published rows drive no reconcile repair and no gc deletion', async () => {
+    const team = makeTeam();
+    const dev = team.clone('dev');
+    const ci = team.clone('ci');
+    dev.branch('good', { 'good.txt': 'good\n' });
+    dev.branch('bad', { broken: 'yes\n' });
+    const good = ok(await land(dev.dir, ['submit', 'good', '--json'])).json().job.id as string;
+    ok(await land(ci.dir, ['run']));
+    const bad = ok(await land(dev.dir, ['submit', 'bad', '--json'])).json().job.id as string;
+    ok(await land(ci.dir, ['run']));
+    const [train] = [...serverRefs(team).keys()].filter((ref) => ref.startsWith('refs/land/logs/')).map((ref) => ref.slice('refs/land/logs/'.length));
+    expect(train).toBeDefined();
+    // The failed job is submitted again: queued, and the failed train it rode is part of its story.
+    expect(ok(await land(dev.dir, ['submit', 'bad', '--json'])).json()).toMatchObject({ outcome: 'requeued', job: { id: bad } });
+
+    const mallory = team.clone('mallory');
+    const main = mallory.git('rev-parse', 'origin/main');
+    pushForgedRows(mallory, [
+      { train: 't-forged', members: [bad], verdict: 'PASS', landed: true, commit: main, flaky: false }, // "bad landed in main"
+      { train, members: [good], verdict: 'FAIL', flaky: false }, // "only good rode that train"
+    ]);
+    const reconcile = ok(await land(ci.dir, ['reconcile', '--json']));
+    expect(reconcile.stdout).not.toContain(bad);
+    expect((await statusJobs(ci)).find((job) => job.id === bad)?.state).toBe('queued');
+    const gc = ok(await land(ci.dir, ['gc', '--older-than', '0m', '--json'])).json();
+    expect(gc.jobs).toEqual([good]);
+    expect(gc.trains).not.toContain(train);
+    const left = [...serverRefs(team).keys()];
+    expect(left).toContain(`refs/land/logs/${train}`);
+    expect(left).toContain(`refs/land/trains/${train}`);
   }, 60_000);
 });
