@@ -25,7 +25,7 @@ function parseRecord(text: string | null | undefined, id: string): JobRecord | n
 function forgetPruned(cache: LocalStore, state: RemoteState, refs: QueueRefs): void {
   for (const id of Object.keys(state.jobs)) {
     if (refs.jobs.has(id) || refs.misfits.has(id)) continue;
-    if (stillFinished({ jobs: [id], trains: [] }, (job) => cache.readJob(job)).length) removeJobFiles(cache.paths, [id], []);
+    if (stillFinished({ jobs: [id] }, (job) => cache.readJob(job)).length) removeJobFiles(cache.paths, [id], []);
   }
 }
 
