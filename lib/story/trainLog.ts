@@ -2,7 +2,7 @@
 // and following it while its gate runs, like `tail -f`, until the train is over for the job.
 import { LandError } from '../errors.js';
 import { readJobOrThrow } from '../queue/index.js';
-import { journalDetail, type QueueStore, type JobRecord } from '../store/index.js';
+import { journalDetail, publishedTrainSchema, type QueueStore, type JobRecord } from '../store/index.js';
 import { parseTrainRows } from './trainRow.js';
 
 /** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
@@ -34,10 +34,10 @@ export interface JobLog {
  */
 export function judgingTrain(store: QueueStore, job: JobRecord, train: string, latest: boolean): string | null {
   const fromRecord = latest && job.gate?.mode === 'cached' ? job.gate.cachedFrom : undefined;
-  if (fromRecord) return fromRecord === train ? null : fromRecord;
-  const { rows } = parseTrainRows(store.readMetricsMatching([train]).rows);
-  const from = rows.find((row) => row.train === train)?.gate?.cachedFrom;
-  return from && from !== train ? from : null;
+  const { rows } = fromRecord ? { rows: [] } : parseTrainRows(store.readMetricsMatching([train]).rows);
+  const from = fromRecord ?? rows.find((row) => row.train === train)?.gate?.cachedFrom;
+  // A record or a published row may be forged: a name that is no train id is not looked up (the job's own log still prints).
+  return from && from !== train && publishedTrainSchema.safeParse(from).success ? from : null;
 }
 
 /** The log of the job's latest train, or of `train`, which the job must have ridden. */
