@@ -8,12 +8,12 @@ import { parseTrainRows } from './trainRow.js';
 /** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
 export function trainsOfJob(store: QueueStore, job: JobRecord): string[] {
   const trains: string[] = [];
-  for (const entry of store.readJournalOf(job.id).entries) {
-    const train = journalDetail(entry, 'train_started')?.train;
-    if (train !== undefined && !trains.includes(train)) trains.push(train);
-  }
-  const riding = job.state === 'in_progress' ? job.batch?.train : undefined;
-  if (riding && !trains.includes(riding)) trains.push(riding);
+  // A journal line or a record may be forged (a queue in a remote): a name that is no train id is left out.
+  const add = (train: string | undefined) => {
+    if (train && !trains.includes(train) && publishedTrainSchema.safeParse(train).success) trains.push(train);
+  };
+  for (const entry of store.readJournalOf(job.id).entries) add(journalDetail(entry, 'train_started')?.train);
+  add(job.state === 'in_progress' ? job.batch?.train : undefined);
   return trains;
 }
 
