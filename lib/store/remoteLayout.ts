@@ -121,6 +121,9 @@ export function recordMessage(job: JobRecord, entries: readonly JournalEntry[]):
   return `${subject}\n\n${entries.map((entry) => JSON.stringify(entry)).join('\n')}\n`;
 }
 
+/** A record commit's message larger than this (a few journal lines a change) is skipped unread: anyone may push one. */
+export const JOURNAL_MESSAGE_MAX_BYTES = 4 * 1024 * 1024;
+
 /** The journal lines a record commit's message carries (lines that are not one are skipped). */
 export function entriesOfMessage(message: string): JournalEntry[] {
   const entries: JournalEntry[] = [];

@@ -1,8 +1,8 @@
 // Reading objects someone else wrote: their type and size without reading them (objectInfo), a
 // commit's message (readCommitMessages), and a blob of many pipe chunks read whole (readBlobs).
 import { afterAll, describe, expect, it } from 'vitest';
-import { chainCommits, objectInfo, readBlobs, readCommitMessages } from '../../lib/git/index.js';
-import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
+import { chainCommits, chainMessages, objectInfo, readBlobs, readCommitMessages } from '../../lib/git/index.js';
+import { cleanupTempDirs, makeRepo, sh } from '../helpers/repo.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -23,5 +23,18 @@ describe('objectInfo, readCommitMessages, chainCommits', () => {
     expect(await chainCommits(repo.dir, { tip: second, since: null }, 2)).toEqual([first, second]);
     expect(await chainCommits(repo.dir, { tip: second, since: null }, 1)).toEqual([second]);
     expect(await chainCommits(repo.dir, { tip: second, since: first }, 10)).toEqual([second]);
+  });
+});
+
+describe('chainMessages', () => {
+  it('reads messages as they come, oldest first, and drops one over the cap unread', async () => {
+    const repo = makeRepo();
+    const base = repo.tip('main');
+    const tree = repo.git('rev-parse', 'main^{tree}');
+    const commit = (parent: string, message: string) => sh(repo.dir, ['commit-tree', tree, '-p', parent, '-F', '-'], message);
+    const tip = commit(commit(commit(base, 'one'), `two\n\n${'x'.repeat(300 * 1024)}`), 'three');
+    expect(await chainMessages(repo.dir, [{ tip, since: base }], 100 * 1024)).toEqual({ messages: ['one', 'three'], tooLarge: 1 });
+    const all = await chainMessages(repo.dir, [{ tip, since: base }], 1024 * 1024);
+    expect(all.messages.map((message) => message.length)).toEqual([3, 3 + 2 + 300 * 1024, 5]);
   });
 });
