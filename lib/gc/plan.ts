@@ -27,6 +27,8 @@ export interface PrunePlan {
   jobs: string[];
   /** Trains whose every member is pruned now or was before (no record left): their logs and train refs go. */
   trains: string[];
+  /** Each train's members, as its rows name them: the store re-plans the trains under its lock. */
+  members: Record<string, string[]>;
 }
 
 /**
@@ -45,7 +47,10 @@ export function planPrune(
     if (at !== null && at < cutoff) pruned.add(job.id);
     else kept.add(job.id);
   }
-  const trains = new Set<string>();
-  for (const row of rows) if (row.members.length && row.members.every((id) => !kept.has(id)) && row.members.some((id) => pruned.has(id))) trains.add(row.train);
-  return { jobs: [...pruned].sort(), trains: [...trains].sort() };
+  const members: Record<string, string[]> = {};
+  for (const row of rows) {
+    if (!row.members.length || row.members.some((id) => kept.has(id)) || !row.members.some((id) => pruned.has(id))) continue;
+    members[row.train] = [...new Set([...(members[row.train] ?? []), ...row.members])];
+  }
+  return { jobs: [...pruned].sort(), trains: Object.keys(members).sort(), members };
 }

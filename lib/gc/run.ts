@@ -1,5 +1,6 @@
-// `land gc`: plans the prune from the records and the metrics rows (plan.ts), and asks the store
-// to remove it (a queue in a remote: one atomic push, then the cache).
+// `land gc`: plans the prune from the records and this clone's own metrics rows (plan.ts; a
+// published row may be forged, and must not name a train to delete), and asks the store to remove
+// it (a queue in a remote: one atomic push, then the cache).
 import { parseMetricsRows, type QueueStore } from '../store/index.js';
 import { planPrune } from './plan.js';
 
@@ -16,7 +17,7 @@ export interface GcOutcome {
 export async function runGc(store: QueueStore, opts: { olderThan: string; spanMs: number; now: number }): Promise<GcOutcome> {
   const cutoff = opts.now - opts.spanMs;
   const { jobs } = store.listJobs({ check: 'shape' });
-  const { rows } = parseMetricsRows(store.readMetrics().rows);
+  const { rows } = parseMetricsRows(store.readOwnMetrics().rows);
   const plan = planPrune(jobs, rows, cutoff);
   const result = plan.jobs.length || plan.trains.length ? await store.prune(plan) : { jobs: [], trains: [], remoteRefs: 0 };
   return { olderThan: opts.olderThan, cutoff: new Date(cutoff).toISOString(), ...result };

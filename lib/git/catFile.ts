@@ -5,7 +5,7 @@
 // tree and policy this way for every train.
 import type { Readable } from 'node:stream';
 import { rememberTree } from './revParse.js';
-import { GitError, startGit } from './run.js';
+import { GitError, runGit, startGit } from './run.js';
 
 /** One object as `cat-file --batch` prints it; null for `<name> missing` (or ambiguous). */
 interface BatchObject {
@@ -14,15 +14,21 @@ interface BatchObject {
   content: Buffer;
 }
 
-/** Reads `cat-file --batch` answers off a stream, one at a time. */
+/**
+ * Reads `cat-file --batch` answers off a stream, one at a time. The stream's chunks are kept in a
+ * list and joined once an answer is whole: joining on every 64 KB chunk made a large object cost
+ * quadratic time.
+ */
 class BatchReader {
-  private buffer = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private length = 0;
   private ended = false;
   private wake: (() => void) | null = null;
 
   constructor(stream: Readable) {
     stream.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.chunks.push(chunk);
+      this.length += chunk.length;
       this.wake?.();
     });
     stream.on('close', () => {
@@ -41,21 +47,36 @@ class BatchReader {
     }
   }
 
-  async next(): Promise<BatchObject | null> {
-    const eol = await this.need(() => {
-      const at = this.buffer.indexOf(0x0a);
-      return at < 0 ? null : at;
-    });
-    const header = this.buffer.subarray(0, eol).toString('utf8');
-    const [oid = '', type = '', size = ''] = header.split(' ');
-    if (!/^[0-9a-f]{40,64}$/.test(oid) || !/^\d+$/.test(size)) {
-      this.buffer = this.buffer.subarray(eol + 1);
-      return null; // "<name> missing", "<name> ambiguous"
+  /** Where the first line ends in what has arrived, null before it has. */
+  private lineEnd(): number | null {
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      const at = chunk.indexOf(0x0a);
+      if (at >= 0) return offset + at;
+      offset += chunk.length;
     }
-    const end = eol + 1 + Number(size);
-    await this.need(() => (this.buffer.length > end ? end : null)); // the content, then a newline
-    const content = this.buffer.subarray(eol + 1, end);
-    this.buffer = this.buffer.subarray(end + 1);
+    return null;
+  }
+
+  /** The first `n` bytes, taken off what has arrived (one join). */
+  private take(n: number): Buffer {
+    const all = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.length);
+    const rest = all.subarray(n);
+    this.chunks = rest.length ? [rest] : [];
+    this.length = rest.length;
+    return all.subarray(0, n);
+  }
+
+  async next(): Promise<BatchObject | null> {
+    const eol = await this.need(() => this.lineEnd());
+    const header = this.take(eol + 1)
+      .subarray(0, eol)
+      .toString('utf8');
+    const [oid = '', type = '', size = ''] = header.split(' ');
+    if (!/^[0-9a-f]{40,64}$/.test(oid) || !/^\d+$/.test(size)) return null; // "<name> missing", "<name> ambiguous"
+    const end = Number(size);
+    await this.need(() => (this.length > end ? end : null)); // the content, then a newline
+    const content = this.take(end + 1).subarray(0, end);
     return { oid, type, content };
   }
 }
@@ -111,6 +132,59 @@ export async function readBlobs(cwd: string, names: readonly string[]): Promise<
     for (const name of names) {
       const object = await reader.next();
       found.set(name, object?.type === 'blob' ? object.content.toString('utf8') : null);
+    }
+    await talk.done;
+    return found;
+  } catch (error) {
+    talk.stdin.destroy();
+    const result = await talk.done.catch((failed: unknown) => failed);
+    throw result instanceof GitError ? result : error;
+  }
+}
+
+/** An object's type and size as `cat-file --batch-check` says them, without reading it. */
+export interface ObjectInfo {
+  oid: string;
+  type: string;
+  size: number;
+}
+
+/**
+ * The type and size of each object `names` name (`<commit>:<path>` or an object id), with one
+ * `cat-file --batch-check`: a reader checks these before it reads an object someone else wrote.
+ * A name that names nothing maps to null.
+ */
+export async function objectInfo(cwd: string, names: readonly string[]): Promise<Map<string, ObjectInfo | null>> {
+  const found = new Map<string, ObjectInfo | null>();
+  if (!names.length) return found;
+  for (const name of names) if (/[\n\r]/.test(name)) throw new Error(`a name with a line break cannot be read: ${JSON.stringify(name)}`);
+  const out = await runGit(cwd, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], {
+    input: names.map((name) => `${name}\n`).join(''),
+  });
+  const lines = out.stdout.split('\n');
+  names.forEach((name, i) => {
+    const [oid = '', type = '', size = ''] = (lines[i] ?? '').split(' ');
+    const known = /^[0-9a-f]{40,64}$/.test(oid) && /^\d+$/.test(size);
+    found.set(name, known ? { oid, type, size: Number(size) } : null);
+  });
+  return found;
+}
+
+/** The message of each commit in `oids` (its raw text after the headers), read with one `cat-file --batch`; null for a name that is no commit. */
+export async function readCommitMessages(cwd: string, oids: readonly string[]): Promise<Map<string, string | null>> {
+  const found = new Map<string, string | null>();
+  if (!oids.length) return found;
+  for (const oid of oids) if (!/^[0-9a-f]{40,64}$/.test(oid)) throw new Error(`not an object id: ${JSON.stringify(oid)}`);
+  const talk = startGit(cwd, ['cat-file', '--batch']);
+  talk.done.catch(() => undefined);
+  const reader = new BatchReader(talk.stdout);
+  try {
+    talk.stdin.end(oids.map((oid) => `${oid}\n`).join(''));
+    for (const oid of oids) {
+      const object = await reader.next();
+      const text = object?.type === 'commit' ? object.content.toString('utf8') : null;
+      const at = text?.indexOf('\n\n') ?? -1;
+      found.set(oid, text === null ? null : at < 0 ? '' : text.slice(at + 2));
     }
     await talk.done;
     return found;

@@ -40,10 +40,21 @@ export { hooksDir } from './hooksDir.js';
 export { gitFolders, gitFolderHolding, landingPath, assertOutsideGitFolder } from './gitFolder.js';
 export { restoredTree, checkoutTreeInWorktree } from './restorePaths.js';
 export type { RestoredTree } from './restorePaths.js';
-export { readBlobs } from './catFile.js';
+export { readBlobs, objectInfo, readCommitMessages, type ObjectInfo } from './catFile.js';
 export { objectTypes, parseBatchCheck } from './objectTypes.js';
 export type { ObjectAnswer } from './objectTypes.js';
-export { writeCommits, listRefs, fetchRefs, pushAtomic, chainMessages, setLocalRef, RemoteUnreachable, LocalRefsBusy, isLocalRefRace } from './queueRefs.js';
+export {
+  writeCommits,
+  listRefs,
+  fetchRefs,
+  pushAtomic,
+  chainMessages,
+  chainCommits,
+  setLocalRef,
+  RemoteUnreachable,
+  LocalRefsBusy,
+  isLocalRefRace,
+} from './queueRefs.js';
 export { alternateObjectDirs } from './alternates.js';
 export type { NewCommit, FileEntry, RefUpdate, AtomicPush, RefObject } from './queueRefs.js';
 export { gateConfigText, keptConfigText } from './gateConfig.js';

@@ -2,7 +2,7 @@
 // commits that carry records and leases, and push them in one atomic push with a lease on every
 // ref it moves. The remote's receive-pack checks each lease as the old value of its update inside
 // one ref transaction, so the push is a compare-and-swap over all of its refs at once.
-import { GitError, git, runGit } from './run.js';
+import { GitError, git, runGit, startGit } from './run.js';
 
 export interface FileEntry {
   name: string;
@@ -182,16 +182,62 @@ export async function pushAtomic(cwd: string, remote: string, updates: readonly 
 
 /**
  * The messages of the commits reachable from each `tip` but not from its `since` (chains of
- * commits that share no history), oldest first within a chain.
+ * commits that share no history), oldest first within a chain. git's output is read as it comes,
+ * message by message: one larger than `maxMessageBytes` (someone pushed it: anyone may) is counted
+ * in `tooLarge` and dropped unread, never gathered into one string.
  */
-export async function chainMessages(cwd: string, ranges: readonly { tip: string; since: string | null }[]): Promise<string[]> {
-  if (!ranges.length) return [];
+export async function chainMessages(
+  cwd: string,
+  ranges: readonly { tip: string; since: string | null }[],
+  maxMessageBytes: number,
+): Promise<{ messages: string[]; tooLarge: number }> {
+  const messages: string[] = [];
+  let tooLarge = 0;
+  if (!ranges.length) return { messages, tooLarge };
   const revs = ranges.flatMap((range) => (range.since ? [range.tip, `^${range.since}`] : [range.tip]));
-  const out = await runGit(cwd, ['log', '--topo-order', '--reverse', '--format=%x1e%B', '--stdin'], { input: `${revs.join('\n')}\n` });
-  return out.stdout
-    .split('\x1e')
-    .map((message) => message.trim())
-    .filter((message) => message.length > 0);
+  const talk = startGit(cwd, ['log', '--topo-order', '--reverse', '--format=%x1e%B', '--stdin']);
+  talk.done.catch(() => undefined);
+  let parts: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  let started = false;
+  const take = (piece: Buffer) => {
+    if (over || !piece.length) return;
+    size += piece.length;
+    if (size > maxMessageBytes) [over, parts] = [true, []];
+    else parts.push(piece);
+  };
+  const finish = () => {
+    if (over) tooLarge += 1;
+    else if (started) {
+      const message = Buffer.concat(parts).toString('utf8').trim();
+      if (message) messages.push(message);
+    }
+    [parts, size, over, started] = [[], 0, false, true];
+  };
+  talk.stdout.on('data', (chunk: Buffer) => {
+    let from = 0;
+    for (let at = chunk.indexOf(0x1e); at >= 0; at = chunk.indexOf(0x1e, from)) {
+      take(chunk.subarray(from, at));
+      finish();
+      from = at + 1;
+    }
+    take(chunk.subarray(from));
+  });
+  talk.stdin.end(`${revs.join('\n')}\n`);
+  await talk.done;
+  finish();
+  return { messages, tooLarge };
+}
+
+/**
+ * The newest `max` commits reachable from `tip` but not from `since`, oldest first: ids only, so
+ * a chain someone else wrote costs a bounded read however long or large it is.
+ */
+export async function chainCommits(cwd: string, range: { tip: string; since: string | null }, max: number): Promise<string[]> {
+  const revs = range.since ? [range.tip, `^${range.since}`] : [range.tip];
+  const out = await runGit(cwd, ['rev-list', '--topo-order', '--reverse', `--max-count=${max}`, '--stdin'], { input: `${revs.join('\n')}\n` });
+  return out.stdout.split('\n').filter((line) => /^[0-9a-f]{40,64}$/.test(line));
 }
 
 /** Points a ref of this clone's own (a remote-tracking ref) at `commit`. */

@@ -1,5 +1,5 @@
 // `land reconcile`: the effects around the pure checks. One listing of the records, one journal
-// pass and one metrics pass for the page, one ancestry query (three git processes) for every
+// pass and one pass over this clone's own metrics rows (never published ones: they may be forged) for the page, one ancestry query (three git processes) for every
 // commit the page names and one walk for the merges naming its merge landings; then the repairs under one hold of the queue lock, each journaled. It
 // never runs a gate and never moves the target.
 import { LandError } from '../errors.js';
@@ -34,7 +34,7 @@ async function targetTipOrThrow(cwd: string, store: QueueStore, target: string):
 export async function gatherEvidence(opts: ReconcileOptions, jobs: readonly JobRecord[], tip: string): Promise<Evidence> {
   const ids = jobs.map((job) => job.id);
   const journal = opts.store.readJournalOfJobs(ids);
-  const rows = rowsByJob(opts.store.readMetricsMatching(ids).rows, ids);
+  const rows = rowsByJob(opts.store.readOwnMetricsMatching(ids).rows, ids);
   const git = await gitEvidence(opts.cwd, tip, jobs, rows.values());
   return { ...git, drainerAlive: opts.store.drainerAlive(), target: opts.target, journal, rows, rowsPerDrainer: opts.store.rowsPerDrainer };
 }
@@ -55,7 +55,7 @@ async function findLineAgain(opts: ReconcileOptions, job: JobRecord, gate: strin
 /** Whether a metrics row already names the job as landed at `commit`. */
 function hasLandedRow(store: QueueStore, id: string, commit: string): boolean {
   return (
-    rowsByJob(store.readMetricsMatching([id]).rows, [id])
+    rowsByJob(store.readOwnMetricsMatching([id]).rows, [id])
       .get(id)
       ?.some((row) => row.landed && row.commit === commit) === true
   );

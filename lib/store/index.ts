@@ -13,6 +13,7 @@ export { withLandingToken } from './landing.js';
 export type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 export type { QueueRemote, Lease } from './remoteLayout.js';
 export { assertSafeId } from './paths.js';
+export { publishedTrainSchema } from './formats/published.js';
 export { appendJsonLine, readJsonLines, countLines } from './jsonl.js';
 export type { JsonLines } from './jsonl.js';
 export { writeJsonAtomic, writeFileAtomic, ensureDir } from './atomic.js';

@@ -21,7 +21,7 @@ import * as metrics from './local/metrics.js';
 import { QueueLock } from './local/queueLock.js';
 import { acquireDrainLock, readDrainHolder, type DrainLease } from './lock.js';
 import { StatePaths } from './paths.js';
-import { removeJobFiles, stillFinished } from './local/prune.js';
+import { removeJobFiles, stillPrunable } from './local/prune.js';
 import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow } from './queueStore.js';
 import type { TextSlice } from './scan.js';
@@ -76,12 +76,12 @@ export class LocalStore implements QueueStore {
     return { remote: null, drainer: null };
   }
 
-  /** `land gc`: under the queue lock, the records of the jobs still finished and the trains' logs go (local/prune.ts). */
+  /** `land gc`: under the queue lock, the records of the jobs still finished and the logs of the trains none of whose members was retried go (local/prune.ts). */
   prune(request: PruneRequest): Promise<PruneResult> {
     return this.withQueueLock(() => {
-      const jobs = stillFinished(request, (id) => this.readJob(id));
-      removeJobFiles(this.paths, jobs, request.trains);
-      return { jobs, trains: [...request.trains], remoteRefs: 0 };
+      const { jobs, trains } = stillPrunable(request, (id) => this.readJob(id));
+      removeJobFiles(this.paths, jobs, trains);
+      return { jobs, trains, remoteRefs: 0 };
     });
   }
 
@@ -186,6 +186,8 @@ export class LocalStore implements QueueStore {
     const read = metrics.readMetricsMatching(this.paths, needles);
     return { rows: read.rows.map((row) => ({ row, drainer: null })), badLines: read.badLines };
   };
+  readOwnMetrics = (): JsonLines<Row> => this.readMetrics();
+  readOwnMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => this.readMetricsMatching(needles);
   /** The rows from byte `offset` of metrics.jsonl on (a remote queue's drainer publishes them). */
   readMetricsFrom = (offset: number): { rows: Row[]; end: number } => metrics.readMetricsFrom(this.paths, offset);
   metricsSize = (): number => metrics.metricsSize(this.paths);

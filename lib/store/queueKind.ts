@@ -11,6 +11,8 @@ export interface QueueView {
 export interface PruneRequest {
   jobs: readonly string[];
   trains: readonly string[];
+  /** The members of each train in `trains` (as the rows name them): a train goes only while none of them was retried. */
+  members: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What it removed: the job records and train logs (and, for a queue in a remote, how many refs its one push deleted). */

@@ -124,6 +124,12 @@ export interface DrainerCaches {
    * metrics ref it came from (anyone who can push can write one: `land repro` checks such a row).
    */
   readMetricsMatchingFrom(needles: readonly string[]): { rows: SourcedRow[]; badLines: number[] };
+  /**
+   * This clone's own metrics rows only, never another drainer's published ones (anyone who can push
+   * can forge those): what `land reconcile` and `land gc` decide from. A clone's own queue: all its rows.
+   */
+  readOwnMetrics(): JsonLines<Record<string, unknown>>;
+  readOwnMetricsMatching(needles: readonly string[]): { rows: Record<string, unknown>[]; badLines: number[] };
   hasLog(id: string): boolean;
   readLogFrom(id: string, offset?: number): TextSlice;
   scanLog(id: string, onLine: (line: string) => void): boolean;

@@ -121,6 +121,9 @@ export function recordMessage(job: JobRecord, entries: readonly JournalEntry[]):
   return `${subject}\n\n${entries.map((entry) => JSON.stringify(entry)).join('\n')}\n`;
 }
 
+/** A record commit's message larger than this (a few journal lines a change) is skipped unread: anyone may push one. */
+export const JOURNAL_MESSAGE_MAX_BYTES = 4 * 1024 * 1024;
+
 /** The journal lines a record commit's message carries (lines that are not one are skipped). */
 export function entriesOfMessage(message: string): JournalEntry[] {
   const entries: JournalEntry[] = [];
@@ -154,13 +157,15 @@ export const remoteStateSchema = z.object({
       metrics: z.record(z.string(), z.string()),
       logs: z.record(z.string(), z.string()),
       trains: z.record(z.string(), z.string()),
+      /** Published objects skipped as too large or not in land's shape (log commits, metrics commits): never read again. */
+      skipped: z.array(z.string()).default([]),
     })
-    .default({ metricsAt: null, metrics: {}, logs: {}, trains: {} }),
+    .default({ metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] }),
 });
 export type RemoteState = z.infer<typeof remoteStateSchema>;
 
 export function emptyRemoteState(): RemoteState {
-  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {}, published: { metricsAt: null, metrics: {}, logs: {}, trains: {} } };
+  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {}, published: { metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] } };
 }
 
 /**

@@ -328,6 +328,15 @@ export class RemoteStore implements QueueStore {
     return { ...own, rows: byTimeOf(rows, (sourced) => sourced.row) };
   }
 
+  /** This clone's own rows: reconcile and gc decide from these, never from published ones. */
+  readOwnMetrics(): JsonLines<Row> {
+    return this.cache.readMetrics();
+  }
+
+  readOwnMetricsMatching(needles: readonly string[]): { rows: Row[]; badLines: number[] } {
+    return this.cache.readMetricsMatching(needles);
+  }
+
   /** A train's log: this clone's own when its drainer ran the train, else the published one. */
   hasLog(id: string): boolean {
     return this.cache.hasLog(id) || this.published.hasLog(id);

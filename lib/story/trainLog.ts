@@ -2,19 +2,19 @@
 // and following it while its gate runs, like `tail -f`, until the train is over for the job.
 import { LandError } from '../errors.js';
 import { listActiveJobsSync, readJobOrThrow } from '../queue/index.js';
-import { journalDetail, type QueueStore, type JobRecord } from '../store/index.js';
+import { journalDetail, publishedTrainSchema, type QueueStore, type JobRecord } from '../store/index.js';
 import { chooseLog, noGateLine } from './logChoice.js';
 import { parseTrainRows } from './trainRow.js';
 
 /** The trains a job rode, oldest first (journal train_started lines, and the one it rides now). */
 export function trainsOfJob(store: QueueStore, job: JobRecord): string[] {
   const trains: string[] = [];
-  for (const entry of store.readJournalOf(job.id).entries) {
-    const train = journalDetail(entry, 'train_started')?.train;
-    if (train !== undefined && !trains.includes(train)) trains.push(train);
-  }
-  const riding = job.state === 'in_progress' ? job.batch?.train : undefined;
-  if (riding && !trains.includes(riding)) trains.push(riding);
+  // A journal line or a record may be forged (a queue in a remote): a name that is no train id is left out.
+  const add = (train: string | undefined) => {
+    if (train && !trains.includes(train) && publishedTrainSchema.safeParse(train).success) trains.push(train);
+  };
+  for (const entry of store.readJournalOf(job.id).entries) add(journalDetail(entry, 'train_started')?.train);
+  add(job.state === 'in_progress' ? job.batch?.train : undefined);
   return trains;
 }
 
@@ -41,10 +41,10 @@ export interface JobLog {
  */
 export function judgingTrain(store: QueueStore, job: JobRecord, train: string, latest: boolean): string | null {
   const fromRecord = latest && job.gate?.mode === 'cached' ? job.gate.cachedFrom : undefined;
-  if (fromRecord) return fromRecord === train ? null : fromRecord;
-  const { rows } = parseTrainRows(store.readMetricsMatching([train]).rows);
-  const from = rows.find((row) => row.train === train)?.gate?.cachedFrom;
-  return from && from !== train ? from : null;
+  const { rows } = fromRecord ? { rows: [] } : parseTrainRows(store.readMetricsMatching([train]).rows);
+  const from = fromRecord ?? rows.find((row) => row.train === train)?.gate?.cachedFrom;
+  // A record or a published row may be forged: a name that is no train id is not looked up (the job's own log still prints).
+  return from && from !== train && publishedTrainSchema.safeParse(from).success ? from : null;
 }
 
 /** The log of the job's latest train, or of `train`, which the job must have ridden. */

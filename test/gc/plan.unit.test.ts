@@ -54,7 +54,10 @@ describe('planPrune', () => {
   it('prunes a train only when none of its members is kept and one is pruned now', () => {
     expect(planPrune(jobs, rows, NOW - 30 * DAY).trains).toEqual(['t-1', 't-3']);
   });
+  it('gives each pruned train its members, so the store can re-plan it under its lock', () => {
+    expect(planPrune(jobs, rows, NOW - 30 * DAY).members).toEqual({ 't-1': ['old-landed', 'old-failed'], 't-3': ['old-failed', 'gone-before'] });
+  });
   it('prunes nothing when nothing is old enough', () => {
-    expect(planPrune(jobs, rows, NOW - 100 * DAY)).toEqual({ jobs: [], trains: [] });
+    expect(planPrune(jobs, rows, NOW - 100 * DAY)).toEqual({ jobs: [], trains: [], members: {} });
   });
 });

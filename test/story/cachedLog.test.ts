@@ -7,6 +7,7 @@ import { cleanupTempDirs } from '../helpers/repo.js';
 import { makeQueueRepo, type QueueRepo } from '../helpers/queue.js';
 import { journal, readJobFile } from '../helpers/state.js';
 import { runDrain, submitInProcess } from '../helpers/drainHarness.js';
+import { appendJournal, editJob } from '../helpers/reconcile.js';
 
 afterAll(cleanupTempDirs);
 
@@ -50,5 +51,21 @@ describe('land log of a job failed from a cached verdict', () => {
     // A job whose gates ran prints its own log alone.
     const plain = await land(repo.dir, ['log', first]);
     expect(plain.stdout).toBe(judgingLog);
+  });
+
+  it('a judging train (cachedFrom) or a train_started line naming no train id is ignored: the own log prints', async () => {
+    const record = readJobFile(repo, second);
+    const own = (await land(repo.dir, ['log', second])).stdout.split(/^== the verdict of train /m)[0];
+    editJob(repo, second, { gate: { ...record.gate, cachedFrom: '../../../etc/passwd' } });
+    // So is a train_started line naming no train id (the journal of a remote queue is anyone's to push).
+    const started = journal(repo).find((e) => e.job === second && e.event === 'train_started');
+    appendJournal(repo, { ...started, detail: { ...started?.detail, train: '../x' } });
+    try {
+      const log = await land(repo.dir, ['log', second]);
+      expect(log.code, log.stderr).toBe(0);
+      expect(log.stdout).toBe(own);
+    } finally {
+      editJob(repo, second, { gate: record.gate });
+    }
   });
 });

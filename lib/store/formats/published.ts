@@ -24,6 +24,51 @@ export const PUBLISHED_LOG_MAX_BYTES = 1024 * 1024;
 export const READ_LOG_MAX_BYTES = PUBLISHED_LOG_MAX_BYTES + 4096;
 /** A metrics commit's message larger than this is skipped whole (a drainer writes a few rows a push). */
 export const METRICS_MESSAGE_MAX_BYTES = 4 * 1024 * 1024;
+/** One read of a drainer's metrics chain takes at most its newest this many commits... */
+export const METRICS_CHAIN_MAX_COMMITS = 20_000;
+/** ...and at most this many bytes of commits: the older ones past it are left out. */
+export const METRICS_READ_MAX_BYTES = 64 * 1024 * 1024;
+/** How many skipped object ids the remote state remembers (the oldest are forgotten first). */
+export const SKIPPED_KEPT_MAX = 1000;
+
+/** Why a log commit's `log` (its type and size, null when there is none) is not read; null when it is. */
+export function logSkipReason(info: { type: string; size: number } | null): string | null {
+  if (!info) return 'holds no log file';
+  if (info.type !== 'blob') return `holds a ${info.type} where its log file should be`;
+  if (info.size > READ_LOG_MAX_BYTES) return `holds a log of ${info.size} bytes, more than the ${READ_LOG_MAX_BYTES} a reader takes`;
+  return null;
+}
+
+/**
+ * Which commits of a metrics chain (oldest first, with their sizes) to read: not one skipped
+ * before, none larger than METRICS_MESSAGE_MAX_BYTES (`tooLarge`), and, newest first, no more than
+ * METRICS_READ_MAX_BYTES in all (the older ones are `leftOut`).
+ */
+export function metricsCommitsToRead(
+  commits: readonly { oid: string; size: number }[],
+  skipped: ReadonlySet<string>,
+): { read: string[]; tooLarge: string[]; leftOut: number } {
+  const read: string[] = [];
+  const tooLarge: string[] = [];
+  let budget = METRICS_READ_MAX_BYTES;
+  let leftOut = 0;
+  for (const commit of [...commits].reverse()) {
+    if (skipped.has(commit.oid)) continue;
+    if (commit.size > METRICS_MESSAGE_MAX_BYTES) tooLarge.push(commit.oid);
+    else if (commit.size > budget) leftOut += 1;
+    else {
+      budget -= commit.size;
+      read.push(commit.oid);
+    }
+  }
+  return { read: read.reverse(), tooLarge: tooLarge.reverse(), leftOut };
+}
+
+/** The skipped ids remembered: `before` and `added`, the newest SKIPPED_KEPT_MAX of them. */
+export function rememberSkipped(before: readonly string[], added: readonly string[]): string[] {
+  const all = [...new Set([...before, ...added])];
+  return all.slice(Math.max(0, all.length - SKIPPED_KEPT_MAX));
+}
 
 /** The file a log commit's tree holds the log in. */
 export const PUBLISHED_LOG_FILE = 'log';

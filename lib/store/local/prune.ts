@@ -7,8 +7,24 @@ import type { StatePaths } from '../paths.js';
 import type { PruneRequest } from '../queueKind.js';
 import { TERMINAL_STATES, type JobRecord } from '../formats/index.js';
 
+/**
+ * What of `request` may still be pruned, re-planned under the queue lock: the jobs still finished
+ * (by `readJob`), and the trains none of whose planned members was retried since the plan was made.
+ */
+export function stillPrunable(request: PruneRequest, readJob: (id: string) => JobRecord | null): { jobs: string[]; trains: string[] } {
+  const jobs = stillFinished(request, readJob);
+  return { jobs, trains: trainsOfPrunedJobs(request, jobs) };
+}
+
+/** The trains of `request` whose members planned for pruning are all among `jobs` (still finished). */
+export function trainsOfPrunedJobs(request: PruneRequest, jobs: readonly string[]): string[] {
+  const planned = new Set(request.jobs);
+  const finished = new Set(jobs);
+  return request.trains.filter((train) => (request.members[train] ?? []).every((id) => !planned.has(id) || finished.has(id)));
+}
+
 /** The jobs of `request` still finished (by `readJob`), which may be pruned. */
-export function stillFinished(request: PruneRequest, readJob: (id: string) => JobRecord | null): string[] {
+export function stillFinished(request: Pick<PruneRequest, 'jobs'>, readJob: (id: string) => JobRecord | null): string[] {
   return request.jobs.filter((id) => {
     try {
       const job = readJob(id);

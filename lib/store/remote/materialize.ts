@@ -3,7 +3,7 @@
 // git processes, only when something moved). Runs under the cache's lock.
 import { chainMessages, readBlobs } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
-import { entriesOfMessage, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
+import { entriesOfMessage, JOURNAL_MESSAGE_MAX_BYTES, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import { jobRecordSchema, type JobRecord } from '../formats/index.js';
 import { removeJobFiles, stillFinished } from '../local/prune.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
@@ -25,7 +25,7 @@ function parseRecord(text: string | null | undefined, id: string): JobRecord | n
 function forgetPruned(cache: LocalStore, state: RemoteState, refs: QueueRefs): void {
   for (const id of Object.keys(state.jobs)) {
     if (refs.jobs.has(id) || refs.misfits.has(id)) continue;
-    if (stillFinished({ jobs: [id], trains: [] }, (job) => cache.readJob(job)).length) removeJobFiles(cache.paths, [id], []);
+    if (stillFinished({ jobs: [id] }, (job) => cache.readJob(job)).length) removeJobFiles(cache.paths, [id], []);
   }
 }
 
@@ -34,10 +34,15 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
   const state = files.readState();
   const changed = [...refs.jobs].filter(([id, oid]) => state.jobs[id] !== oid);
   if (changed.length) {
-    const messages = await chainMessages(
+    const { messages, tooLarge } = await chainMessages(
       queue.cwd,
       changed.map(([id, oid]) => ({ tip: oid, since: state.jobs[id] ?? null })),
+      JOURNAL_MESSAGE_MAX_BYTES,
     );
+    if (tooLarge)
+      process.stderr.write(
+        `land: warning: ${tooLarge} record commit${tooLarge === 1 ? '' : 's'} on ${queue.remote} had a message over ${JOURNAL_MESSAGE_MAX_BYTES} bytes; their journal lines are left out\n`,
+      );
     const blobs = await readBlobs(
       queue.cwd,
       changed.map(([, oid]) => `${oid}:record.json`),

@@ -6,7 +6,7 @@
 import { LandError } from '../../errors.js';
 import { pushAtomic, type RefUpdate } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
-import { removeJobFiles, stillFinished } from '../local/prune.js';
+import { removeJobFiles, stillPrunable } from '../local/prune.js';
 import type { PruneRequest, PruneResult } from '../queueKind.js';
 import { remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
@@ -40,8 +40,9 @@ export async function pruneRemote(parts: {
   request: PruneRequest;
 }): Promise<PruneResult> {
   const { cache, files, published, refs, queue, request } = parts;
-  const jobs = stillFinished(request, (id) => cache.readJob(id));
-  const updates = pruneUpdates(queue.remote, refs, jobs, request.trains);
+  // Re-planned under the lock: a job retried since the plan keeps its record and its trains.
+  const { jobs, trains } = stillPrunable(request, (id) => cache.readJob(id));
+  const updates = pruneUpdates(queue.remote, refs, jobs, trains);
   if (updates.length) {
     const pushed = await pushAtomic(queue.cwd, queue.remote, updates).catch((error: unknown) => {
       throw remoteError(error);
@@ -52,11 +53,11 @@ export async function pruneRemote(parts: {
       });
     }
   }
-  removeJobFiles(cache.paths, jobs, request.trains);
-  for (const train of request.trains) published.removeLog(train);
+  removeJobFiles(cache.paths, jobs, trains);
+  for (const train of trains) published.removeLog(train);
   const state = files.readState();
-  files.writeState(forget(state, jobs, request.trains));
-  return { jobs, trains: [...request.trains], remoteRefs: updates.length };
+  files.writeState(forget(state, jobs, trains));
+  return { jobs, trains, remoteRefs: updates.length };
 }
 
 /** The remote state without the pruned jobs and trains. */

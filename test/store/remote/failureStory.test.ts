@@ -67,14 +67,14 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     expect(status.stderr).toContain('refs/land/metrics/0123456789abcdef');
     expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
 
-    // land gc from the developer's clone: one push deletes the finished jobs' and their trains' refs.
-    const gc = ok(await land(dev.dir, ['gc', '--older-than', '0m', '--json'])).json();
+    // land gc from the drainer's clone (its own rows name its trains): one push deletes the finished jobs' and their trains' refs.
+    const gc = ok(await land(ci.dir, ['gc', '--older-than', '0m', '--json'])).json();
     expect(gc.jobs.sort()).toEqual([...ids].sort());
     const left = [...serverRefs(team).keys()];
     expect(left.filter((ref) => /^refs\/land\/(jobs|heads|trains)\//.test(ref))).toEqual([]);
     expect(left.filter((ref) => ref.startsWith('refs/land/logs/'))).toEqual(['refs/land/logs/forged-1']);
     expect(left.filter((ref) => ref.startsWith('refs/land/metrics/')).length).toBe(2); // history stays
-    expect(ok(await land(ci.dir, ['status', '--all', '--json'])).json().jobs).toEqual([]);
+    expect(ok(await land(dev.dir, ['status', '--all', '--json'])).json().jobs).toEqual([]);
     const gone = await land(dev.dir, ['log', bad]);
     expect(gone.code, gone.stderr).toBe(4);
     expect(gone.stderr).toContain('is gone');
