@@ -267,9 +267,10 @@ export function runningJobsLocked(store: QueueStore, index: ActiveIndex): JobRec
   });
 }
 
-/** A fresh job id: after the highest the index knows, checked against the files (caller holds the queue lock). */
+/** A fresh job id: after the highest the index and the store know, checked against the files (caller holds the queue lock). */
 export function allocateJobIdLocked(store: QueueStore, index: ActiveIndex, date = new Date()): string {
-  let id = nextJobId(index.lastId ? [index.lastId] : [], date);
+  const given = [index.lastId, store.lastIdGiven()].filter((id): id is string => id !== null);
+  let id = nextJobId(given, date);
   while (store.jobExists(id)) id = nextJobId([id], date);
   return id;
 }

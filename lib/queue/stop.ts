@@ -6,7 +6,7 @@ import { cancelChange, reopenChange, stopRequestChange } from './changes.js';
 import { reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { planRetry, type RetryProblem, type RetryRequest, type RetrySkip } from './retryPlan.js';
 import { applyChangesLocked } from './transition.js';
-import { foldJournal } from './rebuild.js';
+import { foldJournal, prunedError } from './rebuild.js';
 import { jobsOfBranchLocked, syncIndexLocked } from './activeSet.js';
 
 /**
@@ -38,6 +38,7 @@ export function readJobOrThrow(store: QueueStore, id: string): JobRecord {
   const { entries } = store.hasJournal() ? store.readJournalOf(id) : { entries: [] };
   if (!entries.length) throw new LandError('not_found', `no job ${id}`, { hint: 'see `land status --all` for job ids' });
   const fold = foldJournal(id, entries);
+  if (!fold.ok && fold.pruned) throw prunedError(id);
   if (!fold.ok) throw new LandError('corrupt', `job record ${id}.json is missing and the journal cannot rebuild it: ${fold.problem}`);
   return fold.job;
 }

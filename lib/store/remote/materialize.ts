@@ -4,8 +4,9 @@
 import { chainMessages, readBlobs } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
 import { entriesOfMessage, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
-import { jobRecordSchema, type JobRecord } from '../formats/index.js';
-import { removeJobFiles, stillFinished } from '../local/prune.js';
+import { idAfter } from '../activeIndex.js';
+import { jobIdSchema, jobRecordSchema, type JobRecord } from '../formats/index.js';
+import { forgetJobs } from '../local/prune.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
 
 /** A record read from a job ref's commit; null when it is not one. */
@@ -19,14 +20,22 @@ function parseRecord(text: string | null | undefined, id: string): JobRecord | n
 }
 
 /**
- * A finished job whose ref is gone from the remote (`land gc` in any clone): its cached record goes
- * too. A record that is not finished stays (only gc deletes job refs, and never those).
+ * A job whose ref this cache had read and that is now gone from the remote was pruned by `land gc`
+ * in some clone (gc deletes only finished jobs' refs; nothing else deletes a job ref): its cached
+ * record goes whatever state this clone last saw (a stale clone may have seen it queued), and a
+ * `pruned` journal line keeps every later rebuild from bringing it back (local/prune.ts).
  */
 function forgetPruned(cache: LocalStore, state: RemoteState, refs: QueueRefs): void {
-  for (const id of Object.keys(state.jobs)) {
-    if (refs.jobs.has(id) || refs.misfits.has(id)) continue;
-    if (stillFinished({ jobs: [id], trains: [] }, (job) => cache.readJob(job)).length) removeJobFiles(cache.paths, [id], []);
-  }
+  const gone = Object.keys(state.jobs).filter((id) => !refs.jobs.has(id) && !refs.misfits.has(id));
+  if (gone.length) forgetJobs(cache, gone, 'remote');
+}
+
+/** The highest id given out, as the fetched seq ref says (its file `last`); never below what the cache knew. */
+async function seqLastOf(queue: QueueRemote, state: RemoteState, refs: QueueRefs): Promise<string | null> {
+  if (refs.seq === null || !refs.seqIsCommit || (refs.seq === state.seq && state.seqLast !== null)) return state.seqLast;
+  const text = (await readBlobs(queue.cwd, [`${refs.seq}:last`])).get(`${refs.seq}:last`)?.trim() ?? '';
+  const fetched = jobIdSchema.safeParse(text).success ? text : null;
+  return fetched !== null && idAfter(fetched, state.seqLast) ? fetched : state.seqLast;
 }
 
 export async function materialize(opts: { cache: LocalStore; files: RemoteCacheFiles; refs: QueueRefs; queue: QueueRemote }): Promise<void> {
@@ -61,6 +70,7 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
     jobs: { ...Object.fromEntries(kept), ...Object.fromEntries(refs.jobs) },
     heads: Object.fromEntries(refs.heads),
     seq: refs.seq,
+    seqLast: await seqLastOf(queue, state, refs),
     pending,
     published: state.published,
   };

@@ -6,7 +6,7 @@
 import { LandError } from '../../errors.js';
 import { pushAtomic, type RefUpdate } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
-import { removeJobFiles, stillFinished } from '../local/prune.js';
+import { forgetJobs, removeJobFiles, stillFinished } from '../local/prune.js';
 import type { PruneRequest, PruneResult } from '../queueKind.js';
 import { remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
@@ -52,7 +52,8 @@ export async function pruneRemote(parts: {
       });
     }
   }
-  removeJobFiles(cache.paths, jobs, request.trains);
+  forgetJobs(cache, jobs, 'gc');
+  removeJobFiles(cache.paths, [], request.trains);
   for (const train of request.trains) published.removeLog(train);
   const state = files.readState();
   files.writeState(forget(state, jobs, request.trains));
