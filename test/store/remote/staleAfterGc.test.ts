@@ -42,6 +42,10 @@ describe('a stale clone after land gc in another clone', () => {
       expect(gone.code, gone.stderr).toBe(4);
       expect(gone.stderr).toContain('pruned by land gc');
     }
+    // The clone that saw it fail still tells its story, and changes nothing either.
+    const told = await land(ci.dir, ['cancel', bad]);
+    expect(told.code, told.stderr).toBe(5);
+    expect(told.stderr).toContain('already failed');
     ok(await land(bob.dir, ['run']));
     expect(queueRefs(serverRefs(team))).toEqual(before);
 
