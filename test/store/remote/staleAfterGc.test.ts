@@ -2,6 +2,8 @@
 // the jobs gc pruned are gone from its status too, a command naming one answers "no such job" and
 // pushes nothing, its drainer recreates no ref and never moves seq back, and its next submission
 // gets an id no job ever had, even one it never saw.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
@@ -30,6 +32,8 @@ describe('a stale clone after land gc in another clone', () => {
     const good = ok(await land(alice.dir, ['submit', 'good', '--json'])).json().job.id as string;
     ok(await land(ci.dir, ['run']));
     ok(await land(ci.dir, ['gc', '--older-than', '0m']));
+    // Every log of the drainer went with its jobs: the trains' and the target check's (strayLogs.ts).
+    expect(readdirSync(join(ci.dir, '.git', 'land', 'remote', 'origin', 'logs'))).toEqual([]);
     const before = queueRefs(serverRefs(team));
     expect(before.map(([ref]) => ref)).toEqual(['refs/land/seq']);
 
