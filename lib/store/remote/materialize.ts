@@ -30,27 +30,32 @@ function forgetPruned(cache: LocalStore, state: RemoteState, refs: QueueRefs): v
   if (gone.length) forgetJobs(cache, gone, 'remote');
 }
 
-/** The highest id given out, as the fetched seq ref says (its file `last`); never below what the cache knew. */
-async function seqLastOf(queue: QueueRemote, state: RemoteState, refs: QueueRefs): Promise<string | null> {
-  if (refs.seq === null || !refs.seqIsCommit || (refs.seq === state.seq && state.seqLast !== null)) return state.seqLast;
-  const text = (await readBlobs(queue.cwd, [`${refs.seq}:last`])).get(`${refs.seq}:last`)?.trim() ?? '';
-  const fetched = jobIdSchema.safeParse(text).success ? text : null;
-  return fetched !== null && idAfter(fetched, state.seqLast) ? fetched : state.seqLast;
+/** The seq ref's `last` file to read (`<commit>:last`), when the seq moved since the cache read it; null otherwise. */
+function seqBlobToRead(state: RemoteState, refs: QueueRefs): string | null {
+  if (refs.seq === null || !refs.seqIsCommit || (refs.seq === state.seq && state.seqLast !== null)) return null;
+  return `${refs.seq}:last`;
+}
+
+/** The highest id given out, as the fetched seq ref's `last` says; never below what the cache knew. */
+function seqLastOf(state: RemoteState, text: string | null | undefined): string | null {
+  const fetched = text?.trim() ?? '';
+  return jobIdSchema.safeParse(fetched).success && idAfter(fetched, state.seqLast) ? fetched : state.seqLast;
 }
 
 export async function materialize(opts: { cache: LocalStore; files: RemoteCacheFiles; refs: QueueRefs; queue: QueueRemote }): Promise<void> {
   const { cache, files, refs, queue } = opts;
   const state = files.readState();
   const changed = [...refs.jobs].filter(([id, oid]) => state.jobs[id] !== oid);
+  // The seq moves with every created job: its file is read with the records (one git process).
+  const seqBlob = seqBlobToRead(state, refs);
+  let seqText: string | null | undefined = null;
   if (changed.length) {
     const messages = await chainMessages(
       queue.cwd,
       changed.map(([id, oid]) => ({ tip: oid, since: state.jobs[id] ?? null })),
     );
-    const blobs = await readBlobs(
-      queue.cwd,
-      changed.map(([, oid]) => `${oid}:record.json`),
-    );
+    const blobs = await readBlobs(queue.cwd, [...changed.map(([, oid]) => `${oid}:record.json`), ...(seqBlob ? [seqBlob] : [])]);
+    if (seqBlob) seqText = blobs.get(seqBlob);
     // A new cache: an empty index at journal offset 0, so readers catch it up from the lines below.
     if (!cache.hasJournal() && !cache.readIndex()) cache.writeIndex({ version: 1, journalEnd: 0, journalTail: '', lastId: null, active: {}, recent: [] });
     for (const message of messages) for (const entry of entriesOfMessage(message)) cache.replayJournal(entry);
@@ -59,7 +64,7 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
       if (record) cache.writeJob(record);
       else process.stderr.write(`land: warning: the record of ${id} on ${queue.remote} (${oid.slice(0, 12)}) is corrupt; it is left out\n`);
     }
-  }
+  } else if (seqBlob) seqText = (await readBlobs(queue.cwd, [seqBlob])).get(seqBlob);
   forgetPruned(cache, state, refs);
   // A job whose record moved on the remote: the remote's record wins over what this drainer kept back.
   const pending = Object.fromEntries(Object.entries(state.pending).filter(([id]) => !changed.some(([moved]) => moved === id)));
@@ -70,7 +75,7 @@ export async function materialize(opts: { cache: LocalStore; files: RemoteCacheF
     jobs: { ...Object.fromEntries(kept), ...Object.fromEntries(refs.jobs) },
     heads: Object.fromEntries(refs.heads),
     seq: refs.seq,
-    seqLast: await seqLastOf(queue, state, refs),
+    seqLast: seqLastOf(state, seqText),
     pending,
     published: state.published,
   };
