@@ -17,6 +17,9 @@ describe('a pruned job', () => {
     const ids = await submitBranches(repo, 2);
     for (const id of ids) expect((await land(repo.dir, ['cancel', id])).code).toBe(0);
     expect((await land(repo.dir, ['gc', '--older-than', '0m'])).code).toBe(0);
+    // Its story is still told; no change brings it back.
+    expect((await land(repo.dir, ['show', ids[0] as string])).code).toBe(0);
+    expect((await land(repo.dir, ['retry', ids[0] as string])).code).toBe(4);
     rmSync(join(stateDir(repo), 'index.json'));
     const status = await land(repo.dir, ['status', '--all', '--json']);
     expect(status.code, status.stderr).toBe(0);
