@@ -1,8 +1,9 @@
 // `land gc`: plans the prune from the records and this clone's own metrics rows (plan.ts; a
-// published row may be forged, and must not name a train to delete), and asks the store to remove
-// it (a queue in a remote: one atomic push, then the cache).
-import { parseMetricsRows, type QueueStore } from '../store/index.js';
-import { planPrune } from './plan.js';
+// published row may be forged, and must not name a train to delete), adds the logs no row names
+// (strayLogs.ts), and asks the store to remove it (a queue in a remote: one atomic push, then the cache).
+import { parseMetricsRows, type JournalEntry, type QueueStore } from '../store/index.js';
+import { planPrune, type PrunePlan } from './plan.js';
+import { strayTrainLogs } from './strayLogs.js';
 
 export interface GcOutcome {
   olderThan: string;
@@ -19,8 +20,22 @@ export async function runGc(store: QueueStore, opts: { olderThan: string; spanMs
   const { jobs } = store.listJobs({ check: 'shape' });
   const { rows } = parseMetricsRows(store.readOwnMetrics().rows);
   const plan = planPrune(jobs, rows, cutoff);
+  if (plan.jobs.length) plan.trains = [...plan.trains, ...strayLogsOf(store, plan)].sort();
   const result = plan.jobs.length || plan.trains.length ? await store.prune(plan) : { jobs: [], trains: [], remoteRefs: 0 };
   return { olderThan: opts.olderThan, cutoff: new Date(cutoff).toISOString(), ...result };
+}
+
+/** The logs of the pruned jobs' trains and target checks that no metrics row names (strayLogs.ts): one scan of the journal. */
+function strayLogsOf(store: QueueStore, plan: PrunePlan): string[] {
+  const pruned = new Map<string, JournalEntry[]>();
+  const kept = new Map<string, JournalEntry[]>();
+  const gone = new Set(plan.jobs);
+  for (const entry of store.scanJournal('"train_started"')) {
+    if (entry.job === null || entry.event !== 'train_started') continue;
+    const side = gone.has(entry.job) ? pruned : kept;
+    side.set(entry.job, [...(side.get(entry.job) ?? []), entry]);
+  }
+  return strayTrainLogs({ pruned, kept, planned: plan.trains, hasLog: (train) => store.hasLog(train) });
 }
 
 export function gcText(outcome: GcOutcome, remote: string | null): string {

@@ -12,6 +12,7 @@
 // Readers (status, the drain's listing) never wait for the lock on the fast path.
 import { isLandError } from '../errors.js';
 import {
+  idAfter,
   indexOfRecords,
   isActiveState,
   JOB_ID_PATTERN,
@@ -105,6 +106,8 @@ function rebuildIndexLocked(store: QueueStore, why: RebuildReason): IndexSync {
     if (known === null || ids.some((id) => !known.includes(id))) written = store.writeBranchJobs(branch, ids) && written;
   }
   const built = indexOfRecords(listing.jobs, corruptIds);
+  // Ids of jobs whose records `land gc` pruned were given out too: the journal still names them.
+  for (const id of store.journaledJobIds()) if (JOB_ID_PATTERN.test(id) && idAfter(id, built.lastId)) built.lastId = id;
   // A branch list that could not be written: the index stays unwritten, so the next command rebuilds again.
   const index = written ? commitIndex(store, built) : built;
   store.note(`rebuilt the index of active jobs from a full scan of ${listing.jobs.length + listing.corrupt.length} record(s) (the index was ${why})`);
@@ -267,9 +270,10 @@ export function runningJobsLocked(store: QueueStore, index: ActiveIndex): JobRec
   });
 }
 
-/** A fresh job id: after the highest the index knows, checked against the files (caller holds the queue lock). */
+/** A fresh job id: after the highest the index and the store know, checked against the files (caller holds the queue lock). */
 export function allocateJobIdLocked(store: QueueStore, index: ActiveIndex, date = new Date()): string {
-  let id = nextJobId(index.lastId ? [index.lastId] : [], date);
+  const given = [index.lastId, store.lastIdGiven()].filter((id): id is string => id !== null);
+  let id = nextJobId(given, date);
   while (store.jobExists(id)) id = nextJobId([id], date);
   return id;
 }

@@ -8,7 +8,17 @@ import { LandError } from '../errors.js';
 import { jobRecordSchema, type QueueStore, type JobRecord, type JournalEntry } from '../store/index.js';
 import { nowIso } from './clock.js';
 
-export type Fold = { ok: true; job: JobRecord } | { ok: false; problem: string };
+export type Fold = { ok: true; job: JobRecord } | { ok: false; problem: string; pruned?: true };
+
+/** Whether the job's lines end with `land gc`'s `pruned` line: its record is gone for good (never rebuilt). Pure. */
+export function wasPruned(entries: readonly JournalEntry[]): boolean {
+  return entries.filter((entry) => entry.event !== 'rebuilt').at(-1)?.event === 'pruned';
+}
+
+/** The error for a command naming a job `land gc` pruned (exit 4, as for no such job). */
+export function prunedError(id: string): LandError {
+  return new LandError('not_found', `no job ${id}: it finished and was pruned by land gc`, { hint: 'see `land status --all` for job ids' });
+}
 
 /** The fields `next` sets or removes relative to `before` (state, id and version aside): what a journal line keeps. */
 export function recordDelta(before: JobRecord, next: JobRecord): { set: Record<string, unknown>; unset?: string[] } {
@@ -31,6 +41,7 @@ const describeLine = (entry: JournalEntry) => `the ${entry.event} line of ${entr
 export function foldJournal(id: string, entries: readonly JournalEntry[]): Fold {
   const [first, ...rest] = entries;
   if (!first) return { ok: false, problem: 'the journal has no line of it' };
+  if (wasPruned(entries)) return { ok: false, problem: 'it was pruned by land gc', pruned: true };
   if (first.event !== 'submitted' || !first.record) {
     return { ok: false, problem: `${describeLine(first)} does not hold the initial record (journal written by an older version of land)` };
   }
@@ -54,13 +65,14 @@ export function foldJournal(id: string, entries: readonly JournalEntry[]): Fold 
 
 /**
  * Rebuilds the missing record of `id` from the journal, journals that and writes it. Null when the
- * journal has no line of the job (there is no such job); a `corrupt` error when it cannot rebuild
+ * journal has no line of the job (there is no such job) or ends with its `pruned` line; a `corrupt` error when it cannot rebuild
  * it. Caller holds the queue lock.
  */
 export function rebuildJobLocked(store: QueueStore, id: string): JobRecord | null {
   const { entries } = store.readJournalOf(id); // a torn line is a change never written to the record
   if (!entries.length) return null;
   const fold = foldJournal(id, entries);
+  if (!fold.ok && fold.pruned) return null;
   if (!fold.ok) {
     throw new LandError('corrupt', `job record ${id}.json is missing and the journal cannot rebuild it: ${fold.problem}`, {
       hint: 'see `land why` for its history; resubmit its branch to queue it again',

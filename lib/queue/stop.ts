@@ -1,12 +1,12 @@
 // `land cancel` and `land retry`: changes a user asks for, apart from what the drainer settles.
 import { LandError } from '../errors.js';
-import type { QueueStore, JobRecord } from '../store/index.js';
-import { assertSafeId } from '../store/index.js';
+import type { QueueStore, JobRecord, JournalEntry } from '../store/index.js';
+import { assertSafeId, TERMINAL_STATES } from '../store/index.js';
 import { cancelChange, reopenChange, stopRequestChange } from './changes.js';
 import { reopenedFrom, type ReopenedFrom } from './reopen.js';
 import { planRetry, type RetryProblem, type RetryRequest, type RetrySkip } from './retryPlan.js';
 import { applyChangesLocked } from './transition.js';
-import { foldJournal } from './rebuild.js';
+import { foldJournal, prunedError } from './rebuild.js';
 import { jobsOfBranchLocked, syncIndexLocked } from './activeSet.js';
 
 /**
@@ -38,8 +38,23 @@ export function readJobOrThrow(store: QueueStore, id: string): JobRecord {
   const { entries } = store.hasJournal() ? store.readJournalOf(id) : { entries: [] };
   if (!entries.length) throw new LandError('not_found', `no job ${id}`, { hint: 'see `land status --all` for job ids' });
   const fold = foldJournal(id, entries);
+  if (!fold.ok && fold.pruned) return prunedStory(id, entries);
   if (!fold.ok) throw new LandError('corrupt', `job record ${id}.json is missing and the journal cannot rebuild it: ${fold.problem}`);
   return fold.job;
+}
+
+/**
+ * A job `land gc` pruned, read back from its journal lines: the finished record this clone saw (so
+ * `land why` and `land show` still tell its story); a clone that last saw it queued or running
+ * (it was away when the job finished) has no story to tell: no such job (exit 4).
+ */
+function prunedStory(id: string, entries: readonly JournalEntry[]): JobRecord {
+  const fold = foldJournal(
+    id,
+    entries.filter((entry) => entry.event !== 'pruned'),
+  );
+  if (fold.ok && TERMINAL_STATES.includes(fold.job.state)) return fold.job;
+  throw prunedError(id);
 }
 
 export type CancelOutcome = { kind: 'canceled'; job: JobRecord } | { kind: 'stop_requested'; job: JobRecord };

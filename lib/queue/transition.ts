@@ -11,7 +11,7 @@ import type { QueueStore } from '../store/index.js';
 import type { JobReason, JobRecord, JobState, JournalDetailOf, JournalEventDetail } from '../store/index.js';
 import { nowIso } from './clock.js';
 import { beginIndexUpdate } from './activeSet.js';
-import { rebuildJobLocked, recordDelta } from './rebuild.js';
+import { prunedError, rebuildJobLocked, recordDelta, wasPruned } from './rebuild.js';
 
 // `uncertain`: git and the record disagree in a way the journal does not explain. Only `land
 // reconcile` moves a job into it (event `uncertain`) or out of it (`reconciled` once evidence
@@ -78,6 +78,11 @@ function readOrRebuild(store: QueueStore, change: JobChange): JobRecord | 'skip'
   } catch (error) {
     if (change.lenient && error instanceof LandError && error.code === 'corrupt') return 'skip';
     throw error;
+  }
+  // Pruned by land gc (here, or in another clone of a remote queue) since the drainer listed it: gone for good.
+  if (wasPruned(store.readJournalOf(change.id).entries)) {
+    if (change.lenient) return 'skip';
+    throw prunedError(change.id);
   }
   throw new LandError('not_found', `no job ${change.id}`);
 }

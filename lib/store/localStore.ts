@@ -21,7 +21,7 @@ import * as metrics from './local/metrics.js';
 import { QueueLock } from './local/queueLock.js';
 import { acquireDrainLock, readDrainHolder, type DrainLease } from './lock.js';
 import { StatePaths } from './paths.js';
-import { removeJobFiles, stillPrunable } from './local/prune.js';
+import { forgetJobs, removeJobFiles, stillPrunable } from './local/prune.js';
 import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow } from './queueStore.js';
 import type { TextSlice } from './scan.js';
@@ -76,11 +76,17 @@ export class LocalStore implements QueueStore {
     return { remote: null, drainer: null };
   }
 
+  /** A clone's own queue: its index's lastId says it all (the journal keeps pruned jobs' lines). */
+  lastIdGiven(): string | null {
+    return null;
+  }
+
   /** `land gc`: under the queue lock, the records of the jobs still finished and the logs of the trains none of whose members was retried go (local/prune.ts). */
   prune(request: PruneRequest): Promise<PruneResult> {
     return this.withQueueLock(() => {
       const { jobs, trains } = stillPrunable(request, (id) => this.readJob(id));
-      removeJobFiles(this.paths, jobs, trains);
+      forgetJobs(this, jobs, 'gc');
+      removeJobFiles(this.paths, [], trains);
       return { jobs, trains, remoteRefs: 0 };
     });
   }

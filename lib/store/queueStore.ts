@@ -58,6 +58,12 @@ export interface StateFolder {
 export interface JobsAndJournal {
   readJob(id: string): JobRecord | null;
   jobExists(id: string): boolean;
+  /**
+   * The highest job id the queue ever gave out, when the store knows more than its records and
+   * journal (a queue in a remote: its seq ref, which also counts jobs `land gc` pruned); null for
+   * a clone's own queue. New ids are allocated after it.
+   */
+  lastIdGiven(): string | null;
   readJobOrProblem(id: string): JobRead | null;
   listJobs(opts?: { check?: 'schema' | 'shape' }): JobListing;
   jobFileIds(): string[];

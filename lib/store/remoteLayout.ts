@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { RefObject } from '../git/index.js';
 import { activeIndexSchema } from './activeIndex.js';
-import { jobRecordSchema, journalEntrySchema, type JobRecord, type JournalEntry } from './formats/index.js';
+import { jobIdSchema, jobRecordSchema, journalEntrySchema, type JobRecord, type JournalEntry } from './formats/index.js';
 import { drainerIdSchema, publishedTrainSchema } from './formats/published.js';
 
 export const REMOTE_PREFIX = 'refs/land/';
@@ -147,6 +147,11 @@ export const remoteStateSchema = z.object({
   jobs: z.record(z.string(), z.string()),
   heads: z.record(z.string(), z.string()),
   seq: z.string().nullable(),
+  /**
+   * The highest job id ever given out, as the seq ref's commit says (its file `last`): ids are
+   * allocated after it, so a job `land gc` pruned never has its id given again. Null: not known.
+   */
+  seqLast: jobIdSchema.nullable().default(null),
   /** Journal lines of changes this drainer made in the cache only (a job riding its train), by job: the job's next push carries them. */
   pending: z.record(z.string(), z.array(journalEntrySchema)).default({}),
   published: z
@@ -165,7 +170,15 @@ export const remoteStateSchema = z.object({
 export type RemoteState = z.infer<typeof remoteStateSchema>;
 
 export function emptyRemoteState(): RemoteState {
-  return { version: 1, jobs: {}, heads: {}, seq: null, pending: {}, published: { metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] } };
+  return {
+    version: 1,
+    jobs: {},
+    heads: {},
+    seq: null,
+    seqLast: null,
+    pending: {},
+    published: { metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] },
+  };
 }
 
 /**

@@ -366,6 +366,8 @@ export class RemoteStore implements QueueStore {
   removeStaleTempFiles = (): string[] => this.cache.removeStaleTempFiles();
   readJob = (id: string): JobRecord | null => this.cache.readJob(id);
   jobExists = (id: string): boolean => this.cache.jobExists(id);
+  /** The seq ref's last id as fetched: a clone that never saw a job (pruned since) still allocates after it. */
+  lastIdGiven = (): string | null => this.files.readState().seqLast;
   readJobOrProblem = (id: string): JobRead | null => this.cache.readJobOrProblem(id);
   listJobs = (opts: { check?: 'schema' | 'shape' } = {}): JobListing => this.cache.listJobs(opts);
   jobFileIds = (): string[] => this.cache.jobFileIds();

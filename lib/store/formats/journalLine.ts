@@ -111,6 +111,8 @@ export const journalDetailSchemas = {
   reconciled: z.looseObject({ ...reconcileFields, train: text.optional(), via: text.optional(), reason: text.optional() }),
   resolved: z.looseObject({ by: text, to: text, was: maybe, message: text }),
   rebuilt: z.looseObject({ lines: z.number() }),
+  /** `land gc` pruned the job (in this clone, or in another: its ref vanished from the remote). Its record is gone for good: never rebuilt. */
+  pruned: z.looseObject({ by: z.enum(['gc', 'remote']) }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type JournalEvent = keyof typeof journalDetailSchemas;

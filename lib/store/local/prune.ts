@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import type { StatePaths } from '../paths.js';
 import type { PruneRequest } from '../queueKind.js';
-import { TERMINAL_STATES, type JobRecord } from '../formats/index.js';
+import { TERMINAL_STATES, type JobRecord, type JournalLine } from '../formats/index.js';
 
 /**
  * What of `request` may still be pruned, re-planned under the queue lock: the jobs still finished
@@ -38,4 +38,30 @@ export function stillFinished(request: Pick<PruneRequest, 'jobs'>, readJob: (id:
 export function removeJobFiles(paths: StatePaths, jobs: readonly string[], trains: readonly string[]): void {
   for (const id of jobs) rmSync(paths.job(id), { force: true });
   for (const train of trains) rmSync(paths.log(train), { force: true });
+}
+
+/** What forgetJobs needs of a state folder's store (a clone's own, or a remote queue's cache). */
+export interface ForgettingStore {
+  paths: StatePaths;
+  readJob(id: string): JobRecord | null;
+  appendJournal(entry: JournalLine): number;
+}
+
+/**
+ * Jobs pruned by `land gc` (`by`: 'gc' in this folder, 'remote' when their refs vanished from the
+ * remote): their records go, and a `pruned` line ends each one's journal, so that no later rebuild
+ * (of the index, of a missing record: lib/queue/rebuild.ts) brings them back.
+ */
+export function forgetJobs(store: ForgettingStore, ids: readonly string[], by: 'gc' | 'remote'): void {
+  const at = new Date().toISOString();
+  for (const id of ids) {
+    let state: JobRecord['state'] | null = null;
+    try {
+      state = store.readJob(id)?.state ?? null;
+    } catch {
+      // a corrupt record is forgotten all the same
+    }
+    store.appendJournal({ at, kind: 'update', job: id, from: state, to: state, event: 'pruned', detail: { by } });
+    rmSync(store.paths.job(id), { force: true });
+  }
 }

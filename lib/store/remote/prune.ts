@@ -6,7 +6,7 @@
 import { LandError } from '../../errors.js';
 import { pushAtomic, type RefUpdate } from '../../git/index.js';
 import type { LocalStore } from '../localStore.js';
-import { removeJobFiles, stillPrunable } from '../local/prune.js';
+import { forgetJobs, removeJobFiles, stillPrunable } from '../local/prune.js';
 import type { PruneRequest, PruneResult } from '../queueKind.js';
 import { remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
@@ -53,7 +53,8 @@ export async function pruneRemote(parts: {
       });
     }
   }
-  removeJobFiles(cache.paths, jobs, trains);
+  forgetJobs(cache, jobs, 'gc');
+  removeJobFiles(cache.paths, [], trains);
   for (const train of trains) published.removeLog(train);
   const state = files.readState();
   files.writeState(forget(state, jobs, trains));

@@ -1,5 +1,6 @@
 // What a transaction's push moves: a commit on each changed job's record ref (its journal lines in
-// the message), the tips of the jobs still to land, the seq ref when jobs were created, the lease
+// the message), the tips of the jobs still to land, the seq ref when jobs were created (leases and
+// the seq's forward move: refLeases.ts), the lease
 // when a drainer renews it, and the refs a landing adds (its target). `commit` records in the
 // remote state what the push moved, once it went through.
 import { writeCommits, type NewCommit, type RefUpdate } from '../../git/index.js';
@@ -7,6 +8,7 @@ import { recordMessage, remoteRefs, type QueueRefs, type QueueRemote, type Remot
 import type { LeaseKeeper } from '../remoteLease.js';
 import { TERMINAL_STATES } from '../formats/index.js';
 import { publishPart, type PublishInput } from './publish.js';
+import { jobLease, nextSeqLast } from './refLeases.js';
 import { renewAsked, type Transaction, type TransactOptions } from './transaction.js';
 
 export interface PushPlan {
@@ -38,18 +40,21 @@ export async function pushUpdates(opts: {
   const kept = holding ? [...txn.after.values()].filter((job) => job.state === 'in_progress') : [];
   const jobs = [...txn.after.values()].filter((job) => !kept.includes(job));
   const entriesOf = (id: string) => [...(state.pending[id] ?? []), ...txn.entries.filter((entry) => entry.job === id)];
-  const created = jobs.filter((job) => state.jobs[job.id] === undefined).map((job) => job.id);
+  const leases = jobs.map((job) => jobLease(job.id, entriesOf(job.id), state, refs, queue.remote));
+  const last = nextSeqLast(
+    jobs.filter((_, i) => leases[i]?.created).map((job) => job.id),
+    state.seqLast,
+  );
   const changing = jobs.length > 0 || Boolean(transact.extra?.length) || (holding && renewAsked(transact.renew));
   const part = holding ? publishPart({ ...opts.unpublished(txn.rows), refs, published: state.published, remote: queue.remote }) : null;
   // The rows ride a push that goes anyway (at most one push a train); a failed train's story goes now.
   const publishing = part !== null && (changing || part.urgent);
   const renewing = holding && (changing || publishing);
-  const commits: NewCommit[] = jobs.map((job) => ({
-    parent: state.jobs[job.id] ?? null,
+  const commits: NewCommit[] = jobs.map((job, i) => ({
+    parent: leases[i]?.parent ?? null,
     files: [{ name: 'record.json', content: `${JSON.stringify(job, null, 2)}\n` }],
     message: recordMessage(job, entriesOf(job.id)),
   }));
-  const last = created.sort().at(-1);
   // A seq ref that names no commit (forged) is replaced by a new history, leased on what it names.
   const seqParent = state.seq !== null && state.seq === refs.seq && !refs.seqIsCommit ? null : state.seq;
   if (last) commits.push({ parent: seqParent, files: [{ name: 'last', content: `${last}\n` }], message: `land: seq ${last}\n` });
@@ -59,9 +64,8 @@ export async function pushUpdates(opts: {
   if (part && publishing) commits.push(...part.commits);
   const ids = await writeCommits(queue.cwd, commits);
   const publishedIds = ids.slice(publishFrom);
-  // The lease is on what the remote holds: a job ref that names no commit is replaced by the record's chain.
-  const expectOf = (id: string) => refs.misfits.get(id)?.oid ?? state.jobs[id] ?? null;
-  const updates: RefUpdate[] = jobs.map((job, i) => ({ ref: names.job(job.id), to: ids[i] as string, expect: expectOf(job.id) }));
+  // The lease is on what the remote holds (refLeases.ts): only a new submission expects no ref.
+  const updates: RefUpdate[] = jobs.map((job, i) => ({ ref: names.job(job.id), to: ids[i] as string, expect: leases[i]?.expect ?? null }));
   for (const job of jobs) {
     const head = state.heads[job.id] ?? null;
     // A finished job's tip lands nowhere: not sent (a bad tip may be no object this clone has).
@@ -80,7 +84,10 @@ export async function pushUpdates(opts: {
       delete next.pending[job.id];
     });
     for (const job of kept) next.pending[job.id] = entriesOf(job.id);
-    if (last) next.seq = ids[jobs.length] as string;
+    if (last) {
+      next.seq = ids[jobs.length] as string;
+      next.seqLast = last;
+    }
     if (leaseId) keeper.renewed(leaseId);
   };
   const pushed = Object.fromEntries(jobs.map((job, i) => [job.id, ids[i] as string]));
