@@ -40,10 +40,13 @@ export type Shell = (typeof SHELLS)[number];
 const SAFE_NAME = /^[a-z][a-z0-9-]*$/;
 const SAFE_FLAG = /^--?[A-Za-z0-9][A-Za-z0-9-]*$/;
 
-/** The argument or option-value name decides what it completes to: `<id>`, `[ids...]`, `<branch>`, `<dir>`. */
+/**
+ * The argument or option-value name decides what it completes to: `<id>`, `[ids...]`, `[job]` and
+ * `[jobs...]` (a job id or a branch: completed to the ids), `<branch>`, `<dir>`.
+ */
 export function kindOfName(name: string): WordKind {
   const bare = name.replace(/[<>[\].]/g, '');
-  if (bare === 'id' || bare === 'ids') return 'ids';
+  if (bare === 'id' || bare === 'ids' || bare === 'job' || bare === 'jobs') return 'ids';
   if (bare === 'branch' || bare === 'branches') return 'branches';
   if (bare === 'shell') return 'shells';
   if (bare === 'dir') return 'dirs';
