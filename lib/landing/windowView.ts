@@ -2,7 +2,7 @@
 // queue, but it does make the window unknown: the size depends on batch.max, so it is reported as
 // unknown with the reason rather than guessed.
 import type { LoadedPolicy, Policy } from '../config/index.js';
-import type { QueueStore, WindowHistoryEntry } from '../store/index.js';
+import { metricsRowField, type QueueStore, type WindowHistoryEntry } from '../store/index.js';
 import { isLandError } from '../errors.js';
 import { initialWindow, clampWindow } from './plan/windowPlan.js';
 
@@ -15,6 +15,12 @@ export interface WindowView {
   reason: string | null;
   persisted: number | null;
   history: WindowHistoryEntry[];
+  /**
+   * Where the persisted size comes from: this clone's window.json, or, in a clone of a queue kept
+   * in a remote that drains nothing itself, the window after the last train a drainer published
+   * (shown, never used: the drainer keeps its own).
+   */
+  from: 'here' | 'drainer';
 }
 
 export type PolicyMax = { kind: 'known'; max: number; policy: Policy } | { kind: 'unknown'; reason: string };
@@ -49,15 +55,29 @@ export async function readWindowView(store: QueueStore, loadPolicy: PolicyOfComm
 export async function readWindowAndPolicy(store: QueueStore, loadPolicy: PolicyOfCommand): Promise<{ view: WindowView; policy: Policy | null }> {
   const policy = await policyBatchMax(loadPolicy);
   const state = store.readWindow();
-  const persisted = state?.size ?? null;
+  const drainers = state === null && store.rowsPerDrainer ? drainersWindow(store) : null;
+  const persisted = state?.size ?? drainers;
   const history = state?.history ?? [];
-  if (policy.kind === 'unknown') return { view: { size: null, max: null, reason: policy.reason, persisted, history }, policy: null };
+  const from = drainers === null ? 'here' : 'drainer';
+  if (policy.kind === 'unknown') return { view: { size: null, max: null, reason: policy.reason, persisted, history, from }, policy: null };
   const size = persisted === null ? initialWindow(policy.max) : clampWindow(persisted, policy.max);
-  return { view: { size, max: policy.max, reason: null, persisted, history }, policy: policy.policy };
+  return { view: { size, max: policy.max, reason: null, persisted, history, from }, policy: policy.policy };
+}
+
+/** The window after the latest train any drainer of a remote queue published; null when none did. */
+function drainersWindow(store: QueueStore): number | null {
+  const windowOf = (row: Record<string, unknown>) => metricsRowField(row, 'windowAfter');
+  const rows = store.readMetricsTail((read) => read.some((row) => typeof windowOf(row) === 'number'));
+  const after = rows
+    .map(windowOf)
+    .filter((value) => typeof value === 'number')
+    .at(-1);
+  return after !== undefined && Number.isInteger(after) && after > 0 ? after : null;
 }
 
 /** "window 4 (max 8)", or "window unknown (the policy cannot be read: ...)". */
 export function windowSummary(view: WindowView): string {
   if (view.size === null) return `window unknown (${view.reason ?? 'the policy cannot be read'})`;
-  return `window ${view.size}${view.max === null ? '' : ` (max ${view.max})`}`;
+  const whose = view.from === 'drainer' ? "; the drainer's, after its last train" : '';
+  return `window ${view.size}${view.max === null ? '' : ` (max ${view.max}${whose})`}`;
 }

@@ -48,6 +48,13 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const stats = ok(await land(dev.dir, ['stats', '--json'])).json();
     expect(stats.gates.length).toBeGreaterThan(0);
     expect(stats.gates[0].runs).toBeGreaterThan(0);
+    // The window a developer sees is the drainer's (a failed train shrank it), not this clone's default.
+    const drainers = ok(await land(ci.dir, ['window', '--json'])).json();
+    expect(drainers.from).toBe('here');
+    const seen = ok(await land(dev.dir, ['window', '--json'])).json();
+    expect(seen).toMatchObject({ from: 'drainer', size: drainers.size });
+    expect(seen.size).toBeLessThan(seen.max);
+    expect(ok(await land(dev.dir, ['status'])).stdout).toContain(`window ${drainers.size} (max ${seen.max}; the drainer's, after its last train)`);
     // A third clone that neither submitted nor drained: the train's commit (and so its member tips)
     // comes with the fetch of refs/land/trains/<train>.
     const bob = team.clone('bob');
