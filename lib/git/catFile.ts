@@ -121,18 +121,20 @@ export async function readCommitFile(cwd: string, rev: string, path: string): Pr
  * A name that names no blob maps to null.
  */
 export async function readBlobs(cwd: string, names: readonly string[]): Promise<Map<string, string | null>> {
-  const found = new Map<string, string | null>();
-  if (!names.length) return found;
   for (const name of names) if (/[\n\r]/.test(name)) throw new Error(`a name with a line break cannot be read: ${JSON.stringify(name)}`);
+  return readBatch(cwd, names, (object) => (object?.type === 'blob' ? object.content.toString('utf8') : null));
+}
+
+/** Each object `names` name, read with one `cat-file --batch` and turned into a value by `pick`. */
+async function readBatch<T>(cwd: string, names: readonly string[], pick: (object: BatchObject | null) => T): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  if (!names.length) return found;
   const talk = startGit(cwd, ['cat-file', '--batch']);
   talk.done.catch(() => undefined);
   const reader = new BatchReader(talk.stdout);
   try {
     talk.stdin.end(names.map((name) => `${name}\n`).join(''));
-    for (const name of names) {
-      const object = await reader.next();
-      found.set(name, object?.type === 'blob' ? object.content.toString('utf8') : null);
-    }
+    for (const name of names) found.set(name, pick(await reader.next()));
     await talk.done;
     return found;
   } catch (error) {
@@ -172,25 +174,11 @@ export async function objectInfo(cwd: string, names: readonly string[]): Promise
 
 /** The message of each commit in `oids` (its raw text after the headers), read with one `cat-file --batch`; null for a name that is no commit. */
 export async function readCommitMessages(cwd: string, oids: readonly string[]): Promise<Map<string, string | null>> {
-  const found = new Map<string, string | null>();
-  if (!oids.length) return found;
   for (const oid of oids) if (!/^[0-9a-f]{40,64}$/.test(oid)) throw new Error(`not an object id: ${JSON.stringify(oid)}`);
-  const talk = startGit(cwd, ['cat-file', '--batch']);
-  talk.done.catch(() => undefined);
-  const reader = new BatchReader(talk.stdout);
-  try {
-    talk.stdin.end(oids.map((oid) => `${oid}\n`).join(''));
-    for (const oid of oids) {
-      const object = await reader.next();
-      const text = object?.type === 'commit' ? object.content.toString('utf8') : null;
-      const at = text?.indexOf('\n\n') ?? -1;
-      found.set(oid, text === null ? null : at < 0 ? '' : text.slice(at + 2));
-    }
-    await talk.done;
-    return found;
-  } catch (error) {
-    talk.stdin.destroy();
-    const result = await talk.done.catch((failed: unknown) => failed);
-    throw result instanceof GitError ? result : error;
-  }
+  return readBatch(cwd, oids, (object) => {
+    if (object?.type !== 'commit') return null;
+    const text = object.content.toString('utf8');
+    const at = text.indexOf('\n\n');
+    return at < 0 ? '' : text.slice(at + 2);
+  });
 }
