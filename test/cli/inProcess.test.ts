@@ -64,4 +64,22 @@ describe('the in-process CLI of the tests', () => {
     expect(process.exitCode ?? 0).toBe(0);
     expect(process.env.NO_COLOR).toBeUndefined();
   });
+
+  it('land run: the same exit status and outcome both ways (a landing; a failed job with --fail-on-failed)', async () => {
+    const outcome = async (run: typeof land, gate: string) => {
+      const repo = makeRepo({ policy: { target: 'main', gates: [{ name: 'test', run: ['sh', '-c', gate] }], sandbox: { mode: 'off' } } });
+      repo.branch('feature', { 'f.txt': 'f\n' });
+      expect((await land(repo.dir, ['submit', 'feature'])).code).toBe(0);
+      const result = await run(repo.dir, ['run', '--json', '--fail-on-failed']);
+      const summary = result.lines().at(-1);
+      return { code: result.code, landed: summary.landed.length, failed: summary.failed.length };
+    };
+    // The feature breaks the gate; main passes it (else the drain stops for a red target, exit 10).
+    const breaks = 'test ! -f f.txt';
+    for (const gate of ['true', breaks]) {
+      expect(await outcome(land, gate), gate).toEqual(await outcome(landProcess, gate));
+    }
+    expect(await outcome(land, breaks)).toEqual({ code: 15, landed: 0, failed: 1 });
+    expect(await outcome(land, 'true')).toEqual({ code: 0, landed: 1, failed: 0 });
+  });
 });

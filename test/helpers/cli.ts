@@ -37,10 +37,12 @@ export function startLand(cwd: string, args: string[], opts: { env?: Record<stri
 }
 
 /**
- * Commands that start gates, wait on signals or stand for a process boundary a test proves: always
- * a real process (lib/cli/commands: run, repro and prove start gates; batch wraps a provider).
+ * Commands that always run as a real process: repro and prove (they start gates in a checkout of
+ * their own and wait on signals), batch (it wraps a provider). `land run` runs in process like the
+ * rest (its gates are processes anyway; it removes its signal handlers when it ends): the tests of
+ * what needs its process (signals, kills, races, --watch) start it with startLand.
  */
-const PROCESS_ONLY = new Set(['run', 'repro', 'prove', 'batch']);
+const PROCESS_ONLY = new Set(['repro', 'prove', 'batch']);
 
 /** `LAND_TEST_PROCESS=1 npm test` runs every CLI call as a real process (docs/development.md). */
 const ALWAYS_PROCESS = process.env.LAND_TEST_PROCESS === '1';

@@ -1,6 +1,6 @@
 // Processes a test started (or a gate it ran wrote down): whether they still run, and a sweep that
 // kills whatever is left after each test, whatever happened in it.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
 const strays: number[] = [];
 
@@ -37,4 +37,24 @@ export function pidsWritten(file: string): number[] {
     .map(Number);
   for (const pid of pids) trackStray(pid);
   return pids;
+}
+
+/**
+ * The git processes still running in `dir` (by their working folder in /proc). A drainer killed
+ * with SIGKILL leaves its git children running: a lease renewal pushed a moment before the kill
+ * still reaches the server after it.
+ */
+export function gitsRunningIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('git')) continue;
+      const cwd = readlinkSync(`/proc/${entry}/cwd`);
+      if ((cwd === dir || cwd.startsWith(`${dir}/`)) && running(Number(entry))) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
 }

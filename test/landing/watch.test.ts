@@ -31,12 +31,15 @@ async function stateOf(repo: QueueRepo, id: string): Promise<string> {
  */
 async function submitToWatcher(repo: QueueRepo, drainer: Drainer, name: string): Promise<{ id: string; reactionMs: number }> {
   const resumedBefore = eventsOf(drainer, 'resumed').length;
+  const idleBefore = eventsOf(drainer, 'idle').length;
   const [id] = await submitBranches(repo, 1, [], name);
   const submitted = Date.now();
   await waitUntil(`the drainer to resume for ${id}`, () => eventsOf(drainer, 'resumed').length > resumedBefore, 8_000);
   const reactionMs = Date.now() - submitted;
   await waitUntil(`${id} to land`, () => eventsOf(drainer, 'landed').some((event) => event.members.includes(id)), 8_000);
   expect(await stateOf(repo, id as string)).toBe('landed');
+  // Idle again: the train's records are written (a signal before that stops mid-train: exit 130).
+  await waitUntil('the drainer to be idle again', () => eventsOf(drainer, 'idle').length > idleBefore, 8_000);
   return { id: id as string, reactionMs };
 }
 

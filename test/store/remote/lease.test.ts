@@ -1,9 +1,9 @@
 // The drain lease of a queue kept in a remote, end to end (1 of 2): two drainers at once, a holder
 // killed mid-gate or around the landing push, --no-wait from cron. Helpers: leaseKit.ts.
-import { rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
-import { killStrays } from '../../helpers/procs.js';
+import { gitsRunningIn, killStrays } from '../../helpers/procs.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
 import { waitUntil } from '../../helpers/wait.js';
 import {
@@ -110,6 +110,9 @@ describe('the drain lease of a remote queue', () => {
     const dead = serverLease(team);
     process.kill(a.child.pid as number, 'SIGKILL');
     await a.done;
+    // A renewal the holder pushed just before it died still lands after the kill: the cron job's
+    // first sight is of the lease as the dead holder left it.
+    await waitUntil("the dead holder's last git process to end", () => gitsRunningIn(realpathSync(hostA.dir)).length === 0);
     const first = await land(hostC.dir, ['run', '--no-wait']);
     expect(first.code, first.stderr).toBe(6);
     expect(first.stderr.split('\n')[0]).toMatch(/drained by drainer [0-9a-f]{8} \(pid \d+ on .*, lease epoch 1\)/);
