@@ -68,3 +68,10 @@ export function leaseHost(name: string): string {
 export function leaseMessage(lease: Lease): string {
   return `land: lease epoch ${lease.epoch} ${lease.released ? 'released' : 'held'} by ${lease.holder} on ${lease.host}\n`;
 }
+
+/** lease-seen.json in a clone's cache: when this clone first saw the lease at commit `commit`, by its own clock (ms). */
+export const leaseSeenSchema = z.object({
+  commit: z.string(),
+  at: z.number(),
+});
+export type LeaseSeen = z.infer<typeof leaseSeenSchema>;

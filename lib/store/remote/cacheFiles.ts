@@ -10,6 +10,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCacheFile } from '../atomic.js';
 import { drainerIdSchema } from '../formats/published.js';
+import { type LeaseSeen, leaseSeenSchema } from '../formats/lease.js';
 import { emptyRemoteState, inflightSchema, remoteStateSchema, type Inflight, type RemoteState } from '../remoteLayout.js';
 
 const writeCacheJson = (path: string, value: unknown) => writeCacheFile(path, `${JSON.stringify(value)}\n`);
@@ -44,15 +45,16 @@ export class RemoteCacheFiles {
   /** When this clone first saw the lease at commit `oid` (lease-seen.json), by its own clock. */
   leaseSeen(oid: string): number | null {
     try {
-      const seen = JSON.parse(readFileSync(join(this.root, 'lease-seen.json'), 'utf8')) as { commit?: unknown; at?: unknown };
-      return seen.commit === oid && typeof seen.at === 'number' && seen.at <= Date.now() ? seen.at : null;
+      const seen = leaseSeenSchema.safeParse(JSON.parse(readFileSync(join(this.root, 'lease-seen.json'), 'utf8')));
+      return seen.success && seen.data.commit === oid && seen.data.at <= Date.now() ? seen.data.at : null;
     } catch {
       return null;
     }
   }
 
   noteLeaseSeen(oid: string, at: number): void {
-    writeCacheJson(join(this.root, 'lease-seen.json'), { commit: oid, at });
+    const seen: LeaseSeen = { commit: oid, at };
+    writeCacheJson(join(this.root, 'lease-seen.json'), seen);
   }
 
   /** This clone's name as a drainer (its metrics ref, refs/land/metrics/<id>): random, made on first use. */
