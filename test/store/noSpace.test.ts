@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAND_BIN, land, type CliResult } from '../helpers/cli.js';
+import { FIXTURES, LAND_BIN, land, type CliResult } from '../helpers/cli.js';
 import { cleanupTempDirs, type TestRepo } from '../helpers/repo.js';
 import { statusJobsById, makeQueueRepo, submitBranches } from '../helpers/queue.js';
 
@@ -95,6 +95,11 @@ describe('a full disk under the state folder', () => {
   it('variant: the enospc-write failpoint: exit 11, nothing half-written, the queue works once space returns', async () => {
     process.stderr.write('noSpace.test: running the enospc-write failpoint variant\n');
     const repo = makeQueueRepo();
+    // A drain that ends by an error still tells the `stopped` notifiers why (lib/landing/drain.ts).
+    const notified = join(repo.scratch, 'notified.jsonl');
+    const policy = JSON.parse(repo.git('show', 'main:.ctm.json'));
+    policy.notify = [{ on: ['stopped'], run: ['sh', join(FIXTURES, 'notify', 'append-stdin.sh')], env: { NOTIFY_OUT: notified } }];
+    repo.commit('notify the stops', { '.ctm.json': `${JSON.stringify(policy, null, 2)}\n` });
     const [first] = await submitBranches(repo, 1);
     const journal = join(stateDir(repo), 'journal.jsonl');
     const journalBefore = readFileSync(journal, 'utf8');
@@ -109,6 +114,12 @@ describe('a full disk under the state folder', () => {
     expectNoSpace(await land(repo.dir, ['run'], { env: { LAND_FAILPOINT: 'enospc-write' } }), /could not write the drain-holder file/);
     // A write in the middle of the drain.
     expectNoSpace(await land(repo.dir, ['run', '--no-wait'], { env: { LAND_FAILPOINT: 'enospc-write@5' } }), /could not write/);
+    const stops = readFileSync(notified, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(stops).toEqual([expect.objectContaining({ event: 'stopped', stopped: expect.objectContaining({ why: 'no_space' }) })]);
+    expect(stops[0].stopped.message).toMatch(/no space left on device/);
     expect(tempFiles(stateDir(repo))).toEqual([]);
     // Space is back.
     expect((await land(repo.dir, ['submit', 'second'])).code).toBe(0);
