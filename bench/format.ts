@@ -62,7 +62,9 @@ function overheadSection(r: Report): Section {
 
 function sweepSection(r: Report): Section {
   const patterns = ['uniform', 'head', 'burst'];
-  const rank = (row: (typeof r.pSweep)[number]) => (row.n === r.settings.sweep.n && row.pattern === 'uniform' && row.k === Math.round(row.p * row.n) ? 0 : 1);
+  // The rate rows first (N of the settings, culprits spread, p one of the rates), then the short queues.
+  const rank = (row: (typeof r.pSweep)[number]) =>
+    row.n === r.settings.sweep.n && row.pattern === 'uniform' && r.settings.sweep.rates.includes(row.p) ? 0 : 1;
   const rows = [...r.pSweep].sort(
     (a, b) =>
       rank(a) - rank(b) ||

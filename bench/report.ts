@@ -109,14 +109,15 @@ export const SHORT_GOALS: readonly { n: number; k: number; perJob: number }[] = 
   { n: 16, k: 2, perJob: 0.55 },
 ];
 
-/** A rate row of the sweep (k = round(p N), culprits spread), as opposed to a short-queue row. */
-const isRateRow = (row: SweepRow) => row.pattern === 'uniform' && row.k === Math.round(row.p * row.n);
+/** The short-queue goal of a row: its N and k, culprits spread, p = k / N (a rate row of --quick may share N and k, not p). */
+const shortGoalOf = (row: SweepRow) =>
+  SHORT_GOALS.find((g) => g.n === row.n && g.k === row.k && row.pattern === 'uniform' && Math.abs(row.p - g.k / g.n) < 1e-3);
 
 export function sweepGoal(rows: readonly SweepRow[], row: SweepRow): { goal: string; met: boolean } | null {
   if (row.policy !== 'default') return null;
-  const short = SHORT_GOALS.find((g) => g.n === row.n && g.k === row.k && row.pattern === 'uniform');
+  const short = shortGoalOf(row);
   if (short) return { goal: `replay x2000 <= ${short.perJob}`, met: atMost(row.simulatedManyPerJob, short.perJob) };
-  if (!isRateRow(row)) return null;
+  if (row.pattern !== 'uniform') return null;
   const target = SWEEP_GOALS.find((g) => Math.abs(g.p - row.p) < 1e-9);
   if (!target) return null;
   const serial = rows.find((r) => r.policy === 'serial' && Math.abs(r.p - row.p) < 1e-9 && r.n === row.n);
@@ -129,7 +130,7 @@ function sweepGoals(rows: readonly SweepRow[]): Goal[] {
   return rows.flatMap((row) => {
     const g = sweepGoal(rows, row);
     if (!g) return [];
-    if (!isRateRow(row) || SHORT_GOALS.some((s) => s.n === row.n && s.k === row.k))
+    if (shortGoalOf(row))
       return [{ figure: `expected gate runs per job, default policy, N = ${row.n}, k = ${row.k}`, measured: fix(row.simulatedManyPerJob, 3), ...g }];
     return [{ figure: `gate runs per job, default policy, N = ${row.n}, p = ${row.p}`, measured: fix(row.gateRunsPerJob, 3), ...g }];
   });

@@ -198,6 +198,9 @@ describe('the goals', () => {
     });
     expect(goal(report, 'expected gate runs per job, default policy, N = 24, k = 1')?.met).toBe(false);
     expect(report.goals.filter((g) => g.figure.includes('N = 24'))).toHaveLength(2);
+    // A --quick rate row (N = 16, p = 0.1, so k = 2) keeps the rate goal, not the short queue's.
+    const quickRate = fakeReport({ pSweep: [{ ...sweepRow(0.1, 'default', 0.45), n: 16, k: 2 }] });
+    expect(goal(quickRate, 'gate runs per job, default policy, N = 16, p = 0.1')).toMatchObject({ goal: '<= 0.48', met: true });
   });
 
   it('counts a wrong verdict anywhere as a goal not met', () => {
