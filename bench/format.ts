@@ -61,14 +61,29 @@ function overheadSection(r: Report): Section {
 }
 
 function sweepSection(r: Report): Section {
-  const rows = [...r.pSweep].sort((a, b) => a.p - b.p || (a.policy === b.policy ? 0 : a.policy === 'serial' ? -1 : 1));
-  const first = rows[0];
+  const patterns = ['uniform', 'head', 'burst'];
+  // The rate rows first (N of the settings, culprits spread, p one of the rates), then the short queues.
+  const rank = (row: (typeof r.pSweep)[number]) =>
+    row.n === r.settings.sweep.n && row.pattern === 'uniform' && r.settings.sweep.rates.includes(row.p) ? 0 : 1;
+  const rows = [...r.pSweep].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      a.n - b.n ||
+      a.p - b.p ||
+      patterns.indexOf(a.pattern) - patterns.indexOf(b.pattern) ||
+      (a.policy === b.policy ? 0 : a.policy === 'serial' ? -1 : 1),
+  );
   const sw = r.settings.sweep;
+  const short = sw.short
+    ? `; then N = ${sw.short.ns.join(' and ')} with k = ${sw.short.ks.join(', ')} culprits spread, at the head or in a burst (default policy, ${sw.short.seeds} queue(s), the head one once)`
+    : '';
   return {
-    title: `pSweep: culprit-rate sweep, N = ${first?.n ?? sw.n}, batch.max ${sw.batchMax}, gate sleeps ${sw.gateMs} ms, ${sw.seeds} seeded queue(s) per p (serial on the first ${sw.serialSeeds ?? sw.seeds}); the two policies' drains of a queue run side by side`,
+    title: `pSweep: culprit-rate sweep, N = ${sw.n}, batch.max ${sw.batchMax}, gate sleeps ${sw.gateMs} ms, ${sw.seeds} seeded queue(s) per p (serial on the first ${sw.serialSeeds ?? sw.seeds})${short}; the two policies' drains of a queue run side by side`,
     headers: [
+      'n',
       'p',
       'k',
+      'pattern',
       'policy',
       'seeds',
       'gate runs/job',
@@ -86,8 +101,10 @@ function sweepSection(r: Report): Section {
     rows: rows.map((row) => {
       const g = sweepGoal(r.pSweep, row);
       return [
+        String(row.n),
         String(row.p),
         String(row.k),
+        row.pattern,
         row.policy,
         String(row.seeds),
         fix(row.gateRunsPerJob, 3),
@@ -103,8 +120,9 @@ function sweepSection(r: Report): Section {
         g ? metText(g.met) : '-',
       ];
     }),
-    right: [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+    right: [0, 1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
     notes: [
+      'pattern: uniform, k culprits at seeded positions; head, the first k jobs; burst, k consecutive jobs from a seeded start',
       'gate runs/job and /landed: averaged over the seeds; bound/job = log2(C(N, k)) / N; wall: seconds per queue (mean over the seeds)',
       'replay: gate runs/job of the planner replayed without git (lib/landing/plan/simulate.ts) on the same queues (equal to gate runs/job when the model holds); replay x2000: the same over 2000 seeded queues, the expected figure without the noise of a few queues',
       'landed, failed and wrong (wrong verdicts) are summed over the seeds',
@@ -298,7 +316,10 @@ const DEFINITIONS = `
   "per-train tool overhead above the raw-git loop at most 30 ms" is read with this figure.
 - **pSweep**: N branches, exactly k = round(p x N) culprits at seeded positions, a gate that sleeps and counts its runs;
   \`serial\` is \`batch.max\` 1, \`default\` the default policy with \`batch.max\` 8. bound/job = log2(C(N, k)) / N, the
-  information bound. "wrong" counts verdicts that disagree with the culprits (must be 0).
+  information bound. "wrong" counts verdicts that disagree with the culprits (must be 0). The short-queue rows
+  (issue 23) drain N = 16 and 24 jobs with k = 1, 2, 3 culprits spread (\`uniform\`), the first k (\`head\`) or k
+  consecutive from a seeded start (\`burst\`), default policy only; their goals read the replay x2000 (the expected
+  figure: a few real queues of 16 jobs are too noisy for two decimals), and the real drains check it.
 - **scale**: a state folder with that many job records, built directly; medians of \`land status --json\`, of one more
   \`land submit\`, and the per-train overhead of a drain, against the same on a small queue.
 - **stats**: \`land stats --json\` over a state folder of that many finished jobs (built directly, as for scale) whose

@@ -1,6 +1,7 @@
 // What one `npm run bench` measures: its command-line flags and the counts of each part, full or
 // `--quick` (smaller counts, the same report shape).
 import { BenchError } from './git.js';
+import type { CulpritPattern, ShortQueues } from './sweep.js';
 
 export interface BenchArgs {
   json: boolean;
@@ -24,7 +25,17 @@ export interface BenchSettings {
   /** Branches of the overhead figure (b). */
   trainBranches: number;
   /** serialSeeds: the serial policy drains only the first queues (its gate runs per job are 1 plus main's own check by construction). */
-  sweep: { n: number; batchMax: number; rates: number[]; seeds: number; serialSeeds: number; gateMs: number; policies: ('serial' | 'default')[] };
+  sweep: {
+    n: number;
+    batchMax: number;
+    rates: number[];
+    seeds: number;
+    serialSeeds: number;
+    gateMs: number;
+    policies: ('serial' | 'default')[];
+    /** The short-queue rows (issue 23): default policy, culprits spread, at the head, in a burst. */
+    short: ShortQueues;
+  };
   scale: { jobs: number; queued: number; runs: number };
   /** `land stats --json` over this many finished jobs (median of `runs`). */
   stats: { jobs: number; runs: number };
@@ -70,12 +81,13 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
 export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchSettings {
   const rates = [0, 0.02, 0.1, 0.3];
   const policies: ('serial' | 'default')[] = ['serial', 'default'];
+  const patterns: CulpritPattern[] = ['uniform', 'head', 'burst'];
   if (args.quick) {
     return {
       quick: true,
       startupRuns: 3,
       trainBranches: 16,
-      sweep: { n: 16, batchMax: 8, rates, seeds: 1, serialSeeds: 1, gateMs: 50, policies },
+      sweep: { n: 16, batchMax: 8, rates, seeds: 1, serialSeeds: 1, gateMs: 50, policies, short: { ns: [16], ks: [2], patterns, seeds: 1 } },
       scale: { jobs: 1000, queued: 100, runs: 3 },
       stats: { jobs: 1000, runs: 3 },
       parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
@@ -87,7 +99,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     quick: false,
     startupRuns: 5,
     trainBranches: 32,
-    sweep: { n: 64, batchMax: 8, rates, seeds: 5, serialSeeds: 2, gateMs: 50, policies },
+    sweep: { n: 64, batchMax: 8, rates, seeds: 5, serialSeeds: 2, gateMs: 50, policies, short: { ns: [16, 24], ks: [1, 2, 3], patterns, seeds: 3 } },
     scale: { jobs: 10_000, queued: 100, runs: 5 },
     stats: { jobs: 10_000, runs: 5 },
     parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },

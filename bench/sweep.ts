@@ -1,6 +1,7 @@
 // The culprit-rate sweep (issue 11, "Fewer gate runs"): N branches, exactly k = round(p x N)
 // culprits at positions drawn with a fixed-seed PRNG, a real gate that sleeps and counts its own
-// runs, drained with the real CLI under each policy. Each queue is built and submitted once per
+// runs, drained with the real CLI under each policy. Then the short queues (issue 23: 16 and 24
+// jobs, 1 to 3 culprits) with the culprits spread, at the head of the queue or in a burst. Each queue is built and submitted once per
 // (p, seed) in a template repository and copied per policy, so set-up stays off the clock; a fresh
 // repository has no window history, so every drain is a cold start.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,10 +10,14 @@ import { addToBranch, BenchError, buildRepo, commitPolicy, countersFolder, type 
 import { FIXTURES, land, landAsync, runSummary } from './land.js';
 import { simulateDrain } from '../lib/landing/plan/simulate.js';
 
+/** Where a queue's k culprits are: spread at seeded positions, the first k jobs, or k consecutive jobs from a seeded start. */
+export type CulpritPattern = 'uniform' | 'head' | 'burst';
+
 export interface SweepRow {
   n: number;
   p: number;
   k: number;
+  pattern: CulpritPattern;
   policy: 'serial' | 'default';
   seeds: number;
   gateRunsPerJob: number;
@@ -44,7 +49,46 @@ export interface SweepOptions {
   serialSeeds?: number;
   gateMs: number;
   policies: readonly ('serial' | 'default')[];
+  /** The short-queue rows (default policy only; the head pattern is one queue, drained once). Null: none. */
+  short?: ShortQueues | null;
   progress: (line: string) => void;
+}
+
+export interface ShortQueues {
+  ns: readonly number[];
+  ks: readonly number[];
+  patterns: readonly CulpritPattern[];
+  seeds: number;
+}
+
+/** One row's queues: n jobs, k culprits placed by `pattern`, `seeds` queues, drained under `policies`. */
+export interface SweepShape {
+  n: number;
+  k: number;
+  p: number;
+  pattern: CulpritPattern;
+  seeds: number;
+  serialSeeds: number;
+  policies: readonly ('serial' | 'default')[];
+}
+
+/** The rows of a sweep, in the order they run: the rates over N, then the short queues. */
+export function sweepShapes(opts: Omit<SweepOptions, 'progress'>): SweepShape[] {
+  const rates = opts.rates.map((p): SweepShape => {
+    const k = Math.round(p * opts.n);
+    return { n: opts.n, k, p, pattern: 'uniform', seeds: opts.seeds, serialSeeds: opts.serialSeeds ?? opts.seeds, policies: opts.policies };
+  });
+  const short = opts.short;
+  if (!short) return rates;
+  const shorts = short.ns.flatMap((n) =>
+    short.ks.flatMap((k) =>
+      short.patterns.map((pattern): SweepShape => {
+        const seeds = pattern === 'head' ? 1 : short.seeds;
+        return { n, k, p: k / n, pattern, seeds, serialSeeds: 0, policies: ['default'] };
+      }),
+    ),
+  );
+  return [...rates, ...shorts];
 }
 
 /** mulberry32: a small PRNG, the same sequence for the same seed on every machine. */
@@ -82,6 +126,16 @@ export function boundPerJob(n: number, k: number): number {
   return n > 0 ? bits / n : 0;
 }
 
+/** The culprits' positions (1-based, sorted) in the queue of one shape and seed. */
+export function positionsOf(shape: Pick<SweepShape, 'n' | 'k' | 'p' | 'pattern'>, seedIndex: number): number[] {
+  const { n, k } = shape;
+  const seed = queueSeed(shape.p, seedIndex);
+  if (shape.pattern === 'head') return Array.from({ length: k }, (_, i) => i + 1);
+  if (shape.pattern === 'uniform') return culpritPositions(n, k, seed);
+  const start = culpritPositions(n - k + 1, 1, seed)[0] ?? 1;
+  return Array.from({ length: k }, (_, i) => start + i);
+}
+
 const pad = (i: number) => String(i).padStart(3, '0');
 
 function sweepBranches(n: number): BranchSpec[] {
@@ -96,7 +150,7 @@ interface Template {
   culprits: Set<string>;
 }
 
-function policyFor(opts: SweepOptions, counter: string, batchMax: number): Record<string, unknown> {
+function policyFor(opts: Pick<SweepOptions, 'gateMs'>, counter: string, batchMax: number): Record<string, unknown> {
   const gate = {
     name: 'test',
     run: ['sh', join(FIXTURES, 'gates', 'counted.sh')],
@@ -106,16 +160,17 @@ function policyFor(opts: SweepOptions, counter: string, batchMax: number): Recor
   return { target: 'main', gates: [gate], batch: { max: batchMax }, sandbox: countersFolder(dirname(counter)) };
 }
 
-/** The queue of one (p, seed): branches, culprit commits on k of them, all submitted in order. */
-function buildTemplate(root: string, opts: SweepOptions, p: number, seedIndex: number): Template {
-  const dir = join(root, `sweep-p${p}-s${seedIndex}-template`);
+const shapeName = (shape: SweepShape) => `n${shape.n}-k${shape.k}-${shape.pattern}`;
+
+/** The queue of one (shape, seed): branches, culprit commits on k of them, all submitted in order. */
+function buildTemplate(root: string, opts: SweepOptions, shape: SweepShape, seedIndex: number): Template {
+  const dir = join(root, `sweep-${shapeName(shape)}-s${seedIndex}-template`);
   mkdirSync(dir, { recursive: true });
   const counter = join(root, `sweep-gate-runs.txt`);
-  const branches = sweepBranches(opts.n);
+  const branches = sweepBranches(shape.n);
   buildRepo(dir, policyFor(opts, counter, opts.batchMax), branches);
-  const k = Math.round(p * opts.n);
   const culprits = new Set<string>();
-  for (const position of culpritPositions(opts.n, k, queueSeed(p, seedIndex))) {
+  for (const position of positionsOf(shape, seedIndex)) {
     const branch = branches[position - 1] as BranchSpec;
     addToBranch(dir, branch.name, `culprit-${position}`, `culprit ${position}\n`);
     culprits.add(branch.name);
@@ -148,7 +203,7 @@ function countLines(file: string): number {
  * One drain of a copy of the template under one policy; the gate counts its own runs, each
  * policy in its own counter file, since the drains of one queue run side by side.
  */
-async function drainCopy(root: string, opts: SweepOptions, template: Template, policy: 'serial' | 'default', name: string): Promise<Drained> {
+async function drainCopy(root: string, opts: Pick<SweepOptions, 'gateMs'>, template: Template, policy: 'serial' | 'default', name: string): Promise<Drained> {
   const dir = join(root, name);
   cpSync(template.dir, dir, { recursive: true });
   const counter = policy === 'serial' ? `${template.counter}.serial` : template.counter;
@@ -167,36 +222,38 @@ async function drainCopy(root: string, opts: SweepOptions, template: Template, p
 
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function rowOf(opts: SweepOptions, p: number, policy: 'serial' | 'default', drains: readonly Drained[]): SweepRow {
+function rowOf(shape: SweepShape, batchMax: number, policy: 'serial' | 'default', drains: readonly Drained[]): SweepRow {
   const sum = (pick: (d: Drained) => number) => drains.reduce((total, d) => total + pick(d), 0);
-  const k = Math.round(p * opts.n);
+  const { n, k, p, pattern } = shape;
   const landed = sum((d) => d.landed);
+  const max = policy === 'serial' ? 1 : batchMax;
   return {
-    n: opts.n,
-    p,
+    n,
+    p: round(p, 4),
     k,
+    pattern,
     policy,
     seeds: drains.length,
-    gateRunsPerJob: round(sum((d) => d.gateRuns) / (opts.n * drains.length)),
+    gateRunsPerJob: round(sum((d) => d.gateRuns) / (n * drains.length)),
     gateRunsPerLanded: round(landed ? sum((d) => d.gateRuns) / landed : 0),
-    boundPerJob: round(boundPerJob(opts.n, k)),
+    boundPerJob: round(boundPerJob(n, k)),
     wallSeconds: round(sum((d) => d.seconds) / drains.length, 2),
     landed,
     failed: sum((d) => d.failed),
     wrongVerdicts: sum((d) => d.wrong),
-    simulatedPerJob: round(simulatedPerJob(opts.n, p, policy === 'serial' ? 1 : opts.batchMax, seedsOf(drains.length))),
-    simulatedManyPerJob: round(simulatedPerJob(opts.n, p, policy === 'serial' ? 1 : opts.batchMax, seedsOf(SIMULATED_QUEUES))),
+    simulatedPerJob: round(simulatedPerJob(shape, max, seedsOf(drains.length))),
+    simulatedManyPerJob: round(simulatedPerJob(shape, max, seedsOf(SIMULATED_QUEUES))),
   };
 }
 
 const seedsOf = (count: number) => Array.from({ length: count }, (_, i) => i);
 
 /** Gate runs per job of the planner's replay over the queues of the given seed indexes (positions drawn as the real sweep draws them). */
-function simulatedPerJob(n: number, p: number, max: number, seeds: readonly number[]): number {
-  const k = Math.round(p * n);
+export function simulatedPerJob(shape: Pick<SweepShape, 'n' | 'k' | 'p' | 'pattern'>, max: number, seeds: readonly number[]): number {
+  const { n } = shape;
   let runs = 0;
   for (const seed of seeds) {
-    const culprits = new Set(culpritPositions(n, k, queueSeed(p, seed)));
+    const culprits = new Set(positionsOf(shape, seed));
     runs += simulateDrain(
       Array.from({ length: n }, (_, i) => culprits.has(i + 1)),
       max,
@@ -206,27 +263,28 @@ function simulatedPerJob(n: number, p: number, max: number, seeds: readonly numb
 }
 
 /**
- * The sweep: one row per (p, policy), each the sum or mean over `seeds` queues. The policies'
- * drains of one queue run side by side (two cores; this keeps the whole benchmark within ten
- * minutes): gate runs are unaffected, wall seconds include that contention.
+ * The sweep: one row per (shape, policy), each the sum or mean over the shape's queues. The
+ * policies' drains of one queue run side by side (two cores; this keeps the whole benchmark
+ * within ten minutes): gate runs are unaffected, wall seconds include that contention.
  */
 export async function measureSweep(root: string, opts: SweepOptions): Promise<SweepRow[]> {
   const rows: SweepRow[] = [];
-  for (const p of opts.rates) {
-    const drains = new Map<'serial' | 'default', Drained[]>(opts.policies.map((policy) => [policy, []]));
-    for (let seed = 0; seed < opts.seeds; seed += 1) {
-      opts.progress(`sweep p=${p} seed ${seed + 1}/${opts.seeds}: building ${opts.n} branches (not timed)`);
-      const template = buildTemplate(root, opts, p, seed);
-      const policies = opts.policies.filter((policy) => policy !== 'serial' || seed < (opts.serialSeeds ?? opts.seeds));
-      const drained = await Promise.all(policies.map((policy) => drainCopy(root, opts, template, policy, `sweep-p${p}-s${seed}-${policy}`)));
+  for (const shape of sweepShapes(opts)) {
+    const drains = new Map<'serial' | 'default', Drained[]>(shape.policies.map((policy) => [policy, []]));
+    for (let seed = 0; seed < shape.seeds; seed += 1) {
+      const name = `${shapeName(shape)} seed ${seed + 1}/${shape.seeds}`;
+      opts.progress(`sweep ${name}: building ${shape.n} branches (not timed)`);
+      const template = buildTemplate(root, opts, shape, seed);
+      const policies = shape.policies.filter((policy) => policy !== 'serial' || seed < shape.serialSeeds);
+      const drained = await Promise.all(policies.map((policy) => drainCopy(root, opts, template, policy, `sweep-${shapeName(shape)}-s${seed}-${policy}`)));
       policies.forEach((policy, i) => {
         const one = drained[i] as Drained;
-        opts.progress(`sweep p=${p} seed ${seed + 1} ${policy}: ${one.gateRuns} gate runs, ${one.seconds.toFixed(1)}s`);
+        opts.progress(`sweep ${name} ${policy}: ${one.gateRuns} gate runs, ${one.seconds.toFixed(1)}s`);
         drains.get(policy)?.push(one);
       });
       rmSync(template.dir, { recursive: true, force: true });
     }
-    for (const policy of opts.policies) rows.push(rowOf(opts, p, policy, drains.get(policy) ?? []));
+    for (const policy of shape.policies) rows.push(rowOf(shape, opts.batchMax, policy, drains.get(policy) ?? []));
   }
   return rows;
 }

@@ -8,7 +8,7 @@
 // not land are abandoned and planned again (lib/landing/pipeline/pipeline.ts). Probes are not
 // modelled. docs/tune.md says what this cannot replay.
 import { planTrain, splitFailed, startsBatch, type PlanJob } from '../landing/plan/trainPlan.js';
-import { addTally, EMPTY_TALLY, initialWindow, windowFor, type CulpritTally } from '../landing/plan/windowPlan.js';
+import { addTally, EMPTY_TALLY, expectedRate, initialWindow, windowFor, type CulpritTally } from '../landing/plan/windowPlan.js';
 import type { BatchRef } from '../store/index.js';
 import type { ReplayJob } from './replayInput.js';
 
@@ -211,7 +211,7 @@ function settleHead(r: Replay): void {
     failAlone(r, head);
     return;
   }
-  const { first, second } = splitFailed(head.members);
+  const { first, second } = splitFailed(head.members, expectedRate(r.tally));
   const attempt = head.attempt + 1;
   const batch = ref(head.batchId, attempt);
   for (const job of second) {

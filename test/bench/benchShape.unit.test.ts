@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatMarkdown, formatReport } from '../../bench/format.js';
 import type { ParallelRow } from '../../bench/parallel.js';
-import { culpritPositions } from '../../bench/sweep.js';
+import { culpritPositions, positionsOf, queueSeed, sweepShapes } from '../../bench/sweep.js';
 import { parseArgs, settingsFor } from '../../bench/plan.js';
 import { goalsOf, jsonReport, overheadOf, type Report, sameWithin, shapeProblems } from '../../bench/report.js';
 import type { TrainFigure } from '../../bench/scenarios.js';
@@ -16,6 +16,7 @@ function sweepRow(p: number, policy: 'serial' | 'default', gateRunsPerJob: numbe
     n: 64,
     p,
     k,
+    pattern: 'uniform',
     policy,
     seeds: 5,
     gateRunsPerJob,
@@ -184,6 +185,24 @@ describe('the goals', () => {
     expect(g?.met).toBe(false);
   });
 
+  it('reads the short-queue goals on the replay x2000 (the expected figure); the other short rows have no goal', () => {
+    const short = (n: number, k: number, pattern: SweepRow['pattern'], expected: number): SweepRow => ({
+      ...sweepRow(0, 'default', expected),
+      ...{ n, k, p: k / n, pattern, seeds: 3, gateRunsPerJob: 0.9, simulatedManyPerJob: expected },
+    });
+    const report = fakeReport({ pSweep: [short(24, 3, 'uniform', 0.55), short(24, 1, 'uniform', 0.26), short(24, 3, 'burst', 0.5)] });
+    expect(goal(report, 'expected gate runs per job, default policy, N = 24, k = 3')).toMatchObject({
+      measured: '0.550',
+      goal: 'replay x2000 <= 0.55',
+      met: true,
+    });
+    expect(goal(report, 'expected gate runs per job, default policy, N = 24, k = 1')?.met).toBe(false);
+    expect(report.goals.filter((g) => g.figure.includes('N = 24'))).toHaveLength(2);
+    // A --quick rate row (N = 16, p = 0.1, so k = 2) keeps the rate goal, not the short queue's.
+    const quickRate = fakeReport({ pSweep: [{ ...sweepRow(0.1, 'default', 0.45), n: 16, k: 2 }] });
+    expect(goal(quickRate, 'gate runs per job, default policy, N = 16, p = 0.1')).toMatchObject({ goal: '<= 0.48', met: true });
+  });
+
   it('counts a wrong verdict anywhere as a goal not met', () => {
     const bad = parallelRow();
     bad.runs[1]!.wrongVerdicts = 1;
@@ -203,8 +222,8 @@ describe('the tables', () => {
   it('prints every part side by side, with the goals and whether they were met', () => {
     const text = formatReport(fakeReport());
     for (const title of ['a. startup', 'b. overhead', 'pSweep:', 'scale:', 'parallel:', 'goals']) expect(text).toContain(title);
-    expect(text).toMatch(/0\.1 +6 +default +5 +0\.480 .* <= 0\.48 +met/);
-    expect(text).toMatch(/0\.1 +6 +serial +5 +1\.000 .*\(for comparison\)/);
+    expect(text).toMatch(/64 +0\.1 +6 +uniform +default +5 +0\.480 .* <= 0\.48 +met/);
+    expect(text).toMatch(/0\.1 +6 +uniform +serial +5 +1\.000 .*\(for comparison\)/);
     expect(text).toContain('per-train overhead = (window 1 - window 32) / (32 trains - 1) = 25 ms (goal <= 30 ms)');
     expect(text).toMatch(/ 2 +12\.00 s +16 +15 +12 +29 +3 +0/);
     expect(text).toContain('stats: land stats --json over 10000 finished jobs and 2500 metrics rows');
@@ -218,8 +237,8 @@ describe('the tables', () => {
     expect(md).toContain('- command: `npm run bench -- --json`');
     expect(md).toContain('- machine: 2 CPU(s) test cpu; linux; 4 GiB; node v20; git 2.39');
     expect(md.indexOf('## goals')).toBeLessThan(md.indexOf('## a. startup'));
-    expect(md).toContain('| p | k | policy | seeds | gate runs/job |');
-    expect(md).toContain('| 0.1 | 6 | default | 5 | 0.480 |');
+    expect(md).toContain('| n | p | k | pattern | policy | seeds | gate runs/job |');
+    expect(md).toContain('| 0.1 | 6 | uniform | default | 5 | 0.480 |');
     expect(md).toContain('perTrainOverheadMs');
   });
 });
@@ -262,5 +281,29 @@ describe('flags and settings', () => {
     expect(positions.every((p) => p >= 1 && p <= 32)).toBe(true);
     expect(culpritPositions(32, 3, 1)).toEqual(positions);
     expect(culpritPositions(32, 0, 1)).toEqual([]);
+  });
+
+  it('places short-queue culprits spread, at the head, or k consecutive from a seeded start', () => {
+    const shape = (pattern: SweepRow['pattern']) => ({ n: 24, k: 3, p: 0.125, pattern });
+    expect(positionsOf(shape('uniform'), 2)).toEqual(culpritPositions(24, 3, queueSeed(0.125, 2)));
+    expect(positionsOf(shape('head'), 2)).toEqual([1, 2, 3]);
+    const burst = positionsOf(shape('burst'), 2);
+    expect(burst).toHaveLength(3);
+    expect(burst.map((p, i) => p - i)).toEqual([burst[0], burst[0], burst[0]]);
+    expect(Math.max(...burst)).toBeLessThanOrEqual(24);
+  });
+
+  it('runs the rate rows, then every short queue (default policy; the head one drained once)', () => {
+    const { progress: _, ...options } = { ...settingsFor({ quick: false, culprits: false }).sweep, progress: () => undefined };
+    const shapes = sweepShapes(options);
+    expect(shapes.slice(0, 4).map((s) => [s.n, s.k, s.pattern])).toEqual([
+      [64, 0, 'uniform'],
+      [64, 1, 'uniform'],
+      [64, 6, 'uniform'],
+      [64, 19, 'uniform'],
+    ]);
+    expect(shapes).toHaveLength(4 + 2 * 3 * 3);
+    expect(shapes.find((s) => s.n === 16 && s.k === 2 && s.pattern === 'head')).toMatchObject({ seeds: 1, policies: ['default'] });
+    expect(shapes.find((s) => s.n === 24 && s.k === 3 && s.pattern === 'burst')).toMatchObject({ p: 0.125, seeds: 3 });
   });
 });

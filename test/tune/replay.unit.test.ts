@@ -31,11 +31,11 @@ describe('replayDrain', () => {
   });
 
   it('times a serial drain: each train takes the gate time, a cached verdict none', () => {
-    // culpritSafety's queue: 8 jobs, culprits 2 and 5, 9 gate runs in simulateDrain.
+    // culpritSafety's queue: 8 jobs, culprits 2 and 5, 10 gate runs in simulateDrain.
     const culprits = [false, true, false, false, true, false, false, false];
     const out = replayDrain(atOnce(culprits), { max: 8, waitSeconds: 0, parallel: 1 }, 100);
-    expect(out.gateRuns).toBe(9);
-    expect(out.end).toBe(900);
+    expect(out.gateRuns).toBe(10);
+    expect(out.end).toBe(1000);
     expect(out.timesToLand).toHaveLength(6);
   });
 

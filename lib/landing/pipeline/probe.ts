@@ -7,6 +7,8 @@
 import { buildTrain } from '../trains/buildTrain.js';
 import { judgeTrain } from '../gates/judge.js';
 import { splitFailed } from '../plan/trainPlan.js';
+import { expectedRate } from '../plan/windowPlan.js';
+import { recordedTally } from '../window.js';
 import type { DrainContext } from '../trains/runTrains.js';
 import type { Flight } from './flight.js';
 
@@ -27,7 +29,7 @@ export const probeWorth = (flight: Flight): boolean => flight.bisecting && fligh
 
 /** Builds the first half of `head` on its base and starts its gates; null when the half does not build cleanly. */
 export async function startProbe(ctx: DrainContext, head: Flight): Promise<Probe | null> {
-  const { first } = splitFailed(head.started.members);
+  const { first } = splitFailed(head.started.members, expectedRate(recordedTally(ctx.store)));
   const { built: train } = head.started;
   const { loaded, baseTree } = head.plan.view;
   const trainId = ctx.store.claimTrainId(`${head.batchId}-probe`);

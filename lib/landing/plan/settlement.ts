@@ -13,7 +13,7 @@ import type { LandOutcome } from '../../store/index.js';
 import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
 import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
-import { addTally, EMPTY_TALLY, windowFor, type CulpritTally, type WindowEvent } from './windowPlan.js';
+import { addTally, EMPTY_TALLY, expectedRate, windowFor, type CulpritTally, type WindowEvent } from './windowPlan.js';
 import { dirtyTargetMessage } from './dirtyTarget.js';
 
 /** The train as the settlement sees it: plain values, read by the runner. */
@@ -235,8 +235,8 @@ function settleInfra(facts: TrainFacts, judgement: Judgement, failure: InfraFail
 
 /**
  * A FAIL. A lone job whose target is itself red (or whose target check was stopped) is not
- * judged; otherwise the window halves first, then a singleton or a refusal fails its members and
- * the rest of the batch rejoins, and a batch is split: the first half rides next.
+ * judged; otherwise the window is sized first, then a singleton or a refusal fails its members and
+ * the rest of the batch rejoins, and a batch is split (splitFor): the first part rides next.
  */
 function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail | GateRefusal, health: TargetHealth | null): Settlement {
   const checked = health ? [targetCheckedEvent(facts.target, facts.train.base, health)] : [];
@@ -279,7 +279,7 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
       next: { next: 'done' },
     };
   }
-  const { first, second } = splitFailed(members);
+  const { first, second } = splitFailed(members, expectedRate(facts.tally ?? EMPTY_TALLY));
   events.push({ type: 'bisected', train: facts.trainId, attempt: facts.attempt, first: ids(first), second: ids(second) });
   return {
     changes: requeueChanges(second, { reason: 'bisected', toHead: true, batch: { id: facts.batchId, members: second, attempt: facts.attempt + 1 } }),

@@ -3,8 +3,10 @@
 //
 // The size comes from the recorded culprit rate (group testing): each train that decides jobs (a
 // landing, or a job failed alone) records how many jobs it decided and how many of them were
-// culprits in the window history (window.json), and the window for a rate q is about
-// 2^floor(log2((1-q)/q)), within batch.max. With nothing recorded it starts at batch.max.
+// culprits in the window history (window.json), recent jobs weighing more (culprits cluster), and
+// the window for a rate q is about 1.3 x (1-q)/q, within batch.max. With nothing recorded it
+// starts at batch.max. A failed train is split where the expected gate runs of its bisection are
+// fewest at the rate expected (splitFor).
 import type { WindowHistoryEntry } from '../../store/index.js';
 
 export type WindowEvent = 'PASS' | 'FAIL';
@@ -34,8 +36,19 @@ export function initialWindow(max: number): number {
   return clampWindow(max, max);
 }
 
+/**
+ * How much one decided job's weight fades with each job decided after it. Culprits cluster (a bad
+ * morning, one broken dependency): the rate that matters is the recent one, so the tally forgets
+ * at this pace (weight halves after about 23 jobs). A burst of culprits shrinks the window, and
+ * the clean jobs after it bring it back about three times as fast as a tally that never forgets,
+ * while a steady rate over 64 jobs is estimated about as well as before.
+ */
+export const RATE_DECAY = 0.97;
+
+/** `a` (what was recorded before) faded by the jobs `b` decided, plus `b`. */
 export function addTally(a: CulpritTally, b: CulpritTally): CulpritTally {
-  return { jobs: a.jobs + b.jobs, culprits: a.culprits + b.culprits };
+  const fade = RATE_DECAY ** Math.max(0, b.jobs);
+  return { jobs: a.jobs * fade + b.jobs, culprits: a.culprits * fade + b.culprits };
 }
 
 /**
@@ -61,20 +74,29 @@ export function culpritRate(tally: CulpritTally): number | null {
 }
 
 /**
- * The window for a culprit rate q, from the odds (1-q)/q: at least 6 (q <= 1/7) gives
- * 2^floor(log2(odds x 4/3)) (8 up to odds 12, 16 up to 24, ...), above 4.5 gives 4, at least
- * 1.5 gives pairs, and 1 only above q = 0.4; always within batch.max. This is group testing's
- * 2^floor(log2((1-q)/q)) moved where the planner's replay (plan/simulate.ts, 2000 seeded queues
- * of 64 per rate, the verdict cache included) spends the fewest gate runs: wide windows stay a
- * little longer (a cached FAIL makes bisecting them cheap), 4 is used only in a narrow band
- * (a rate estimated from a few jobs passes through it on its way to pairs), and pairs hold up
- * to q = 0.4, so an overestimated rate does not turn the queue serial. Null rate: batch.max.
+ * The culprit rate a job is expected to have, the prior included even before any culprit is
+ * recorded (1/7 in a new repository, lower after clean landings): what the split of a failed
+ * train is chosen from.
+ */
+export function expectedRate(tally: CulpritTally): number {
+  return (Math.max(0, tally.culprits) + RATE_PRIOR.culprits) / (Math.max(0, tally.jobs) + RATE_PRIOR.jobs);
+}
+
+/**
+ * The window for a culprit rate q, from the odds (1-q)/q: at least 4.5 (q up to 2/11) gives
+ * round(1.3 x odds) (6 at odds 4.5, 8 at odds 6, 13 at odds 10), at least 1.5 gives pairs, and 1
+ * only above q = 0.4; always within batch.max. This is group testing's window of about (1-q)/q
+ * moved where the planner's replay (plan/simulate.ts, 2000 seeded queues per shape: 64 jobs at
+ * rates 0 to 0.3, 16 and 24 jobs with 1 to 3 culprits spread, at the head or in a burst; the
+ * verdict cache included) spends the fewest gate runs. Any size, not only powers of two: on a
+ * short queue a window of 5 or 6 after a culprit rides what a window of 4 would split into two
+ * trains. Pairs hold up to q = 0.4 (windows of 3 to 5 there cost more at p = 0.3), so an
+ * overestimated rate does not turn the queue serial. Null rate: batch.max.
  */
 export function rateWindow(rate: number | null, max: number): number {
   if (rate === null || rate <= 0) return initialWindow(max);
   const odds = (1 - rate) / rate;
-  if (odds >= 6) return clampWindow(2 ** Math.floor(Math.log2((odds * 4) / 3)), max);
-  if (odds > 4.5) return clampWindow(4, max);
+  if (odds >= 4.5) return clampWindow(Math.round(odds * 1.3), max);
   if (odds >= 1.5) return clampWindow(2, max);
   return 1;
 }

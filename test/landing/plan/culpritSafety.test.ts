@@ -49,11 +49,12 @@ describe('culprits under the rate-sized window (cold start, batch.max 8)', () =>
       expect(verdictOf.get(lone.at(-1)?.train)).toBe('FAIL');
     }
 
-    // 1-8 F, 1-4 F, 1-2 F, 1 P (lands), 2 (cached FAIL: fails; rate 2/9, window 2), 3-4 P (rate
-    // 2/11, window 2), 5-6 F, 5 F (fails; rate 3/13), 6-7 P, 8 P: 9 runs in 10 trains. main's own
-    // check is free each time (its tree is the last landed train's, a PASS on record).
+    // 1-8 F, 1-3 F (split 3 + 5 at the prior's rate 1/7), 1 P (lands), 2-3 (cached FAIL), 2 F
+    // (fails; rate 2/9, window 2), 3-4 P (window 6), 5-8 F, 5-6 F, 5 F (fails; window 2), 6-7 P,
+    // 8 P: 10 runs in 11 trains, as the replay (plan/simulate.ts) counts them. main's own check is
+    // free each time (its tree is the last landed train's, a PASS on record).
     expect(events.filter((e) => e.type === 'checking_target')).toEqual([]);
-    expect(repo.gateRuns()).toBe(9);
+    expect(repo.gateRuns()).toBe(10);
     // The rate is on record: every job decided once, the two culprits among them.
     const history = JSON.parse(readFileSync(join(stateDir(repo), 'window.json'), 'utf8')).history as { jobs?: number; culprits?: number }[];
     const recorded = { jobs: 0, culprits: 0 };

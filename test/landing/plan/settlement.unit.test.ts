@@ -115,16 +115,17 @@ describe('settleTrain', () => {
       { ...pass, cached: true },
       { step: 'landing', outcome: { kind: 'landed', warning: 'the checkout could not follow' } },
     );
-    // Recorded: 10 jobs, 2 culprits; with this one, (2 + 1) / (11 + 7) = 1/6: the window is 4.
+    // Recorded: 10 jobs, 2 culprits, faded by this one job (RATE_DECAY): (1.94 + 1) / (10.7 + 7),
+    // about 1/6, odds 5.0: the window is round(1.3 x 5.0) = 7.
     const s2 = settleTrain(
       facts(members, { attempt: 2, tally: { jobs: 10, culprits: 2 } }),
       { ...pass, cached: true },
       { step: 'landing', outcome: { kind: 'landed', warning: 'the checkout could not follow' } },
     );
     expect(s.window).toEqual({ event: 'PASS', before: 4, after: 8, decided: { jobs: 1, culprits: 0 } });
-    expect(s2.window).toEqual({ event: 'PASS', before: 4, after: 4, decided: { jobs: 1, culprits: 0 } });
-    expect(s2.metric).toMatchObject({ windowBefore: 4, windowAfter: 4, landed: true, cached: true });
-    expect(s2.events.map((e) => e.type)).toEqual(['warning', 'landed']);
+    expect(s2.window).toEqual({ event: 'PASS', before: 4, after: 7, decided: { jobs: 1, culprits: 0 } });
+    expect(s2.metric).toMatchObject({ windowBefore: 4, windowAfter: 7, landed: true, cached: true });
+    expect(s2.events.map((e) => e.type)).toEqual(['warning', 'landed', 'window']);
   });
 
   it('PASS at batch.max records the window (history) without a window event', () => {
@@ -135,7 +136,8 @@ describe('settleTrain', () => {
 
   it('FAIL of a batch: the window stays (nothing decided yet), the second half goes back bisected at attempt + 1, the first half rides next', () => {
     const members = [job(1), job(2), job(3)];
-    const s = settleTrain(facts(members), fail, judged);
+    // 100 clean jobs recorded: the expected rate is low, so the train is halved (splitFor).
+    const s = settleTrain(facts(members, { tally: { jobs: 100, culprits: 0 } }), fail, judged);
     const changes = on(s, members);
     expect(changes.map((c) => [c.id, c.to, c.event])).toEqual([[members[2]?.id, 'queued', 'requeued']]);
     expect(changes[0]?.record).toMatchObject({ requeued: true, reason: 'bisected', batch: { id: 'b-1', members: [members[2]?.id], attempt: 2, index: 0 } });
@@ -143,6 +145,12 @@ describe('settleTrain', () => {
     expect(s.metric).toMatchObject({ verdict: 'FAIL', reason: 'gate', windowBefore: 4, windowAfter: 4, landed: false });
     expect(s.events).toEqual([{ type: 'bisected', train: 'b-1-t1', attempt: 1, first: [members[0]?.id, members[1]?.id], second: [members[2]?.id] }]);
     expect(s.next).toEqual({ next: 'first_half', members: [members[0], members[1]], attempt: 2, requeued: [members[2]] });
+  });
+
+  it('FAIL of a batch in a new repository: split where the prior rate (1/7) expects the fewest runs, 3 + 5 of 8', () => {
+    const members = Array.from({ length: 8 }, (_, i) => job(i + 1));
+    const s = settleTrain(facts(members), fail, judged);
+    expect(s.next).toMatchObject({ next: 'first_half', members: members.slice(0, 3), requeued: members.slice(3) });
   });
 
   it('FAIL of a singleton on a green target: the job fails with its gate and log, and the waiting halves rejoin', () => {

@@ -3,7 +3,7 @@
 // outcome on every small queue. The real drain is checked against the same replay in
 // test/landing/plan/culpritSafety.test.ts and by `npm run bench` (bench/sweep.ts).
 import { describe, expect, it } from 'vitest';
-import { culpritPositions, queueSeed } from '../../../bench/sweep.js';
+import { culpritPositions, type CulpritPattern, queueSeed, simulatedPerJob } from '../../../bench/sweep.js';
 import { simulateDrain } from '../../../lib/landing/plan/simulate.js';
 
 function queue(n: number, positions: readonly number[]): boolean[] {
@@ -40,8 +40,27 @@ describe('simulateDrain: every queue of up to 10 jobs and up to 3 culprits', () 
     }
   });
 
-  it('replays the real drain of test/landing/plan/culpritSafety.test.ts: 8 jobs, culprits 2 and 5, 9 gate runs', () => {
+  it('replays the real drain of test/landing/plan/culpritSafety.test.ts: 8 jobs, culprits 2 and 5, 10 gate runs', () => {
     const out = simulateDrain(queue(8, [2, 5]), 8);
-    expect(out).toMatchObject({ gateRuns: 9, failed: [2, 5], windows: [8, 2, 2, 2, 2, 2] });
+    expect(out).toMatchObject({ gateRuns: 10, failed: [2, 5], windows: [8, 2, 6, 2, 2, 2] });
+  });
+});
+
+describe('simulateDrain: short queues (16 and 24 jobs), culprits spread, at the head, in a burst; 300 seeded queues', () => {
+  // Before the split from the expected rate, the fading tally and windows of any size (issue 23),
+  // over 2000 queues: 24/3 spread 0.626, burst 0.626, head 0.750; 16/2 spread 0.652, burst 0.640,
+  // head 0.813; 24/1 spread 0.298, head 0.417.
+  const perJob = (n: number, k: number, pattern: CulpritPattern) => simulatedPerJob({ n, k, p: k / n, pattern }, 8, seeds(300));
+  const seeds = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+  it('spends fewer gate runs than the rules tuned on N = 64 did', () => {
+    expect(perJob(24, 3, 'uniform')).toBeLessThanOrEqual(0.615);
+    expect(perJob(24, 3, 'burst')).toBeLessThanOrEqual(0.58);
+    expect(perJob(24, 3, 'head')).toBeLessThanOrEqual(0.625);
+    expect(perJob(16, 2, 'uniform')).toBeLessThanOrEqual(0.63);
+    expect(perJob(16, 2, 'burst')).toBeLessThanOrEqual(0.59);
+    expect(perJob(16, 2, 'head')).toBeLessThanOrEqual(0.69);
+    expect(perJob(24, 1, 'uniform')).toBeLessThanOrEqual(0.3);
+    expect(perJob(24, 1, 'head')).toBeLessThanOrEqual(0.375);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../../lib/queue/index.js';
 import { runnableJobs } from '../../../lib/queue/index.js';
-import { planTrain, splitFailed, startsBatch } from '../../../lib/landing/plan/trainPlan.js';
+import { prng } from '../../../bench/sweep.js';
+import { planTrain, splitFailed, splitFor, startsBatch } from '../../../lib/landing/plan/trainPlan.js';
 import type { JobRecord } from '../../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
@@ -51,8 +52,54 @@ describe('planTrain', () => {
   });
 });
 
-describe('splitFailed', () => {
-  it('gives the first half the extra member', () => {
-    expect(splitFailed([1, 2, 3, 4, 5])).toEqual({ first: [1, 2, 3], second: [4, 5] });
+describe('splitFailed and splitFor', () => {
+  it('halves a failed train at a low rate, the first half taking the extra member', () => {
+    expect(splitFailed([1, 2, 3, 4, 5], 0.01)).toEqual({ first: [1, 2, 3], second: [4, 5] });
+    expect(splitFailed([1, 2, 3, 4, 5, 6, 7, 8], 0.01)).toEqual({ first: [1, 2, 3, 4], second: [5, 6, 7, 8] });
+    expect(splitFor(16, 0.01)).toBe(8);
+    expect(splitFor(2, 0.3)).toBe(1);
+  });
+
+  it('rides a shorter first part as the expected rate grows (it passes more often; the rest then fails from the cache)', () => {
+    expect(splitFor(8, 1 / 7)).toBe(3);
+    expect(splitFor(8, 0.2)).toBe(2);
+    expect(splitFor(16, 0.3)).toBe(2);
+    expect(splitFor(8, 0.45)).toBe(1);
+  });
+
+  it('always leaves both parts non-empty', () => {
+    for (let m = 2; m <= 40; m += 1)
+      for (const rate of [0, 0.001, 0.05, 0.15, 0.3, 0.6, 1]) {
+        const size = splitFor(m, rate);
+        expect(size).toBeGreaterThanOrEqual(1);
+        expect(size).toBeLessThan(m);
+      }
+  });
+
+  it('finds a culprit in fewer expected gate runs than halving (seeded groups of 8 that failed)', () => {
+    const random = prng(7);
+    for (const rate of [0.15, 0.2, 0.3]) {
+      let ours = 0;
+      let halves = 0;
+      for (let i = 0; i < 4000; i += 1) {
+        const group = Array.from({ length: 8 }, () => random() < rate);
+        if (!group.includes(true)) continue;
+        ours += isolationRuns(group, (m) => splitFor(m, rate));
+        halves += isolationRuns(group, (m) => Math.ceil(m / 2));
+      }
+      expect(ours, `rate ${rate}`).toBeLessThan(halves);
+    }
   });
 });
+
+/** Gate runs to isolate the first culprit of a failed group: a passing first part lands and the rest fails from the cache (no run). */
+function isolationRuns(group: readonly boolean[], first: (m: number) => number): number {
+  let runs = 0;
+  let rest = group;
+  while (rest.length > 1) {
+    const a = first(rest.length);
+    runs += 1;
+    rest = rest.slice(0, a).includes(true) ? rest.slice(0, a) : rest.slice(a);
+  }
+  return runs;
+}

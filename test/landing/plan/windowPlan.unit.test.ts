@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { clampWindow, culpritRate, initialWindow, tallyOf, rateWindow, windowFor, type CulpritTally } from '../../../lib/landing/plan/windowPlan.js';
+import {
+  addTally,
+  clampWindow,
+  culpritRate,
+  EMPTY_TALLY,
+  expectedRate,
+  initialWindow,
+  RATE_DECAY,
+  rateWindow,
+  tallyOf,
+  windowFor,
+  type CulpritTally,
+} from '../../../lib/landing/plan/windowPlan.js';
 import type { WindowHistoryEntry } from '../../../lib/store/index.js';
 
 describe('clampWindow', () => {
@@ -23,14 +35,14 @@ describe('initialWindow', () => {
 });
 
 describe('rateWindow', () => {
-  it('is 2^floor(log2((1-q)/q x 4/3)) from odds 6, 4 above odds 4.5, pairs from odds 1.5, within batch.max', () => {
+  it('is round(1.3 x (1-q)/q) from odds 4.5, pairs from odds 1.5, within batch.max', () => {
     expect(rateWindow(0.01, 8)).toBe(8);
-    expect(rateWindow(0.01, 256)).toBe(128);
-    expect(rateWindow(0.05, 256)).toBe(16);
+    expect(rateWindow(0.01, 256)).toBe(129);
+    expect(rateWindow(0.05, 256)).toBe(25);
     expect(rateWindow(0.1, 8)).toBe(8);
     expect(rateWindow(0.14, 8)).toBe(8);
-    expect(rateWindow(0.15, 8)).toBe(4);
-    expect(rateWindow(0.18, 8)).toBe(4);
+    expect(rateWindow(0.15, 8)).toBe(7);
+    expect(rateWindow(0.18, 8)).toBe(6);
     expect(rateWindow(0.19, 8)).toBe(2);
     expect(rateWindow(0.2, 8)).toBe(2);
     expect(rateWindow(0.15, 3)).toBe(3);
@@ -66,7 +78,7 @@ describe('culpritRate and windowFor', () => {
   it('one culprit among many landings keeps the window at 8; a run of culprits brings it to 2, not to 1', () => {
     expect(windowFor({ jobs: 16, culprits: 1 }, 8)).toBe(8); // 2/23
     expect(windowFor({ jobs: 8, culprits: 1 }, 8)).toBe(8); // 2/15
-    expect(windowFor({ jobs: 10, culprits: 2 }, 8)).toBe(4); // 3/17
+    expect(windowFor({ jobs: 10, culprits: 2 }, 8)).toBe(6); // 3/17
     expect(windowFor({ jobs: 10, culprits: 3 }, 8)).toBe(2); // 4/17
     expect(windowFor({ jobs: 4, culprits: 4 }, 8)).toBe(1); // 5/11
     expect(windowFor({ jobs: 30, culprits: 9 }, 8)).toBe(2); // 10/37
@@ -92,7 +104,34 @@ describe('tallyOf', () => {
       entry('set'),
       entry('FAIL', { jobs: 1, culprits: 1 }),
     ];
-    expect(tallyOf(history)).toEqual({ jobs: 3, culprits: 1 });
+    // The 2 landed jobs fade by RATE_DECAY once the next job is decided.
+    expect(tallyOf(history)).toEqual({ jobs: 2 * RATE_DECAY + 1, culprits: 1 });
     expect(tallyOf([])).toEqual({ jobs: 0, culprits: 0 });
+  });
+});
+
+describe('addTally: recent jobs weigh more (culprits cluster)', () => {
+  it('fades what was recorded by RATE_DECAY per job decided since', () => {
+    expect(addTally({ jobs: 10, culprits: 3 }, { jobs: 8, culprits: 0 })).toEqual({ jobs: 10 * RATE_DECAY ** 8 + 8, culprits: 3 * RATE_DECAY ** 8 });
+    expect(addTally(EMPTY_TALLY, { jobs: 1, culprits: 1 })).toEqual({ jobs: 1, culprits: 1 });
+  });
+
+  it('after a burst of culprits, clean landings bring the window back sooner than a plain sum would', () => {
+    const burst: CulpritTally[] = [{ jobs: 8, culprits: 0 }, ...Array.from({ length: 3 }, () => ({ jobs: 1, culprits: 1 }))];
+    const sum = (a: CulpritTally, b: CulpritTally) => ({ jobs: a.jobs + b.jobs, culprits: a.culprits + b.culprits });
+    let faded = EMPTY_TALLY;
+    let plain = EMPTY_TALLY;
+    for (const step of burst) [faded, plain] = [addTally(faded, step), sum(plain, step)];
+    expect(windowFor(faded, 8)).toBe(2);
+    let cleanFaded = 0;
+    while (windowFor(faded, 8) < 8) [faded, cleanFaded] = [addTally(faded, { jobs: 2, culprits: 0 }), cleanFaded + 2];
+    let cleanPlain = 0;
+    while (windowFor(plain, 8) < 8) [plain, cleanPlain] = [sum(plain, { jobs: 2, culprits: 0 }), cleanPlain + 2];
+    expect(cleanFaded).toBeLessThan(cleanPlain);
+  });
+
+  it('expectedRate is the prior alone before anything is decided, lower after clean landings', () => {
+    expect(expectedRate(EMPTY_TALLY)).toBe(1 / 7);
+    expect(expectedRate({ jobs: 16, culprits: 0 })).toBe(1 / 23);
   });
 });
