@@ -39,8 +39,13 @@ export interface History {
   unreadableTrains: number;
   /** window.json's history (its last 50 changes), oldest first; with `since`, those at or after it. */
   window: WindowHistoryEntry[];
-  /** The window's size now (window.json), or null when no train ever moved it. */
+  /**
+   * The window's size now: this clone's window.json; in a clone of a remote queue that keeps none,
+   * the window after the latest train a drainer published (windowFrom 'drainer'); null when neither.
+   */
   windowNow: number | null;
+  /** Whose window windowNow is: this clone's drains', or a drainer's published rows (shown, never used). */
+  windowFrom: 'here' | 'drainer';
   /** Speculative trains abandoned because a train ahead did not land. */
   abandoned: AbandonedTrain[];
   /** What could not be read and was left out (a corrupt window.json), one line each, for a warning. */
@@ -119,6 +124,7 @@ export function readHistory(store: QueueStore, opts: { since?: number | null; no
   trains.sort((a, b) => a.time - b.time);
   const problems: string[] = [];
   const windowState = readWindowLeniently(store, problems);
+  const drainers = windowState === null && store.rowsPerDrainer ? latestWindowAfter(parsed.rows) : null;
   const window = (windowState?.history ?? []).filter((entry) => {
     const time = timeOf(entry.at);
     return time !== null && (since === null || time >= since);
@@ -131,10 +137,19 @@ export function readHistory(store: QueueStore, opts: { since?: number | null; no
     trains,
     unreadableTrains: parsed.unreadable + metrics.badLines.length,
     window,
-    windowNow: windowState?.size ?? null,
+    windowNow: windowState?.size ?? drainers,
+    windowFrom: drainers === null ? 'here' : 'drainer',
     abandoned: abandonedTrains(store, since),
     problems,
   };
+}
+
+/** The window after the latest train (by time) whose row records one; null when none does (lib/landing/windowView.ts shows the same). */
+export function latestWindowAfter(rows: readonly HistoryTrain[]): number | null {
+  let latest: HistoryTrain | null = null;
+  for (const row of rows) if (typeof row.windowAfter === 'number' && (latest === null || row.time >= latest.time)) latest = row;
+  const after = latest?.windowAfter;
+  return typeof after === 'number' && Number.isInteger(after) && after > 0 ? after : null;
 }
 
 /** window.json, or null with a problem noted when it is corrupt: the other figures do not need it. */

@@ -90,7 +90,7 @@ function gateLines(gates: readonly GateFigures[]): string[] {
 
 function windowLines(stats: Stats): string[] {
   const w = stats.window;
-  const now = w.now === null ? 'never set' : String(w.now);
+  const now = w.now === null ? 'never set' : `${w.now}${w.from === 'drainer' ? " (the drainer's, after its last train)" : ''}`;
   if (w.sizes.length === 0) return [line('window', `now ${now}; no change recorded`)];
   const steps = w.sizes.length - 1;
   const people = `${w.sets} set, ${w.resets} reset${w.clamps ? `, ${w.clamps} clamp` : ''}`;

@@ -52,6 +52,7 @@ export function history(parts: Partial<History> = {}): History {
     unreadableTrains: 0,
     window: [],
     windowNow: null,
+    windowFrom: 'here',
     abandoned: [],
     ...parts,
   };

@@ -34,6 +34,7 @@ export function history(jobs: readonly JobRecord[], trains: readonly HistoryTrai
     unreadableTrains: 0,
     window: [],
     windowNow: null,
+    windowFrom: 'here',
     abandoned: [],
   };
 }

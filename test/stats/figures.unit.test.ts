@@ -90,6 +90,7 @@ describe('computeStats', () => {
     ];
     const s = computeStats(history({ window: entries, windowNow: 2 }));
     expect(s.window.sizes).toEqual([8, 8, 2]);
+    expect(statsText(computeStats(history({ window: entries, windowNow: 2, windowFrom: 'drainer' })))).toContain("now 2 (the drainer's, after its last train)");
     expect(s.empty).toBe(false);
   });
 

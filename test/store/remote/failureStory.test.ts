@@ -54,6 +54,7 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const seen = ok(await land(dev.dir, ['window', '--json'])).json();
     expect(seen).toMatchObject({ from: 'drainer', size: drainers.size });
     expect(seen.size).toBeLessThan(seen.max);
+    expect(stats.window).toMatchObject({ now: drainers.size, from: 'drainer' }); // land stats too, not "never set"
     expect(ok(await land(dev.dir, ['status'])).stdout).toContain(`window ${drainers.size} (max ${seen.max}; the drainer's, after its last train)`);
     // A third clone that neither submitted nor drained: the train's commit (and so its member tips)
     // comes with the fetch of refs/land/trains/<train>.
