@@ -39,7 +39,11 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     expect(published.map((line) => JSON.parse(line).train).sort()).toEqual(own.map((line) => JSON.parse(line).train).sort());
     const logRefs = refs.filter((ref) => ref.startsWith('refs/land/logs/'));
     expect(logRefs.length).toBeGreaterThan(0);
-    expect(refs.filter((ref) => ref.startsWith('refs/land/trains/'))).toHaveLength(logRefs.length);
+    // Each failed train's commit and log, and the log of the train that landed `good` (its landing push carried it).
+    const trainRefs = refs.filter((ref) => ref.startsWith('refs/land/trains/'));
+    expect(trainRefs.length).toBeGreaterThan(0);
+    expect(logRefs).toEqual(expect.arrayContaining(trainRefs.map((ref) => ref.replace('/trains/', '/logs/'))));
+    expect(logRefs).toHaveLength(trainRefs.length + 1);
 
     const log = ok(await land(dev.dir, ['log', bad]));
     expect(log.stdout).toContain('== gate test');
