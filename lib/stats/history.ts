@@ -6,19 +6,30 @@
 // - jobs: every job record (shared: in a remote queue, everybody's jobs);
 // - trains: metrics.jsonl, one row per judged train (the drainer's own: kept per drainer);
 // - window: window.json's history (the last 50 changes, with set/reset by people);
-// - abandoned: journal lines of members put back by an abandoned speculative train.
+// - voided and abandoned: the rows of trains whose run is void (verdict VOID), and journal lines of
+//   members put back by an abandoned speculative train (a drain before VOID rows wrote none).
 import { isLandError } from '../errors.js';
 import type { TrainRow } from '../story/trainRow.js';
-import { journalDetail, METRICS_ROW_IDENTITY, metricsRowFieldChecks, type QueueStore, type JobRecord, type WindowHistoryEntry } from '../store/index.js';
+import {
+  isVoidRow,
+  journalDetail,
+  METRICS_ROW_IDENTITY,
+  metricsRowFieldChecks,
+  type QueueStore,
+  type JobRecord,
+  type WindowHistoryEntry,
+} from '../store/index.js';
 
 /** The journal's reason for a member put back by an abandoned speculative train (pipeline/abandon.ts ABANDONED). */
 const ABANDONED_REASON = 'speculation_abandoned';
 
 export interface AbandonedTrain {
   train: string;
-  /** When its first member was put back (epoch ms). */
+  /** When its first member was put back, or its void row's time (epoch ms). */
   at: number;
   members: string[];
+  /** Why its run is void (metricsRow.ts VOID_REASONS: interrupted, withdrawn, speculation_abandoned). */
+  reason: string;
 }
 
 export interface History {
@@ -35,6 +46,11 @@ export interface History {
   corruptJobs: number;
   /** Metrics rows (one per judged train), oldest first, with their time in epoch ms; with `since`, those at or after it. */
   trains: HistoryTrain[];
+  /**
+   * The rows of trains whose run is void (verdict VOID: stopped, a member withdrawn, a speculative
+   * train abandoned), as `trains`: not judged, but their gate runs were spent.
+   */
+  voided: HistoryTrain[];
   /** Metrics lines that did not parse or lack a train's shape. */
   unreadableTrains: number;
   /** window.json's history (its last 50 changes), oldest first; with `since`, those at or after it. */
@@ -46,7 +62,7 @@ export interface History {
   windowNow: number | null;
   /** Whose window windowNow is: this clone's drains', or a drainer's published rows (shown, never used). */
   windowFrom: 'here' | 'drainer';
-  /** Speculative trains abandoned because a train ahead did not land. */
+  /** Trains whose run is void: their VOID rows, and speculative trains abandoned before they wrote rows (from the journal). */
   abandoned: AbandonedTrain[];
   /** What could not be read and was left out (a corrupt window.json), one line each, for a warning. */
   problems: string[];
@@ -118,10 +134,12 @@ export function readHistory(store: QueueStore, opts: { since?: number | null; no
   const metrics = store.readMetrics();
   const parsed = trainRowsOf(metrics.rows);
   const trains: HistoryTrain[] = [];
+  const voided: HistoryTrain[] = [];
   for (const row of parsed.rows) {
-    if (since === null || row.time >= since) trains.push(row);
+    if (since === null || row.time >= since) (isVoidRow(row) ? voided : trains).push(row);
   }
   trains.sort((a, b) => a.time - b.time);
+  voided.sort((a, b) => a.time - b.time);
   const problems: string[] = [];
   const windowState = readWindowLeniently(store, problems);
   const drainers = windowState === null && store.rowsPerDrainer ? latestWindowAfter(parsed.rows) : null;
@@ -139,7 +157,8 @@ export function readHistory(store: QueueStore, opts: { since?: number | null; no
     window,
     windowNow: windowState?.size ?? drainers,
     windowFrom: drainers === null ? 'here' : 'drainer',
-    abandoned: abandonedTrains(store, since),
+    voided,
+    abandoned: abandonedTrains(voided, journalAbandoned(store, since)),
     problems,
   };
 }
@@ -163,7 +182,14 @@ function readWindowLeniently(store: QueueStore, problems: string[]) {
   }
 }
 
-function abandonedTrains(store: QueueStore, since: number | null): AbandonedTrain[] {
+/** The void rows' trains, and the journal's abandoned speculative trains that have no void row (written before this version). */
+export function abandonedTrains(voided: readonly HistoryTrain[], fromJournal: readonly AbandonedTrain[]): AbandonedTrain[] {
+  const rows = voided.map((row) => ({ train: row.train, at: row.time, members: [...row.members], reason: row.reason ?? 'unknown' }));
+  const known = new Set(rows.map((row) => row.train));
+  return [...rows, ...fromJournal.filter((train) => !known.has(train.train))].sort((a, b) => a.at - b.at);
+}
+
+function journalAbandoned(store: QueueStore, since: number | null): AbandonedTrain[] {
   const byTrain = new Map<string, AbandonedTrain>();
   for (const entry of store.scanJournal(ABANDONED_REASON)) {
     const detail = journalDetail(entry, 'requeued');
@@ -175,7 +201,7 @@ function abandonedTrains(store: QueueStore, since: number | null): AbandonedTrai
     if (!train || at === null || (since !== null && at < since)) continue;
     const known = byTrain.get(train);
     if (known) known.members.push(entry.job);
-    else byTrain.set(train, { train, at, members: [entry.job] });
+    else byTrain.set(train, { train, at, members: [entry.job], reason: ABANDONED_REASON });
   }
   return [...byTrain.values()].sort((a, b) => a.at - b.at);
 }

@@ -35,6 +35,7 @@ export function history(jobs: readonly JobRecord[], trains: readonly HistoryTrai
     window: [],
     windowNow: null,
     windowFrom: 'here',
+    voided: [],
     abandoned: [],
   };
 }

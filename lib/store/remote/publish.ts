@@ -41,7 +41,8 @@ const OID = /^[0-9a-f]{40,64}$/;
 /** A train that did not land because of its verdict (FAIL or INFRA): its name and commit, when the row has them. */
 export function failedTrainOf(row: Row): { train: string; commit: string; ranGates: boolean } | null {
   const { train, commit, verdict, landed, log, cached } = row;
-  if (verdict === 'PASS' || landed === true || typeof train !== 'string' || typeof commit !== 'string') return null;
+  // A void run (verdict VOID: abandoned, nothing it found counts) is no failure to tell.
+  if ((verdict !== 'FAIL' && verdict !== 'INFRA') || landed === true || typeof train !== 'string' || typeof commit !== 'string') return null;
   if (!publishedTrainSchema.safeParse(train).success || !OID.test(commit)) return null;
   // `log` is the path of the log that judged it (the judging train's, for a cached verdict).
   const ranGates = cached !== true && typeof log === 'string' && basename(log) === `${train}.log`;
