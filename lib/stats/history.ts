@@ -3,7 +3,8 @@
 // and turned into plain data. Everything after this module is a pure function of a History.
 //
 // Where each part comes from, and whose it is in a queue kept in a remote (docs/remote.md):
-// - jobs: every job record (shared: in a remote queue, everybody's jobs);
+// - jobs: every job record (shared: in a remote queue, everybody's jobs), and what `land gc` kept
+//   of the jobs it pruned (pruned.jsonl, or refs/land/pruned: the figures outlive the records);
 // - trains: metrics.jsonl, one row per judged train (the drainer's own: kept per drainer);
 // - window: window.json's history (the last 50 changes, with set/reset by people);
 // - voided and abandoned: the rows of trains whose run is void (verdict VOID), and journal lines of
@@ -150,7 +151,7 @@ export function readHistory(store: QueueStore, opts: { since?: number | null; no
   return {
     readAt: opts.now ?? Date.now(),
     since,
-    jobs: listing.jobs.filter((job) => jobInPeriod(job, since)),
+    jobs: withPruned(listing.jobs, store.readPrunedJobs()).filter((job) => jobInPeriod(job, since)),
     corruptJobs: listing.corrupt.length,
     trains,
     unreadableTrains: parsed.unreadable + metrics.badLines.length,
@@ -169,6 +170,18 @@ export function latestWindowAfter(rows: readonly HistoryTrain[]): number | null 
   for (const row of rows) if (typeof row.windowAfter === 'number' && (latest === null || row.time >= latest.time)) latest = row;
   const after = latest?.windowAfter;
   return typeof after === 'number' && Number.isInteger(after) && after > 0 ? after : null;
+}
+
+/**
+ * The job records, and what `land gc` kept of the finished jobs it pruned (formats/prunedJob.ts):
+ * the figures of a job do not change when gc prunes its record. A record still here wins; a job
+ * kept twice (two clones' gc) counts once.
+ */
+export function withPruned(records: readonly JobRecord[], pruned: readonly JobRecord[]): JobRecord[] {
+  const ids = new Set(records.map((job) => job.id));
+  const kept = new Map<string, JobRecord>();
+  for (const job of pruned) if (!ids.has(job.id)) kept.set(job.id, job);
+  return [...records, ...kept.values()];
 }
 
 /** window.json, or null with a problem noted when it is corrupt: the other figures do not need it. */

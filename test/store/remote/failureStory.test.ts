@@ -79,6 +79,11 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     expect(status.stderr).toContain('refs/land/metrics/0123456789abcdef');
     expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
 
+    // What stats shows, job figures included, before gc prunes every job (the time it was read aside).
+    const figures = async (dir: string) => ({ ...ok(await land(dir, ['stats', '--json'])).json(), period: null });
+    const before = await figures(dev.dir);
+    expect(before.jobs).toMatchObject({ landed: 1, failed: 1 });
+
     // land gc from the drainer's clone (its own rows name its trains): one push deletes the finished jobs' and their trains' refs.
     const gc = ok(await land(ci.dir, ['gc', '--older-than', '0m', '--json'])).json();
     expect(gc.jobs.sort()).toEqual([...ids].sort());
@@ -90,6 +95,10 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const gone = await land(dev.dir, ['log', bad]);
     expect(gone.code, gone.stderr).toBe(4);
     expect(gone.stderr).toContain('is gone');
-    expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
+    // The history outlives the records: the same figures in a clone that saw the jobs, in the one that ran gc, and in a fresh clone.
+    expect(left).toContain('refs/land/pruned');
+    expect(await figures(dev.dir)).toEqual(before);
+    expect(await figures(ci.dir)).toEqual({ ...before, window: (await figures(ci.dir)).window });
+    expect(await figures(team.clone('eve').dir)).toEqual(before);
   });
 });
