@@ -67,6 +67,10 @@ function verdictLines(event: StoryEvent & { kind: 'verdict' }, head: string): st
     const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
     return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`, ...trustedLines(event)];
   }
+  if (event.verdict === 'VOID') {
+    const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
+    return [`${head}run void (${event.reason ?? 'abandoned'}): nothing it found counts${ran ? `; gates spent: ${ran}` : ''}`];
+  }
   const what = event.failing ? gate(event.failing) : (event.reason ?? 'no gate named');
   const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
   lines.push(...trustedLines(event));

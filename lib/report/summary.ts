@@ -29,6 +29,6 @@ export function summaryRows(history: History): SummaryRow[] {
     { label: 'gate runs', value: `${gateRuns.total}${perLanded}` },
     { label: 'time to land (median, p90)', value: `${seconds(time.timeToLand.median)}, ${seconds(time.timeToLand.p90)}` },
     { label: 'culprit rate', value: culprits.rate === null ? '-' : `${(culprits.rate * 100).toFixed(1)}% (${culprits.culprits} of ${culprits.decided})` },
-    { label: 'window now', value: history.windowNow === null ? '-' : String(history.windowNow) },
+    { label: 'window now', value: history.windowNow === null ? '-' : `${history.windowNow}${history.windowFrom === 'drainer' ? " (the drainer's)" : ''}` },
   ];
 }

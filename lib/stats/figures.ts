@@ -30,15 +30,17 @@ export interface Stats {
 export function computeStats(history: History): Stats {
   const jobs = jobCounts(history.jobs, history.corruptJobs);
   const window = windowFigures(history);
+  const spent = [...history.trains, ...history.voided].sort((a, b) => a.time - b.time);
   return {
     period: { since: history.since === null ? null : new Date(history.since).toISOString(), until: new Date(history.readAt).toISOString() },
     empty: history.jobs.length === 0 && history.trains.length === 0 && window.sizes.length === 0 && history.abandoned.length === 0,
     jobs,
-    gateRuns: gateRunFigures(history.trains, jobs.landed),
+    // A void run's gates were spent: they count in gate runs, gate times and the gating of its members.
+    gateRuns: gateRunFigures(spent, jobs.landed),
     trains: trainCounts(history),
-    time: timeFigures(history.jobs, history.trains),
+    time: timeFigures(history.jobs, spent),
     culprits: culpritFigures(jobs),
-    gates: gateFigures(history.trains, history.jobs),
+    gates: gateFigures(spent, history.jobs),
     window,
   };
 }

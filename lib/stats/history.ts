@@ -3,22 +3,34 @@
 // and turned into plain data. Everything after this module is a pure function of a History.
 //
 // Where each part comes from, and whose it is in a queue kept in a remote (docs/remote.md):
-// - jobs: every job record (shared: in a remote queue, everybody's jobs);
+// - jobs: every job record (shared: in a remote queue, everybody's jobs), and what `land gc` kept
+//   of the jobs it pruned (pruned.jsonl, or refs/land/pruned: the figures outlive the records);
 // - trains: metrics.jsonl, one row per judged train (the drainer's own: kept per drainer);
 // - window: window.json's history (the last 50 changes, with set/reset by people);
-// - abandoned: journal lines of members put back by an abandoned speculative train.
+// - voided and abandoned: the rows of trains whose run is void (verdict VOID), and journal lines of
+//   members put back by an abandoned speculative train (a drain before VOID rows wrote none).
 import { isLandError } from '../errors.js';
 import type { TrainRow } from '../story/trainRow.js';
-import { journalDetail, METRICS_ROW_IDENTITY, metricsRowFieldChecks, type QueueStore, type JobRecord, type WindowHistoryEntry } from '../store/index.js';
+import {
+  isVoidRow,
+  journalDetail,
+  METRICS_ROW_IDENTITY,
+  metricsRowFieldChecks,
+  type QueueStore,
+  type JobRecord,
+  type WindowHistoryEntry,
+} from '../store/index.js';
 
 /** The journal's reason for a member put back by an abandoned speculative train (pipeline/abandon.ts ABANDONED). */
 const ABANDONED_REASON = 'speculation_abandoned';
 
 export interface AbandonedTrain {
   train: string;
-  /** When its first member was put back (epoch ms). */
+  /** When its first member was put back, or its void row's time (epoch ms). */
   at: number;
   members: string[];
+  /** Why its run is void (metricsRow.ts VOID_REASONS: interrupted, withdrawn, speculation_abandoned). */
+  reason: string;
 }
 
 export interface History {
@@ -35,13 +47,23 @@ export interface History {
   corruptJobs: number;
   /** Metrics rows (one per judged train), oldest first, with their time in epoch ms; with `since`, those at or after it. */
   trains: HistoryTrain[];
+  /**
+   * The rows of trains whose run is void (verdict VOID: stopped, a member withdrawn, a speculative
+   * train abandoned), as `trains`: not judged, but their gate runs were spent.
+   */
+  voided: HistoryTrain[];
   /** Metrics lines that did not parse or lack a train's shape. */
   unreadableTrains: number;
   /** window.json's history (its last 50 changes), oldest first; with `since`, those at or after it. */
   window: WindowHistoryEntry[];
-  /** The window's size now (window.json), or null when no train ever moved it. */
+  /**
+   * The window's size now: this clone's window.json; in a clone of a remote queue that keeps none,
+   * the window after the latest train a drainer published (windowFrom 'drainer'); null when neither.
+   */
   windowNow: number | null;
-  /** Speculative trains abandoned because a train ahead did not land. */
+  /** Whose window windowNow is: this clone's drains', or a drainer's published rows (shown, never used). */
+  windowFrom: 'here' | 'drainer';
+  /** Trains whose run is void: their VOID rows, and speculative trains abandoned before they wrote rows (from the journal). */
   abandoned: AbandonedTrain[];
   /** What could not be read and was left out (a corrupt window.json), one line each, for a warning. */
   problems: string[];
@@ -113,12 +135,15 @@ export function readHistory(store: QueueStore, opts: { since?: number | null; no
   const metrics = store.readMetrics();
   const parsed = trainRowsOf(metrics.rows);
   const trains: HistoryTrain[] = [];
+  const voided: HistoryTrain[] = [];
   for (const row of parsed.rows) {
-    if (since === null || row.time >= since) trains.push(row);
+    if (since === null || row.time >= since) (isVoidRow(row) ? voided : trains).push(row);
   }
   trains.sort((a, b) => a.time - b.time);
+  voided.sort((a, b) => a.time - b.time);
   const problems: string[] = [];
   const windowState = readWindowLeniently(store, problems);
+  const drainers = windowState === null && store.rowsPerDrainer ? latestWindowAfter(parsed.rows) : null;
   const window = (windowState?.history ?? []).filter((entry) => {
     const time = timeOf(entry.at);
     return time !== null && (since === null || time >= since);
@@ -126,15 +151,37 @@ export function readHistory(store: QueueStore, opts: { since?: number | null; no
   return {
     readAt: opts.now ?? Date.now(),
     since,
-    jobs: listing.jobs.filter((job) => jobInPeriod(job, since)),
+    jobs: withPruned(listing.jobs, store.readPrunedJobs()).filter((job) => jobInPeriod(job, since)),
     corruptJobs: listing.corrupt.length,
     trains,
     unreadableTrains: parsed.unreadable + metrics.badLines.length,
     window,
-    windowNow: windowState?.size ?? null,
-    abandoned: abandonedTrains(store, since),
+    windowNow: windowState?.size ?? drainers,
+    windowFrom: drainers === null ? 'here' : 'drainer',
+    voided,
+    abandoned: abandonedTrains(voided, journalAbandoned(store, since)),
     problems,
   };
+}
+
+/** The window after the latest train (by time) whose row records one; null when none does (lib/landing/windowView.ts shows the same). */
+export function latestWindowAfter(rows: readonly HistoryTrain[]): number | null {
+  let latest: HistoryTrain | null = null;
+  for (const row of rows) if (typeof row.windowAfter === 'number' && (latest === null || row.time >= latest.time)) latest = row;
+  const after = latest?.windowAfter;
+  return typeof after === 'number' && Number.isInteger(after) && after > 0 ? after : null;
+}
+
+/**
+ * The job records, and what `land gc` kept of the finished jobs it pruned (formats/prunedJob.ts):
+ * the figures of a job do not change when gc prunes its record. A record still here wins; a job
+ * kept twice (two clones' gc) counts once.
+ */
+export function withPruned(records: readonly JobRecord[], pruned: readonly JobRecord[]): JobRecord[] {
+  const ids = new Set(records.map((job) => job.id));
+  const kept = new Map<string, JobRecord>();
+  for (const job of pruned) if (!ids.has(job.id)) kept.set(job.id, job);
+  return [...records, ...kept.values()];
 }
 
 /** window.json, or null with a problem noted when it is corrupt: the other figures do not need it. */
@@ -148,7 +195,14 @@ function readWindowLeniently(store: QueueStore, problems: string[]) {
   }
 }
 
-function abandonedTrains(store: QueueStore, since: number | null): AbandonedTrain[] {
+/** The void rows' trains, and the journal's abandoned speculative trains that have no void row (written before this version). */
+export function abandonedTrains(voided: readonly HistoryTrain[], fromJournal: readonly AbandonedTrain[]): AbandonedTrain[] {
+  const rows = voided.map((row) => ({ train: row.train, at: row.time, members: [...row.members], reason: row.reason ?? 'unknown' }));
+  const known = new Set(rows.map((row) => row.train));
+  return [...rows, ...fromJournal.filter((train) => !known.has(train.train))].sort((a, b) => a.at - b.at);
+}
+
+function journalAbandoned(store: QueueStore, since: number | null): AbandonedTrain[] {
   const byTrain = new Map<string, AbandonedTrain>();
   for (const entry of store.scanJournal(ABANDONED_REASON)) {
     const detail = journalDetail(entry, 'requeued');
@@ -160,7 +214,7 @@ function abandonedTrains(store: QueueStore, since: number | null): AbandonedTrai
     if (!train || at === null || (since !== null && at < since)) continue;
     const known = byTrain.get(train);
     if (known) known.members.push(entry.job);
-    else byTrain.set(train, { train, at, members: [entry.job] });
+    else byTrain.set(train, { train, at, members: [entry.job], reason: ABANDONED_REASON });
   }
   return [...byTrain.values()].sort((a, b) => a.at - b.at);
 }

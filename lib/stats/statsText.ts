@@ -54,6 +54,7 @@ function trainLines(stats: Stats): string[] {
     line('trains', `${t.total}: ${t.pass} PASS, ${t.fail} FAIL${t.infra ? `, ${t.infra} INFRA` : ''}; ${t.landed} landed`),
     more(`${t.bisected} bisected, ${t.cached} cached, ${t.fastPath} fast path, ${t.flaky} flaky, ${t.abandoned} abandoned`),
   ];
+  if (Object.keys(t.abandonedByReason).length) out.push(more(`abandoned by reason: ${byReason(t.abandonedByReason)}`));
   if (Object.keys(t.notLandedByReason).length) out.push(more(`not landed by reason: ${byReason(t.notLandedByReason)}`));
   if (t.unreadable) out.push(more(`${t.unreadable} metrics line(s) could not be read`));
   return out;
@@ -90,7 +91,7 @@ function gateLines(gates: readonly GateFigures[]): string[] {
 
 function windowLines(stats: Stats): string[] {
   const w = stats.window;
-  const now = w.now === null ? 'never set' : String(w.now);
+  const now = w.now === null ? 'never set' : `${w.now}${w.from === 'drainer' ? " (the drainer's, after its last train)" : ''}`;
   if (w.sizes.length === 0) return [line('window', `now ${now}; no change recorded`)];
   const steps = w.sizes.length - 1;
   const people = `${w.sets} set, ${w.resets} reset${w.clamps ? `, ${w.clamps} clamp` : ''}`;

@@ -20,8 +20,14 @@ export interface TrainCounts {
   fastPath: number;
   /** Trains that ran a gate again after it failed (policy retries.flaky) and passed. */
   flaky: number;
-  /** Speculative trains (batch.parallel > 1) abandoned because a train ahead did not land (from the journal). */
+  /**
+   * Trains whose run is void (not in `total`): stopped by a signal, a member canceled or stopped
+   * during the gates, a speculative train behind one that did not land (their VOID rows; older
+   * speculative ones from the journal).
+   */
   abandoned: number;
+  /** `abandoned` by reason: interrupted, withdrawn, speculation_abandoned; highest first. */
+  abandonedByReason: Record<string, number>;
   /** Trains that did not land, by reason (`gate`, `target_red`, `cas_lost`, `target_dirty`, an infrastructure reason...). */
   notLandedByReason: Record<string, number>;
   /** Metrics lines that could not be read. */
@@ -49,8 +55,10 @@ export function isBisected(row: HistoryTrain): boolean {
 export function trainCounts(history: History): TrainCounts {
   const c: TrainCounts = {
     ...{ total: history.trains.length, pass: 0, fail: 0, infra: 0, landed: 0, bisected: 0, cached: 0, fastPath: 0, flaky: 0 },
-    ...{ abandoned: history.abandoned.length, notLandedByReason: {}, unreadable: history.unreadableTrains },
+    ...{ abandoned: history.abandoned.length, abandonedByReason: {}, notLandedByReason: {}, unreadable: history.unreadableTrains },
   };
+  for (const train of history.abandoned) c.abandonedByReason[train.reason] = (c.abandonedByReason[train.reason] ?? 0) + 1;
+  c.abandonedByReason = sortedRecord(c.abandonedByReason);
   for (const row of history.trains) {
     if (row.verdict === 'PASS') c.pass += 1;
     else if (row.verdict === 'FAIL') c.fail += 1;

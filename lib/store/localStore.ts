@@ -21,7 +21,7 @@ import * as metrics from './local/metrics.js';
 import { QueueLock } from './local/queueLock.js';
 import { acquireDrainLock, readDrainHolder, type DrainLease } from './lock.js';
 import { StatePaths } from './paths.js';
-import { forgetJobs, removeJobFiles, stillPrunable } from './local/prune.js';
+import { appendPrunedJobs, forgetJobs, prunedJobsOf, readPrunedJobsFile, removeJobFiles, stillPrunable } from './local/prune.js';
 import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow } from './queueStore.js';
 import type { TextSlice } from './scan.js';
@@ -85,6 +85,11 @@ export class LocalStore implements QueueStore {
   prune(request: PruneRequest): Promise<PruneResult> {
     return this.withQueueLock(() => {
       const { jobs, trains } = stillPrunable(request, (id) => this.readJob(id));
+      // What stats, report and tune count of them is kept first: their figures must not change.
+      appendPrunedJobs(
+        this.paths.pruned,
+        prunedJobsOf(jobs, (id) => this.readJob(id)),
+      );
       forgetJobs(this, jobs, 'gc');
       removeJobFiles(this.paths, [], trains);
       return { jobs, trains, remoteRefs: 0 };
@@ -193,6 +198,7 @@ export class LocalStore implements QueueStore {
     return { rows: read.rows.map((row) => ({ row, drainer: null })), badLines: read.badLines };
   };
   readOwnMetrics = (): JsonLines<Row> => this.readMetrics();
+  readPrunedJobs = (): JobRecord[] => readPrunedJobsFile(this.paths.pruned);
   readOwnMetricsMatching = (needles: readonly string[]): { rows: Row[]; badLines: number[] } => this.readMetricsMatching(needles);
   /** The rows from byte `offset` of metrics.jsonl on (a remote queue's drainer publishes them). */
   readMetricsFrom = (offset: number): { rows: Row[]; end: number } => metrics.readMetricsFrom(this.paths, offset);

@@ -71,6 +71,10 @@ export class StatePaths {
   get metrics(): string {
     return join(this.root, 'metrics.jsonl');
   }
+  /** What `land gc` kept of the jobs it pruned here (formats/prunedJob.ts). */
+  get pruned(): string {
+    return join(this.root, 'pruned.jsonl');
+  }
   get trainsDir(): string {
     return join(this.root, 'trains');
   }

@@ -135,6 +135,12 @@ export interface DrainerCaches {
    * can forge those): what `land reconcile` and `land gc` decide from. A clone's own queue: all its rows.
    */
   readOwnMetrics(): JsonLines<Record<string, unknown>>;
+  /**
+   * What `land gc` kept of the finished jobs it pruned (formats/prunedJob.ts): the fields `land
+   * stats`, `report` and `tune` count, so their figures do not change when records go. A queue in a
+   * remote: every clone's gc, from refs/land/pruned (shown, never decided from).
+   */
+  readPrunedJobs(): JobRecord[];
   readOwnMetricsMatching(needles: readonly string[]): { rows: Record<string, unknown>[]; badLines: number[] };
   hasLog(id: string): boolean;
   readLogFrom(id: string, offset?: number): TextSlice;

@@ -35,6 +35,8 @@ export function remoteRefs(remote: string) {
     metrics: (drainer: string) => `${REMOTE_PREFIX}metrics/${drainer}`,
     log: (train: string) => `${REMOTE_PREFIX}logs/${train}`,
     train: (train: string) => `${REMOTE_PREFIX}trains/${train}`,
+    /** What `land gc` kept of the jobs it pruned (formats/prunedJob.ts). */
+    pruned: `${REMOTE_PREFIX}pruned`,
     local,
     remoteOf: (localRef: string) => `${REMOTE_PREFIX}${localRef.slice(local.length)}`,
   };
@@ -63,6 +65,8 @@ export interface QueueRefs {
   metrics: Map<string, RefObject>;
   logs: Map<string, RefObject>;
   trains: Map<string, RefObject>;
+  /** refs/land/pruned: what `land gc` kept of the jobs it pruned; null when no gc pruned a job yet. */
+  pruned: RefObject | null;
 }
 
 export function emptyQueueRefs(): QueueRefs {
@@ -77,6 +81,7 @@ export function emptyQueueRefs(): QueueRefs {
     metrics: new Map(),
     logs: new Map(),
     trains: new Map(),
+    pruned: null,
   };
 }
 
@@ -101,6 +106,7 @@ export function parseQueueRefs(remote: string, refs: ReadonlyMap<string, RefObje
     else if (ref.startsWith(jobsPrefix) && type === 'commit') found.jobs.set(ref.slice(jobsPrefix.length), oid);
     else if (ref.startsWith(jobsPrefix)) found.misfits.set(ref.slice(jobsPrefix.length), { oid, type });
     else if (ref.startsWith(`${REMOTE_PREFIX}heads/`)) found.heads.set(ref.slice(`${REMOTE_PREFIX}heads/`.length), oid);
+    else if (ref === names.pruned) found.pruned = { oid, type };
     else {
       const published = publishedOf(ref);
       if (published) found[published.kind].set(published.name, { oid, type });
@@ -164,8 +170,10 @@ export const remoteStateSchema = z.object({
       trains: z.record(z.string(), z.string()),
       /** Published objects skipped as too large or not in land's shape (log commits, metrics commits): never read again. */
       skipped: z.array(z.string()).default([]),
+      /** The commit of refs/land/pruned this cache's published/pruned.jsonl reflects; null: none read. */
+      pruned: z.string().nullable().default(null),
     })
-    .default({ metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] }),
+    .default({ metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [], pruned: null }),
 });
 export type RemoteState = z.infer<typeof remoteStateSchema>;
 
@@ -177,7 +185,7 @@ export function emptyRemoteState(): RemoteState {
     seq: null,
     seqLast: null,
     pending: {},
-    published: { metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [] },
+    published: { metricsAt: null, metrics: {}, logs: {}, trains: {}, skipped: [], pruned: null },
   };
 }
 

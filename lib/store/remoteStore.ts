@@ -337,6 +337,11 @@ export class RemoteStore implements QueueStore {
     return this.cache.readMetricsMatching(needles);
   }
 
+  /** What any clone's `land gc` kept of the jobs it pruned, as fetched from refs/land/pruned (remote/prune.ts). */
+  readPrunedJobs(): JobRecord[] {
+    return this.published.readPruned();
+  }
+
   /** A train's log: this clone's own when its drainer ran the train, else the published one. */
   hasLog(id: string): boolean {
     return this.cache.hasLog(id) || this.published.hasLog(id);

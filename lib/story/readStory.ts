@@ -74,7 +74,7 @@ export function pointLogsHere(store: QueueStore, story: Story): void {
 export function attachGateOutput(store: QueueStore, story: Story, outputLines: number): void {
   const logs = new Map<string, ReturnType<GateLogReader['result']> | null>();
   for (const event of story.events) {
-    if (event.kind !== 'verdict' || event.verdict === 'PASS' || !event.logTrain) continue;
+    if (event.kind !== 'verdict' || event.verdict === 'PASS' || event.verdict === 'VOID' || !event.logTrain) continue;
     let parsed = logs.get(event.logTrain);
     if (parsed === undefined) {
       const reader = new GateLogReader(outputLines);

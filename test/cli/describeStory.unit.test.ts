@@ -41,3 +41,15 @@ describe("land why's log line", () => {
       expect(renderStory(storyWith(here))).toContainEqual(expect.stringMatching(/^\s+log \/runner\/\.git\/land\/logs\/b-1\.log$/));
   });
 });
+
+describe("land why's void run", () => {
+  it('says the run is void, why, and the gates it spent, with no failure excerpt', () => {
+    const story = storyWith(true);
+    const verdict = story.events[0] as StoryEvent & { kind: 'verdict' };
+    const gate = { name: 'test', status: 'stopped', seconds: 0.5 };
+    story.events = [{ ...verdict, verdict: 'VOID', reason: 'withdrawn', gates: [gate], failing: null }];
+    const lines = renderStory(story);
+    expect(lines).toContainEqual(expect.stringMatching(/run void \(withdrawn\): nothing it found counts; gates spent: test 0\.5s$/));
+    expect(lines.join('\n')).not.toContain('verdict VOID');
+  });
+});

@@ -1,6 +1,6 @@
 // `land gc` in a clone's own queue: after a real drain (in this process) with one culprit, the
 // finished jobs' records and the logs of the trains only they rode go from .git/land/; a queued
-// job, its record and the metrics rows stay.
+// job, its record and the metrics rows stay, and `land stats` shows what it showed before.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,8 @@ describe('land gc in a local queue', () => {
     const [queued] = await submitInProcess(repo.dir, ['later']);
     const state = stateDir(repo);
     const metrics = join(state, 'metrics.jsonl');
-    const rowsBefore = (await land(repo.dir, ['stats', '--json'])).json().trains;
+    const figures = async () => ({ ...(await land(repo.dir, ['stats', '--json'])).json(), period: null });
+    const before = await figures();
 
     const young = (await land(repo.dir, ['gc', '--json'])).json();
     expect(young).toMatchObject({ olderThan: '30d', jobs: [], trains: [], remoteRefs: 0 });
@@ -37,7 +38,9 @@ describe('land gc in a local queue', () => {
     for (const train of out.trains) expect(existsSync(join(state, 'logs', `${train}.log`))).toBe(false);
     expect(existsSync(join(state, 'jobs', `${queued}.json`))).toBe(true);
     expect(existsSync(metrics)).toBe(true);
-    expect((await land(repo.dir, ['stats', '--json'])).json().trains).toEqual(rowsBefore);
+    // Every figure outlives the records: gc kept what stats counts of them (pruned.jsonl).
+    expect(existsSync(join(state, 'pruned.jsonl'))).toBe(true);
+    expect(await figures()).toEqual(before);
     const status = await land(repo.dir, ['status', '--json']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.json().jobs.map((job: { id: string }) => job.id)).toEqual([queued]);

@@ -52,6 +52,8 @@ export function history(parts: Partial<History> = {}): History {
     unreadableTrains: 0,
     window: [],
     windowNow: null,
+    windowFrom: 'here',
+    voided: [],
     abandoned: [],
     ...parts,
   };
@@ -146,6 +148,6 @@ export function sampleHistory(): History {
     { at: at(200), event: 'FAIL', before: 8, after: 4, train: 't3', jobs: 1, culprits: 1 },
     { at: at(750), event: 'set', before: 8, after: 2, train: null, by: 'ada@example.com' },
   ];
-  const abandoned: AbandonedTrain[] = [{ train: 'tx', at: T0 + 840_000, members: ['j-11'] }];
+  const abandoned: AbandonedTrain[] = [{ train: 'tx', at: T0 + 840_000, members: ['j-11'], reason: 'speculation_abandoned' }];
   return history({ jobs, trains, window: windowEntries, windowNow: 4, abandoned });
 }

@@ -34,6 +34,8 @@ export function history(jobs: readonly JobRecord[], trains: readonly HistoryTrai
     unreadableTrains: 0,
     window: [],
     windowNow: null,
+    windowFrom: 'here',
+    voided: [],
     abandoned: [],
   };
 }

@@ -1,6 +1,7 @@
 // computeStats on a synthetic History (test/helpers/statsFixture.ts): every figure of `land stats`, pure.
 import { describe, expect, it } from 'vitest';
 import { computeStats } from '../../lib/stats/figures.js';
+import { abandonedTrains } from '../../lib/stats/history.js';
 import { distribution, percentile } from '../../lib/stats/percentile.js';
 import { humanDuration, statsText } from '../../lib/stats/statsText.js';
 import { T0, at, history, job, ran, sampleHistory, train } from '../helpers/statsFixture.js';
@@ -37,7 +38,7 @@ describe('computeStats', () => {
   it('counts trains by outcome', () => {
     expect(stats.trains).toEqual({
       ...{ total: 8, pass: 6, fail: 2, infra: 0, landed: 5, bisected: 1, cached: 2, fastPath: 1, flaky: 1, abandoned: 1 },
-      ...{ notLandedByReason: { gate: 2, cas_lost: 1 }, unreadable: 0 },
+      ...{ abandonedByReason: { speculation_abandoned: 1 }, notLandedByReason: { gate: 2, cas_lost: 1 }, unreadable: 0 },
     });
   });
 
@@ -83,6 +84,24 @@ describe('computeStats', () => {
     ]);
   });
 
+  it('counts a void run (VOID row) in gate runs, gate times and abandoned trains, never as a judged train', () => {
+    const voided = train('tv', 5, [1], {
+      verdict: 'VOID',
+      reason: 'withdrawn',
+      landed: false,
+      gateSeconds: 4,
+      gate: { mode: 'full', results: ran(['test', 4]) },
+    });
+    const judged = train('tp', 9, [1], { gateSeconds: 2, gate: { mode: 'full', results: ran(['test', 2]) } });
+    const fromJournal = { train: 'tv', at: T0 + 5000, members: ['j-1'], reason: 'speculation_abandoned' };
+    const h = history({ trains: [judged], voided: [voided], abandoned: abandonedTrains([voided], [fromJournal]) });
+    const s = computeStats(h);
+    expect(s.gateRuns.total).toBe(2);
+    expect(s.trains).toMatchObject({ total: 1, pass: 1, abandoned: 1, abandonedByReason: { withdrawn: 1 }, notLandedByReason: {} });
+    expect(s.gates).toMatchObject([{ name: 'test', runs: 2 }]);
+    expect(s.window.sizes).toEqual([]);
+  });
+
   it("uses window.json's own entries when no row records a window (another clone's drains)", () => {
     const entries = [
       { at: at(10), event: 'PASS' as const, before: 8, after: 8, train: 'a' },
@@ -90,6 +109,7 @@ describe('computeStats', () => {
     ];
     const s = computeStats(history({ window: entries, windowNow: 2 }));
     expect(s.window.sizes).toEqual([8, 8, 2]);
+    expect(statsText(computeStats(history({ window: entries, windowNow: 2, windowFrom: 'drainer' })))).toContain("now 2 (the drainer's, after its last train)");
     expect(s.empty).toBe(false);
   });
 

@@ -4,7 +4,7 @@
 // schema: test/store/formats/formats.unit.test.ts), a row the schema accepts is kept with the same values, and a
 // row without a train's identity is counted, not read.
 import { describe, expect, it } from 'vitest';
-import { trainRowsOf } from '../../lib/stats/history.js';
+import { latestWindowAfter, trainRowsOf } from '../../lib/stats/history.js';
 import { metricsRowFieldChecks } from '../../lib/store/index.js';
 import { parseTrainRows, trainRowSchema } from '../../lib/story/trainRow.js';
 import { at, ran } from '../helpers/statsFixture.js';
@@ -63,5 +63,17 @@ describe('trainRowsOf', () => {
     expect(rows[0]).not.toHaveProperty('cached');
     expect(rows[0]).not.toHaveProperty('branches');
     expect(rows[0]?.members).toEqual(['j-1', 'j-2']);
+  });
+});
+
+describe("latestWindowAfter (the drainer's window, in a clone of a remote queue that keeps none)", () => {
+  it('is the window after the latest train by time, whichever drainer wrote it', () => {
+    const { rows } = trainRowsOf([
+      { ...row, at: at(9), windowAfter: 2 },
+      { ...row, at: at(5), windowAfter: 8 },
+      { ...row, at: at(12), windowAfter: undefined },
+    ]);
+    expect(latestWindowAfter(rows)).toBe(2);
+    expect(latestWindowAfter([])).toBeNull();
   });
 });

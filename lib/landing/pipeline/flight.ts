@@ -3,8 +3,10 @@
 // landed, its verdict writes held back. Abandoning it stops its gates, waits for them, drops the
 // held writes and puts its members back exactly as they were queued.
 import { isAncestor } from '../../git/index.js';
-import { applyChanges } from '../../queue/index.js';
-import type { JobRecord } from '../../store/index.js';
+import { applyChangesLocked, nowIso } from '../../queue/index.js';
+import type { JobRecord, MetricsRow } from '../../store/index.js';
+import { voidRow } from '../plan/settlement.js';
+import { currentWindow } from '../window.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
 import type { RerunOutcome } from '../trains/rerunTrain.js';
 import { judgeStarted, startTrain, type BatchState, type DrainContext, type Speculation, type Started, type TrainPlan } from '../trains/runTrains.js';
@@ -84,16 +86,40 @@ export async function verdictOf(flight: Flight): Promise<RerunOutcome> {
   return result.judged;
 }
 
-/** Stops the gates of these trains (all at once), waits for them, and puts their members back. */
+/**
+ * Stops the gates of these trains (all at once), waits for them, and puts their members back. Each
+ * train's void row (plan/settlement.ts voidRow: the gates it ran were spent) is written with them.
+ */
 export async function abandon(ctx: DrainContext, flights: readonly Flight[], after: string, why: string): Promise<void> {
   for (const flight of flights) flight.stop.abort();
   for (const flight of flights) {
-    await flight.judged;
+    const judged = await flight.judged;
     flight.hold.writes = [];
     const steps = abandonSteps(flight.started.before, { train: flight.started.trainId, after, why });
-    await applyChanges(ctx.store, steps.changes);
+    const row = judged.ok ? abandonedRow(ctx, flight, judged.judged) : null;
+    await ctx.store.withQueueLock(() => {
+      if (row) ctx.store.appendMetric(row);
+      applyChangesLocked(ctx.store, steps.changes);
+    });
     for (const event of steps.events) ctx.emit(event);
   }
+}
+
+/** An abandoned speculative train's void row. */
+function abandonedRow(ctx: DrainContext, flight: Flight, judged: RerunOutcome): MetricsRow {
+  const { started, plan, batchId } = flight;
+  const { built } = started;
+  const facts = {
+    now: nowIso(),
+    trainId: started.trainId,
+    batchId,
+    attempt: plan.attempt,
+    members: started.members,
+    train: { kind: built.kind, base: built.base, commit: built.train, tree: built.tree },
+    runs: { prior: judged.prior, history: judged.runs },
+    window: currentWindow(ctx.store, plan.view.loaded.policy.batch.max),
+  };
+  return voidRow(facts, judged.judgement, 'speculation_abandoned');
 }
 
 /** Stops the gates of these trains and waits for them, writing nothing (the queue is no longer this drainer's). */

@@ -78,7 +78,7 @@ function rowGatesHash(gate: unknown): string | undefined {
 /**
  * Reads gate durations out of metrics rows (`{ cached, verdict, gateSeconds, gate: { gatesHash,
  * results: [{ name, hash, outcome, status, seconds }] } }`). Rows judged from the cache, rows of
- * trains whose gates could not run (INFRA) and rows that do not have the expected shape are left
+ * trains whose gates could not run (INFRA), rows of void runs (VOID: stopped part-way) and rows that do not have the expected shape are left
  * out. With `inForce`, a train counts only under the current gates hash and a gate's run only under
  * that gate's current hash (a run that recorded none, by its row's gates hash); rows that recorded
  * no hash at all count only while nothing was measured under the current one.
@@ -87,7 +87,8 @@ export function gateHistoryFromMetrics(rows: readonly unknown[], inForce: GatesI
   const trains = new Measured();
   const gates = new Map<string, Measured>();
   for (const row of rows) {
-    if (!isRecord(row) || metricsRowField(row, 'cached') === true || metricsRowField(row, 'verdict') === 'INFRA') continue;
+    if (!isRecord(row) || metricsRowField(row, 'cached') === true || metricsRowField(row, 'verdict') === 'INFRA' || metricsRowField(row, 'verdict') === 'VOID')
+      continue;
     const gate = row.gate; // read field by field: rows of earlier versions lack some
     const results = isRecord(gate) && Array.isArray(gate.results) ? gate.results.filter(isRecord) : [];
     const rowMatch = inForce ? matchOf(rowGatesHash(gate), inForce.gatesHash) : 'current';

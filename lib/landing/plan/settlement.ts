@@ -4,7 +4,7 @@
 // row, the events, the window move and what rides next. The train runner (trains/runTrains.ts)
 // performs the effects and applies what this returns.
 import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
-import type { GateRun, JobRecord, MetricsRow, TrainRuns } from '../../store/index.js';
+import type { GateRun, JobRecord, MetricsRow, TrainRuns, VoidReason } from '../../store/index.js';
 import type { DrainEvent } from '../events.js';
 import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
 import type { Judgement } from '../gates/judge.js';
@@ -69,7 +69,7 @@ export type Next =
 
 export interface Settlement {
   changes: JobChange[];
-  /** The train's one metrics row, written under the same lock as the changes (none for a void run). */
+  /** The train's one metrics row, written under the same lock as the changes (a void run's: verdict VOID, voidRow). */
   metric: MetricsRow | null;
   /** Reported after the changes are on disk, in this order. */
   events: DrainEvent[];
@@ -86,10 +86,10 @@ export function effectNeeded(judgement: Judgement, members: readonly JobRecord[]
 }
 
 export function settleTrain(facts: TrainFacts, judgement: Judgement, found: Found): Settlement {
-  if (found.step === 'withdrawn') return settleWithdrawn(facts, found.fresh);
+  if (found.step === 'withdrawn') return settleWithdrawn(facts, judgement, found.fresh);
   switch (judgement.verdict) {
     case 'STOPPED':
-      return settleStopped(facts);
+      return settleStopped(facts, judgement);
     case 'INFRA':
       return settleInfra(facts, judgement, judgement.failure);
     case 'FAIL':
@@ -131,11 +131,7 @@ function sameAttempt(facts: TrainFacts, jobs: readonly JobRecord[]) {
  * repro`): members in merge order with the tips that were merged, the kind of chain, and the log
  * the verdict is in.
  */
-function metricRow(
-  facts: TrainFacts,
-  judgement: Judgement,
-  row: Pick<MetricsRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>,
-): MetricsRow {
+function metricRow(facts: RowFacts, judgement: Judgement, row: Pick<MetricsRow, 'verdict' | 'reason' | 'windowBefore' | 'windowAfter' | 'landed'>): MetricsRow {
   const { members, train } = facts;
   const runs = facts.runs?.history ?? [];
   const many = runs.length > 1;
@@ -161,6 +157,21 @@ function metricRow(
   };
 }
 
+/** What a train's row is made of besides its judgement. */
+export type RowFacts = Pick<TrainFacts, 'now' | 'trainId' | 'batchId' | 'attempt' | 'members' | 'train' | 'runs' | 'window'>;
+
+/**
+ * The row of a train whose run is void (docs/stats.md, "Trains by outcome"): stopped by a signal
+ * (`interrupted`), a member canceled or stopped during its gates (`withdrawn`), or a speculative
+ * train abandoned because a train ahead did not land (`speculation_abandoned`). Nothing it found
+ * counts (no verdict, no window move: before = after), but the gates it ran were spent: the row
+ * keeps them (`gate`, `gateSeconds`, `runs`) for `land stats`'s gate runs, and its log for `land
+ * log` and `land gc`.
+ */
+export function voidRow(facts: RowFacts, judgement: Judgement, reason: VoidReason): MetricsRow {
+  return metricRow(facts, judgement, { verdict: 'VOID', reason, windowBefore: facts.window, windowAfter: facts.window, landed: false });
+}
+
 /**
  * The window after a train that decided jobs (`decided`: its landed members, or its one culprit):
  * sized from the culprit rate of everything recorded, this train included (plan/windowPlan.ts).
@@ -176,11 +187,11 @@ function windowEvents(move: Settlement['window']): DrainEvent[] {
   return move && move.before !== move.after ? [{ type: 'window', before: move.before, after: move.after, event: move.event }] : [];
 }
 
-/** A signal stopped the gate: the members go back at the same attempt; nothing is known. */
-function settleStopped(facts: TrainFacts): Settlement {
+/** A signal stopped the gate: the members go back at the same attempt; nothing is known (a void row keeps what ran). */
+function settleStopped(facts: TrainFacts, judgement: Judgement): Settlement {
   return {
     changes: requeueChanges(facts.members, { reason: 'interrupted', toHead: true, batch: sameAttempt(facts, facts.members) }),
-    metric: null,
+    metric: voidRow(facts, judgement, 'interrupted'),
     events: [{ type: 'requeued', train: facts.trainId, jobs: ids(facts.members), reason: 'interrupted' }],
     window: null,
     next: { next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' },
@@ -191,7 +202,7 @@ function settleStopped(facts: TrainFacts): Settlement {
  * A member stopped while the gate ran voids the run (the gate judged a tree that will not land):
  * the stopped ones are settled, the others go back at the same attempt, and the window stays.
  */
-function settleWithdrawn(facts: TrainFacts, fresh: readonly JobRecord[]): Settlement {
+function settleWithdrawn(facts: TrainFacts, judgement: Judgement, fresh: readonly JobRecord[]): Settlement {
   const out = withdrawals(fresh);
   const changes = [...out.changes];
   const events = [...out.events];
@@ -199,7 +210,7 @@ function settleWithdrawn(facts: TrainFacts, fresh: readonly JobRecord[]): Settle
     changes.push(...requeueChanges(out.live, { reason: 'withdrawn', toHead: true, batch: sameAttempt(facts, out.live) }));
     events.push({ type: 'requeued', train: facts.trainId, jobs: ids(out.live), reason: 'a member withdrew during the gate; run void' });
   }
-  return { changes, metric: null, events, window: null, next: { next: 'done' } };
+  return { changes, metric: voidRow(facts, judgement, 'withdrawn'), events, window: null, next: { next: 'done' } };
 }
 
 /** Nothing was tested: the members go back (counted against retries.infra), or fail past it. */

@@ -8,6 +8,7 @@ export * from './jobRecord.js';
 export * from './jobShape.js';
 export * from './journalLine.js';
 export * from './metricsRow.js';
+export * from './prunedJob.js';
 export * from './proof.js';
 export * from './window.js';
 export * from './verdict.js';

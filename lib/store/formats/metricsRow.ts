@@ -39,8 +39,9 @@ export const metricsRowSchema = z.looseObject({
   /** The log that holds the gates' output (the judging train's, for a cached verdict). */
   log: z.string().nullable(),
   gate: gateTelemetrySchema,
-  verdict: z.enum(['PASS', 'FAIL', 'INFRA']),
-  /** Why a train did not land: the failure's reason, target_red, cas_lost, target_dirty; null when it landed. */
+  /** VOID: the run was abandoned (reason: one of VOID_REASONS); nothing it found counts, its gate runs were spent. */
+  verdict: z.enum(['PASS', 'FAIL', 'INFRA', 'VOID']),
+  /** Why a train did not land: the failure's reason, target_red, cas_lost, target_dirty, or a VOID_REASONS; null when it landed. */
   reason: z.string().nullable(),
   windowBefore: z.number().int(),
   windowAfter: z.number().int(),
@@ -54,6 +55,16 @@ export const metricsRowSchema = z.looseObject({
   runs: z.array(gateRunSchema).optional(),
 });
 export type MetricsRow = z.infer<typeof metricsRowSchema>;
+
+/**
+ * Why a train's run is void (verdict VOID): a signal stopped its gates, a member was canceled or
+ * stopped while they ran, or it was a speculative train behind one that did not land.
+ */
+export const VOID_REASONS = ['interrupted', 'withdrawn', 'speculation_abandoned'] as const;
+export type VoidReason = (typeof VOID_REASONS)[number];
+
+/** Whether a stored row's run is void (its gates ran, nothing it found counts). */
+export const isVoidRow = (row: { verdict?: unknown }): boolean => row.verdict === 'VOID';
 
 /**
  * The row `land reconcile` writes for a landing that has none, rebuilt from its members' records

@@ -3,9 +3,35 @@
 // verdict cache its verdicts. Runs under the queue lock; a job that is no longer finished (retried
 // since the plan was made) is left alone.
 import { rmSync } from 'node:fs';
+import { appendJsonLine, readJsonLines } from '../jsonl.js';
 import type { StatePaths } from '../paths.js';
 import type { PruneRequest } from '../queueKind.js';
-import { TERMINAL_STATES, type JobRecord, type JournalLine } from '../formats/index.js';
+import { asCountedJob, prunedJobOf, TERMINAL_STATES, type JobRecord, type JournalLine, type PrunedJob } from '../formats/index.js';
+
+/** What `land gc` keeps of the records it prunes (formats/prunedJob.ts), read before they go; a corrupt or missing one is left out. */
+export function prunedJobsOf(ids: readonly string[], readJob: (id: string) => JobRecord | null): PrunedJob[] {
+  return ids.flatMap((id) => {
+    try {
+      const job = readJob(id);
+      return job ? [prunedJobOf(job)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Appends what gc keeps of the pruned jobs to a file of pruned jobs (a clone's own queue: pruned.jsonl). */
+export function appendPrunedJobs(path: string, jobs: readonly PrunedJob[]): void {
+  for (const job of jobs) appendJsonLine(path, job);
+}
+
+/** The pruned jobs of a file, those with a counted job's shape (jobShape.ts) as records for the counting readers. */
+export function readPrunedJobsFile(path: string): JobRecord[] {
+  return readJsonLines(path, (raw) => {
+    const read = asCountedJob(raw);
+    return read.ok ? read.job : null;
+  }).rows;
+}
 
 /**
  * What of `request` may still be pruned, re-planned under the queue lock: the jobs still finished

@@ -28,7 +28,8 @@ export class RemoteCacheFiles {
 
   readState(): RemoteState {
     // A new cache has published none of its metrics rows; a damaged state does not know how many (null).
-    if (!existsSync(this.statePath)) return { ...emptyRemoteState(), published: { metricsAt: 0, metrics: {}, logs: {}, trains: {}, skipped: [] } };
+    if (!existsSync(this.statePath))
+      return { ...emptyRemoteState(), published: { metricsAt: 0, metrics: {}, logs: {}, trains: {}, skipped: [], pruned: null } };
     try {
       const parsed = remoteStateSchema.safeParse(JSON.parse(readFileSync(this.statePath, 'utf8')));
       // A damaged state file costs one full re-read of the records, nothing else.

@@ -15,6 +15,7 @@ import {
   rememberSkipped,
   rowsOfMetricsMessage,
 } from '../formats/published.js';
+import { prunedJobsOfMessage } from '../formats/prunedJob.js';
 import type { QueueRefs, RemoteState } from '../remoteLayout.js';
 import type { PublishedFiles } from './publishedFiles.js';
 
@@ -44,7 +45,49 @@ export async function materializePublished(reader: PublishedReader, refs: QueueR
   const logs = await materializeLogs(reader, refs.logs, before.logs, { skipped, skip });
   // Train refs need nothing here: the fetch brought their commits; a ref that is no commit is not used.
   const trains = Object.fromEntries([...refs.trains].filter(([, object]) => object.type === 'commit').map(([train, object]) => [train, object.oid]));
-  return { metricsAt: before.metricsAt, metrics, logs, trains, skipped: rememberSkipped(before.skipped, added) };
+  const pruned = await materializePruned(reader, refs.pruned, before.pruned, { skipped, skip });
+  return { metricsAt: before.metricsAt, metrics, logs, trains, skipped: rememberSkipped(before.skipped, added), pruned };
+}
+
+/**
+ * refs/land/pruned (formats/prunedJob.ts): its new commits' jobs appended to published/pruned.jsonl
+ * (the whole chain again when it was rewritten), read within the metrics chain's caps; gone, the
+ * file goes. Returns the commit the file now reflects.
+ */
+async function materializePruned(reader: PublishedReader, object: RefObject | null, seen: string | null, skips: Skips): Promise<string | null> {
+  const name = `refs/land/pruned on ${reader.remote}`;
+  if (!object) {
+    if (seen) reader.files.removePruned();
+    return null;
+  }
+  if (object.oid === seen || skips.skipped.has(object.oid)) return seen;
+  if (object.type !== 'commit') {
+    skips.skip(object.oid, `${name} is a ${object.type} (${object.oid.slice(0, 12)}), not a commit of pruned jobs; it is skipped`);
+    return seen;
+  }
+  const since = seen && (await isKnownAncestor(reader.cwd, seen, object.oid)) ? seen : null;
+  try {
+    const oids = await chainCommits(reader.cwd, { tip: object.oid, since }, METRICS_CHAIN_MAX_COMMITS);
+    const infos = await objectInfo(reader.cwd, oids);
+    const pick = metricsCommitsToRead(
+      oids.map((oid) => ({ oid, size: infos.get(oid)?.size ?? Number.POSITIVE_INFINITY })),
+      skips.skipped,
+    );
+    for (const oid of pick.tooLarge) skips.skip(oid, `${name} has a commit (${oid.slice(0, 12)}) too large to be pruned jobs; it is skipped`);
+    const messages = await readCommitMessages(reader.cwd, pick.read);
+    let bad = 0;
+    const jobs = pick.read.flatMap((oid) => {
+      const read = prunedJobsOfMessage(messages.get(oid) ?? '');
+      bad += read.bad;
+      return read.jobs;
+    });
+    if (bad) reader.warn(`${name} ${object.oid}`, `${name} carries ${bad} line${bad === 1 ? '' : 's'} that are not pruned jobs; they are skipped`);
+    reader.files.writePruned(jobs, since ? 'append' : 'replace');
+  } catch (error) {
+    skips.skip(object.oid, `${name} (${object.oid.slice(0, 12)}) could not be read (${(error as Error).message}); it is skipped`);
+    return seen;
+  }
+  return object.oid;
 }
 
 /** The objects skipped before, and how to skip one more (warned once, remembered). */

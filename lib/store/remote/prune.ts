@@ -4,9 +4,10 @@
 // nothing is deleted). Then the cache forgets them: records, logs, published copies. The drainers'
 // metrics refs are history and stay. Runs under the cache's lock.
 import { LandError } from '../../errors.js';
-import { pushAtomic, type RefUpdate } from '../../git/index.js';
+import { pushAtomic, writeCommits, type RefUpdate } from '../../git/index.js';
+import { prunedMessage, type PrunedJob } from '../formats/prunedJob.js';
 import type { LocalStore } from '../localStore.js';
-import { forgetJobs, removeJobFiles, stillPrunable } from '../local/prune.js';
+import { forgetJobs, prunedJobsOf, removeJobFiles, stillPrunable } from '../local/prune.js';
 import type { PruneRequest, PruneResult } from '../queueKind.js';
 import { remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import type { RemoteCacheFiles } from './cacheFiles.js';
@@ -43,6 +44,11 @@ export async function pruneRemote(parts: {
   // Re-planned under the lock: a job retried since the plan keeps its record and its trains.
   const { jobs, trains } = stillPrunable(request, (id) => cache.readJob(id));
   const updates = pruneUpdates(queue.remote, refs, jobs, trains);
+  // What stats, report and tune count of the jobs goes in the same push (refs/land/pruned), so
+  // their figures do not change in any clone when the records go (formats/prunedJob.ts).
+  const kept = prunedJobsOf(jobs, (id) => cache.readJob(id));
+  const keep = kept.length ? await prunedCommit(queue, refs, kept) : null;
+  if (keep) updates.push(keep.update);
   if (updates.length) {
     const pushed = await pushAtomic(queue.cwd, queue.remote, updates).catch((error: unknown) => {
       throw remoteError(error);
@@ -57,8 +63,20 @@ export async function pruneRemote(parts: {
   removeJobFiles(cache.paths, [], trains);
   for (const train of trains) published.removeLog(train);
   const state = files.readState();
-  files.writeState(forget(state, jobs, trains));
+  const known = state.published.pruned === (refs.pruned?.oid ?? null);
+  if (keep && known) published.writePruned(kept, 'append');
+  const next = forget(state, jobs, trains);
+  // The cache reflects the new commit only when it reflected its parent; else the next fetch reads the chain.
+  if (keep && known) next.published.pruned = keep.update.to;
+  files.writeState(next);
   return { jobs, trains, remoteRefs: updates.length };
+}
+
+/** One more commit on refs/land/pruned carrying `jobs`, and its update leased on what was fetched (a blob there starts a new chain). */
+async function prunedCommit(queue: QueueRemote, refs: QueueRefs, jobs: readonly PrunedJob[]): Promise<{ update: RefUpdate }> {
+  const parent = refs.pruned?.type === 'commit' ? refs.pruned.oid : null;
+  const [id] = await writeCommits(queue.cwd, [{ parent, files: [], message: prunedMessage(jobs) }]);
+  return { update: { ref: remoteRefs(queue.remote).pruned, to: id as string, expect: refs.pruned?.oid ?? null } };
 }
 
 /** The remote state without the pruned jobs and trains. */

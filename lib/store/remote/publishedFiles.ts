@@ -9,6 +9,8 @@ import type { JsonLines } from '../jsonl.js';
 import { readMetricsFile, readMetricsMatchingIn, readMetricsTailOf } from '../local/metrics.js';
 import { readFrom, scanLines, type TextSlice } from '../scan.js';
 import { drainerIdSchema, publishedTrainSchema } from '../formats/published.js';
+import type { JobRecord } from '../formats/index.js';
+import { readPrunedJobsFile } from '../local/prune.js';
 
 type Row = Record<string, unknown>;
 
@@ -64,6 +66,28 @@ export class PublishedFiles {
       ensureDir(this.metricsDir);
       appendFileSync(this.metricsFile(drainer), text);
     }
+  }
+
+  /** published/pruned.jsonl: what `land gc` (any clone's) kept of the jobs it pruned (formats/prunedJob.ts). */
+  get prunedFile(): string {
+    return join(this.root, 'published', 'pruned.jsonl');
+  }
+
+  writePruned(jobs: readonly Row[], mode: 'replace' | 'append'): void {
+    const text = jobs.map((job) => `${JSON.stringify(job)}\n`).join('');
+    if (mode === 'replace') writeCacheFile(this.prunedFile, text);
+    else if (text) {
+      ensureDir(join(this.root, 'published'));
+      appendFileSync(this.prunedFile, text);
+    }
+  }
+
+  removePruned(): void {
+    rmSync(this.prunedFile, { force: true });
+  }
+
+  readPruned(): JobRecord[] {
+    return readPrunedJobsFile(this.prunedFile);
   }
 
   removeRows(drainer: string): void {

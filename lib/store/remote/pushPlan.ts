@@ -7,7 +7,7 @@ import { writeCommits, type NewCommit, type RefUpdate } from '../../git/index.js
 import { recordMessage, remoteRefs, type QueueRefs, type QueueRemote, type RemoteState } from '../remoteLayout.js';
 import type { LeaseKeeper } from '../remoteLease.js';
 import { TERMINAL_STATES } from '../formats/index.js';
-import { publishPart, type PublishInput } from './publish.js';
+import { landedTrainsOf, publishPart, type PublishInput } from './publish.js';
 import { jobLease, nextSeqLast } from './refLeases.js';
 import { renewAsked, type Transaction, type TransactOptions } from './transaction.js';
 
@@ -46,7 +46,9 @@ export async function pushUpdates(opts: {
     state.seqLast,
   );
   const changing = jobs.length > 0 || Boolean(transact.extra?.length) || (holding && renewAsked(transact.renew));
-  const part = holding ? publishPart({ ...opts.unpublished(txn.rows), refs, published: state.published, remote: queue.remote }) : null;
+  // The landing push carries the landed train's log too (a landed job's `land log` in any clone).
+  const landed = holding ? landedTrainsOf(jobs) : [];
+  const part = holding ? publishPart({ ...opts.unpublished(txn.rows), landed, refs, published: state.published, remote: queue.remote }) : null;
   // The rows ride a push that goes anyway (at most one push a train); a failed train's story goes now.
   const publishing = part !== null && (changing || part.urgent);
   const renewing = holding && (changing || publishing);

@@ -58,13 +58,13 @@ function verdictTrains(repo: QueueRepo): string[] {
     .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')).train as string);
 }
 
-function metricTrains(repo: QueueRepo): string[] {
+function metricRows(repo: QueueRepo): { train: string; verdict: string; reason: string | null; cached?: boolean; gate?: { results?: unknown[] } }[] {
   const file = join(stateDir(repo), 'metrics.jsonl');
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line).train as string);
+    .map((line) => JSON.parse(line));
 }
 
 describe('land run with batch.parallel 2', () => {
@@ -84,9 +84,17 @@ describe('land run with batch.parallel 2', () => {
     const abandoned = events.filter((e) => e.type === 'train_abandoned');
     expect(abandoned[0]).toMatchObject({ train: behind?.train, after: head?.train, members: [ids[2], ids[3]] });
     const abandonedTrains = new Set(abandoned.map((e) => e.train as string));
-    // Nothing of an abandoned train is a verdict: no verdict-cache entry, no metrics row, no window move.
+    // Nothing of an abandoned train is a verdict: no verdict-cache entry, no window move; its row is
+    // VOID (the gates it ran were spent: land stats counts them).
     for (const train of verdictTrains(repo)) expect(abandonedTrains.has(train)).toBe(false);
-    for (const train of metricTrains(repo)) expect(abandonedTrains.has(train)).toBe(false);
+    const rows = metricRows(repo).filter((row) => abandonedTrains.has(row.train));
+    expect(rows.map((row) => [row.verdict, row.reason])).toEqual([...abandonedTrains].map(() => ['VOID', 'speculation_abandoned']));
+    const stats = (await land(repo.dir, ['stats', '--json'])).json();
+    expect(stats.trains).toMatchObject({ abandoned: abandonedTrains.size, abandonedByReason: { speculation_abandoned: abandonedTrains.size } });
+    // Every row whose gates ran counts one gate run, the void ones too (one was stopped part-way).
+    const ranGates = metricRows(repo).filter((row) => !row.cached && (row.gate?.results?.length ?? 0) > 0);
+    expect(ranGates.filter((row) => row.verdict === 'VOID').length).toBeGreaterThanOrEqual(1); // the train behind, judged before it was abandoned
+    expect(stats.gateRuns.total).toBe(ranGates.length);
     const history = JSON.parse(readFileSync(join(stateDir(repo), 'window.json'), 'utf8')).history as { train: string | null; jobs?: number }[];
     for (const entry of history) expect(abandonedTrains.has(entry.train as string)).toBe(false);
     // What the window history decided: the four jobs once each (three landed, one culprit).
@@ -174,6 +182,9 @@ describe('land run with batch.parallel 2', () => {
       .map((line) => JSON.parse(line));
     expect(builtTrains(events)[1]).toMatchObject({ members: [ids[2], ids[3]] });
     expect(events.find((e) => e.type === 'canceled')).toMatchObject({ job: ids[3] });
+    // The withdrawn train's run is void, and its row says so (its gate ran: counted in land stats).
+    const withdrawn = builtTrains(events)[1]?.train;
+    expect(metricRows(repo).find((row) => row.train === withdrawn)).toMatchObject({ verdict: 'VOID', reason: 'withdrawn' });
     const jobs = await jobsById(repo);
     expect(jobs.get(ids[3]).state).toBe('canceled');
     for (const id of [ids[0], ids[1], ids[2]]) expect(jobs.get(id).state).toBe('landed');
@@ -206,7 +217,7 @@ describe('land run with batch.parallel 2: probes during a bisection', () => {
     // A probe is no train of jobs: no record or journal line names it.
     const probeIds = new Set(probes.map((e) => e.train));
     expect(journal(repo).filter((entry) => probeIds.has(entry.detail?.train as string))).toEqual([]);
-    expect(metricTrains(repo).filter((train) => probeIds.has(train))).toEqual([]);
+    expect(metricRows(repo).filter((row) => probeIds.has(row.train))).toEqual([]);
     const jobs = await jobsById(repo);
     expect(jobs.get(ids[2]).state).toBe('failed');
     expect(jobs.get(ids[2]).reason).toBe('gate');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Judgement } from '../../../lib/landing/gates/judge.js';
 import { effectNeeded, settleTrain, type Found, type Settlement, type TrainFacts } from '../../../lib/landing/plan/settlement.js';
 import { newJobRecord, type JobChange } from '../../../lib/queue/index.js';
-import type { GateTelemetry, JobRecord } from '../../../lib/store/index.js';
+import { metricsRowSchema, type GateTelemetry, type JobRecord } from '../../../lib/store/index.js';
 
 const TIP = 'a'.repeat(40);
 const BASE = 'b'.repeat(40);
@@ -286,14 +286,15 @@ describe('settleTrain', () => {
     expect(s.events.map((e) => e.type)).toEqual(['requeued', 'failed']);
   });
 
-  it('STOPPED: the members go back at the same attempt, no metrics row, the drain stops', () => {
+  it('STOPPED: the members go back at the same attempt, a void row keeps the gates spent, the drain stops', () => {
     const members = [job(1), job(2)];
     const s = settleTrain(facts(members), stopped, judged);
     expect(on(s, members).map((c) => [c.to, c.record.reason, c.record.requeued])).toEqual([
       ['queued', 'interrupted', true],
       ['queued', 'interrupted', true],
     ]);
-    expect(s.metric).toBeNull();
+    expect(s.metric).toMatchObject({ verdict: 'VOID', reason: 'interrupted', landed: false, members: members.map((m) => m.id), gate: stopped.telemetry });
+    expect(s.metric?.windowAfter).toBe(s.metric?.windowBefore);
     expect(s.window).toBeNull();
     expect(s.next).toEqual({ next: 'stop', why: 'interrupted', message: 'the gate was stopped by a signal' });
   });
@@ -309,7 +310,10 @@ describe('settleTrain', () => {
     ]);
     expect(changes[0]?.detail).toEqual({ by: 'ann' });
     expect(changes[1]?.record).toMatchObject({ reason: 'withdrawn', requeued: true, batch: { id: 'b-1', members: [stays.id], attempt: 1 } });
-    expect(s.metric).toBeNull();
+    // The run is void, but its gates ran: a VOID row (nothing it found counts; the window stays).
+    expect(s.metric).toMatchObject({ verdict: 'VOID', reason: 'withdrawn', landed: false, gateSeconds: pass.seconds, gate: pass.telemetry });
+    expect(s.metric?.windowAfter).toBe(s.metric?.windowBefore);
+    expect(metricsRowSchema.safeParse(s.metric).success).toBe(true);
     expect(s.window).toBeNull();
     expect(s.events).toEqual([
       { type: 'canceled', job: canceled.id },

@@ -84,7 +84,7 @@ describe('the train-outcomes chart', () => {
         train('infra', 6, { members: ['e', 'f'], verdict: 'INFRA', reason: 'no_lane' }),
         train('lost', 7, { members: ['e'], reason: 'cas_lost', landed: false }),
       ],
-      abandoned: [{ train: 'spec', at: T0 + 8000, members: ['g', 'h'] }],
+      abandoned: [{ train: 'spec', at: T0 + 8000, members: ['g', 'h'], reason: 'speculation_abandoned' }],
     });
     const points = outcomesData(h);
     expect(points.map((p) => `${p.train}:${p.outcome}`)).toEqual([

@@ -39,7 +39,11 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     expect(published.map((line) => JSON.parse(line).train).sort()).toEqual(own.map((line) => JSON.parse(line).train).sort());
     const logRefs = refs.filter((ref) => ref.startsWith('refs/land/logs/'));
     expect(logRefs.length).toBeGreaterThan(0);
-    expect(refs.filter((ref) => ref.startsWith('refs/land/trains/'))).toHaveLength(logRefs.length);
+    // Each failed train's commit and log, and the log of the train that landed `good` (its landing push carried it).
+    const trainRefs = refs.filter((ref) => ref.startsWith('refs/land/trains/'));
+    expect(trainRefs.length).toBeGreaterThan(0);
+    expect(logRefs).toEqual(expect.arrayContaining(trainRefs.map((ref) => ref.replace('/trains/', '/logs/'))));
+    expect(logRefs).toHaveLength(trainRefs.length + 1);
 
     const log = ok(await land(dev.dir, ['log', bad]));
     expect(log.stdout).toContain('== gate test');
@@ -54,6 +58,7 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const seen = ok(await land(dev.dir, ['window', '--json'])).json();
     expect(seen).toMatchObject({ from: 'drainer', size: drainers.size });
     expect(seen.size).toBeLessThan(seen.max);
+    expect(stats.window).toMatchObject({ now: drainers.size, from: 'drainer' }); // land stats too, not "never set"
     expect(ok(await land(dev.dir, ['status'])).stdout).toContain(`window ${drainers.size} (max ${seen.max}; the drainer's, after its last train)`);
     // A third clone that neither submitted nor drained: the train's commit (and so its member tips)
     // comes with the fetch of refs/land/trains/<train>.
@@ -74,6 +79,11 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     expect(status.stderr).toContain('refs/land/metrics/0123456789abcdef');
     expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
 
+    // What stats shows, job figures included, before gc prunes every job (the time it was read aside).
+    const figures = async (dir: string) => ({ ...ok(await land(dir, ['stats', '--json'])).json(), period: null });
+    const before = await figures(dev.dir);
+    expect(before.jobs).toMatchObject({ landed: 1, failed: 1 });
+
     // land gc from the drainer's clone (its own rows name its trains): one push deletes the finished jobs' and their trains' refs.
     const gc = ok(await land(ci.dir, ['gc', '--older-than', '0m', '--json'])).json();
     expect(gc.jobs.sort()).toEqual([...ids].sort());
@@ -85,6 +95,10 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const gone = await land(dev.dir, ['log', bad]);
     expect(gone.code, gone.stderr).toBe(4);
     expect(gone.stderr).toContain('is gone');
-    expect(ok(await land(dev.dir, ['stats', '--json'])).json().gates[0].runs).toBe(stats.gates[0].runs);
+    // The history outlives the records: the same figures in a clone that saw the jobs, in the one that ran gc, and in a fresh clone.
+    expect(left).toContain('refs/land/pruned');
+    expect(await figures(dev.dir)).toEqual(before);
+    expect(await figures(ci.dir)).toEqual({ ...before, window: (await figures(ci.dir)).window });
+    expect(await figures(team.clone('eve').dir)).toEqual(before);
   });
 });

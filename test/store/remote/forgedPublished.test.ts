@@ -54,7 +54,8 @@ describe('forged published refs', () => {
     ok(await land(ci.dir, ['run']));
     const bad = ok(await land(dev.dir, ['submit', 'bad', '--json'])).json().job.id as string;
     ok(await land(ci.dir, ['run']));
-    const [train] = [...serverRefs(team).keys()].filter((ref) => ref.startsWith('refs/land/logs/')).map((ref) => ref.slice('refs/land/logs/'.length));
+    // The failed train (a landed train publishes its log too, but no train commit).
+    const [train] = [...serverRefs(team).keys()].filter((ref) => ref.startsWith('refs/land/trains/')).map((ref) => ref.slice('refs/land/trains/'.length));
     expect(train).toBeDefined();
     // The failed job is submitted again: queued, and the failed train it rode is part of its story.
     expect(ok(await land(dev.dir, ['submit', 'bad', '--json'])).json()).toMatchObject({ outcome: 'requeued', job: { id: bad } });

@@ -49,6 +49,10 @@ describe("land log in a developer's clone", () => {
       );
     }
 
+    // A landed job's log is published with its landing push: `land log` works in any clone.
+    const landedLog = ok(await land(dev.dir, ['log', c1 as string]));
+    expect(landedLog.stdout).toContain('== gate test');
+
     // land why names the logs by the copies on this machine, never by the drainer's paths.
     const why = ok(await land(dev.dir, ['why', second as string])).stdout;
     expect(why).toContain(`log ${dev.dir}/.git/land/remote/origin/published/logs/${judging}.log`);

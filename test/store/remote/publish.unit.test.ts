@@ -10,7 +10,7 @@ import {
   READ_LOG_MAX_BYTES,
   rowsOfMetricsMessage,
 } from '../../../lib/store/formats/published.js';
-import { failedTrainOf, publishPart } from '../../../lib/store/remote/publish.js';
+import { failedTrainOf, landedTrainsOf, publishPart } from '../../../lib/store/remote/publish.js';
 import { emptyQueueRefs, emptyRemoteState, parseQueueRefs } from '../../../lib/store/remoteLayout.js';
 
 const C1 = 'a'.repeat(40);
@@ -90,6 +90,29 @@ describe('publishPart', () => {
     const published = { ...emptyRemoteState().published, trains: { 'b-1-1': C1 }, logs: { 'b-1-1': C2 } };
     expect(publishPart({ ...base, published, rows: [row('b-1-1')] })?.urgent).toBe(false);
     expect(publishPart({ ...base, published, rows: [] })).toBeNull();
+  });
+});
+
+describe('the landed trains a push carries the logs of', () => {
+  const landed = (log: string | null, mode: string, state = 'landed') => ({ state, gateLog: log, gate: { mode } });
+  it('names the train of each landed record whose gates ran, once', () => {
+    const log = '/x/.git/land/remote/origin/logs/b-3-1.log';
+    expect(landedTrainsOf([landed(log, 'full'), landed(log, 'full'), landed('/x/logs/b-3-2.log', 'selective')])).toEqual(['b-3-1', 'b-3-2']);
+  });
+  it('leaves out a cached or fast-path verdict, a record not landed, and a log name land would not write', () => {
+    expect(landedTrainsOf([landed('/x/logs/b-3-1.log', 'cached'), landed('/x/logs/b-3-1.log', 'none')])).toEqual([]);
+    expect(landedTrainsOf([landed('/x/logs/b-3-1.log', 'full', 'failed'), landed(null, 'full'), landed('/x/logs/B..log', 'full')])).toEqual([]);
+  });
+  it("publishes a landed train's log in the push, with no metrics commit when no row is due, and only once", () => {
+    const input = { remote: 'origin', drainer: '0123456789abcdef', refs: emptyQueueRefs(), rows: [], logText: () => 'ok\n' };
+    const part = publishPart({ ...input, published: emptyRemoteState().published, landed: ['b-3-1'] });
+    expect(part?.urgent).toBe(false);
+    expect(part?.commits.map((c) => c.files)).toEqual([[{ name: 'log', content: 'ok\n' }]]);
+    expect(part?.updates(['l1'])).toEqual([{ ref: 'refs/land/logs/b-3-1', to: 'l1', expect: null }]);
+    const next = emptyRemoteState().published;
+    part?.record(next, ['l1']);
+    expect(next).toMatchObject({ metrics: {}, logs: { 'b-3-1': 'l1' }, trains: {} });
+    expect(publishPart({ ...input, published: next, landed: ['b-3-1'] })).toBeNull();
   });
 });
 

@@ -125,24 +125,41 @@ for (const t of transportCases()) {
 // The land CLI over ssh:// (test/store/remote/teamSubmit.test.ts and team.test.ts tell the same story over file://).
 const ssh = transportCases().find((t) => t.transport === 'ssh');
 describe.skipIf(!ssh?.available)(`land ${ssh?.title ?? 'over ssh://'}`, () => {
-  it('land submit in one clone, status in another, a drain in a fresh clone: landed on the server', async () => {
+  it('land submit in one clone, status in another, a drain in a fresh clone: landed on the server, the failure told in the other', async () => {
     const setup = await makeRemoteSetup({ transport: 'ssh' });
     const dev = cloneOf(setup, 'dev');
     dev.branch('feature', { 'a.txt': 'a\n' });
+    dev.branch('bad', { broken: 'yes\n' });
     const submitted = await land(dev.dir, ['submit', 'feature', '--json']);
     expect(submitted.code, submitted.stderr).toBe(0);
     const id = submitted.json().job.id as string;
+    const failing = await land(dev.dir, ['submit', 'bad', '--json']);
+    expect(failing.code, failing.stderr).toBe(0);
+    const bad = failing.json().job.id as string;
     expect(setup.server('for-each-ref', '--format=%(refname)', 'refs/land/')).toContain(`refs/land/jobs/${id}`);
     const other = cloneOf(setup, 'other');
     const status = await land(other.dir, ['status', '--json']);
     expect(status.code, status.stderr).toBe(0);
-    expect(status.json().jobs.map((j: { id: string }) => j.id)).toEqual([id]);
+    expect(status.json().jobs.map((j: { id: string }) => j.id)).toEqual([id, bad]);
     const ci = cloneOf(setup, 'ci');
     const run = await land(ci.dir, ['run']);
     expect(run.code, run.stderr).toBe(0);
     expect(setup.server('show', 'main:a.txt')).toBe('a');
     const show = await land(other.dir, ['show', id, '--json']);
     expect(show.json().state).toBe('landed');
-    // About a dozen ssh sessions (submit 2, status 1, the run 7, show 1): room for a loaded machine.
+    // The team story over ssh (failureStory.test.ts over file://): the job the CI clone's drainer
+    // failed is logged, told, reproduced and counted in a clone that ran no gate.
+    const log = await land(other.dir, ['log', bad]);
+    expect(log.code, log.stderr).toBe(0);
+    expect(log.stdout).toContain('== gate test');
+    const why = await land(other.dir, ['why', bad]);
+    expect(why.code, why.stderr).toBe(0);
+    expect(why.stdout).toContain('verdict FAIL');
+    const repro = await land(other.dir, ['repro', bad, '--run']);
+    expect(repro.code, repro.stderr).toBe(5);
+    expect(repro.stderr).toContain('the failure reproduced');
+    const stats = await land(other.dir, ['stats', '--json']);
+    expect(stats.json().gateRuns.total).toBeGreaterThan(0);
+    // About twenty ssh sessions (submit 3, status 1, the run ~9, show, log, why, repro, stats 1 each): room for a loaded machine.
   }, 180_000);
 });

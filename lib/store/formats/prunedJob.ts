@@ -1,0 +1,64 @@
+// What `land gc` keeps of a finished job it prunes (docs/stats.md, "After land gc"): the fields
+// `land stats`, `land report` and `land tune` read of a job record (jobShape.ts), so their figures
+// do not change when the record goes. Declared once here:
+// - prunedJobSchema: the kept fields, picked from the record's schema (the bulky ones, the gate
+//   log's excerpt or a conflict preview, are left out);
+// - a clone's own queue appends one line per pruned job to `pruned.jsonl` in its state folder;
+// - a queue kept in a remote keeps them on `refs/land/pruned`: a chain of commits (empty trees),
+//   one per `land gc` push, each message a subject then one job a line. Anyone who can push can
+//   write there: a line that is not a counted job's shape is skipped, and a commit larger than
+//   PRUNED_MESSAGE_MAX_BYTES is not read (the metrics chain's caps: published.ts).
+import type { z } from 'zod';
+import { isRecord } from './isRecord.js';
+import { jobRecordSchema, type JobRecord } from './jobRecord.js';
+import { jobShapeProblem } from './jobShape.js';
+
+export const prunedJobSchema = jobRecordSchema.pick({
+  version: true,
+  id: true,
+  branch: true,
+  title: true,
+  submitter: true,
+  state: true,
+  reason: true,
+  error: true,
+  timestamps: true,
+  fastPath: true,
+  flaky: true,
+});
+export type PrunedJob = z.infer<typeof prunedJobSchema>;
+
+/** A message larger than this is skipped whole (gc writes a few hundred bytes a job). */
+export const PRUNED_MESSAGE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** What `land gc` keeps of `job`. */
+export function prunedJobOf(job: JobRecord): PrunedJob {
+  const { version, id, branch, title, submitter, state, reason, error, timestamps, fastPath, flaky } = job;
+  return { version, id, branch, title, submitter, state, reason, error, timestamps, ...(fastPath ? { fastPath } : {}), ...(flaky ? { flaky } : {}) };
+}
+
+/** The message of a commit on refs/land/pruned carrying `jobs` (one compact JSON line each). */
+export function prunedMessage(jobs: readonly PrunedJob[]): string {
+  const lines = jobs.map((job) => JSON.stringify(job)).join('\n');
+  return `land: ${jobs.length} finished job${jobs.length === 1 ? '' : 's'} pruned by land gc\n\n${lines}\n`;
+}
+
+/** The pruned jobs a commit's message carries; lines without a counted job's shape (jobShape.ts) are counted in `bad`. */
+export function prunedJobsOfMessage(message: string): { jobs: Record<string, unknown>[]; bad: number } {
+  if (Buffer.byteLength(message) > PRUNED_MESSAGE_MAX_BYTES) return { jobs: [], bad: 1 };
+  const jobs: Record<string, unknown>[] = [];
+  let bad = 0;
+  for (const line of message.split('\n').slice(1)) {
+    if (!line.trim()) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      bad += 1;
+      continue;
+    }
+    if (isRecord(raw) && jobShapeProblem(raw) === null) jobs.push(raw);
+    else bad += 1;
+  }
+  return { jobs, bad };
+}
