@@ -30,15 +30,20 @@ describe('forged published refs', () => {
     const logCommit = sh(mallory.dir, ['commit-tree', tree, '-m', 'land: gate log of train t-huge']);
     const rows = `land: metrics\n\n${'{"train":"t-x"}\n'.repeat((5 * 1024 * 1024) / 16)}`;
     const fat = sh(mallory.dir, ['commit-tree', tree, '-F', '-'], rows);
-    mallory.git('push', '-q', 'origin', `${logCommit}:refs/land/logs/t-huge`, `${fat}:refs/land/metrics/0123456789abcdef`);
+    // refs/land/pruned (what land gc keeps of the jobs it prunes) as a blob: skipped the same way.
+    const notPruned = sh(mallory.dir, ['hash-object', '-w', '--stdin'], '{"id":"j-20260101-0001","state":"landed"}\n');
+    mallory.git('push', '-q', 'origin', `${logCommit}:refs/land/logs/t-huge`, `${fat}:refs/land/metrics/0123456789abcdef`, `${notPruned}:refs/land/pruned`);
 
     const dev = team.clone('dev');
     const first = ok(await land(dev.dir, ['status']));
     expect(first.stderr).toContain(`refs/land/logs/t-huge on origin (${logCommit.slice(0, 12)}) holds a log of ${huge.length} bytes`);
     expect(first.stderr).toContain(`refs/land/metrics/0123456789abcdef on origin has a commit (${fat.slice(0, 12)}) too large to be metrics rows`);
-    expect(first.stderr.match(/land: warning:/g)).toHaveLength(2);
+    expect(first.stderr).toContain(`refs/land/pruned on origin is a blob (${notPruned.slice(0, 12)}), not a commit of pruned jobs; it is skipped`);
+    expect(first.stderr.match(/land: warning:/g)).toHaveLength(3);
     const state = JSON.parse(readFileSync(join(dev.dir, '.git', 'land', 'remote', 'origin', 'remote.json'), 'utf8'));
-    expect(state.published.skipped.sort()).toEqual([logCommit, fat].sort());
+    expect(state.published.skipped.sort()).toEqual([logCommit, fat, notPruned].sort());
+    const stats = ok(await land(dev.dir, ['stats', '--json'])).json();
+    expect(stats.jobs).toMatchObject({ landed: 0 }); // the forged job counts nowhere
 
     const second = ok(await land(dev.dir, ['status']));
     expect(second.stderr).not.toContain('warning');
