@@ -7,7 +7,7 @@ import { LandError } from '../errors.js';
 import { currentBranch, isValidBranchName, listRefs } from '../git/index.js';
 import { nearestKey } from '../config/suggest.js';
 import { assertSafeId, type JobRecord, type QueueStore } from '../store/index.js';
-import { activeEntries, recentFinishedJobs } from './activeSet.js';
+import { indexNow, recentFinishedJobs } from './activeSet.js';
 
 /** A job id as land gives them out: `j-YYYYMMDD-N`. Such an argument is always an id, never a branch. */
 const ID_LOOK = /^j-\d{8}-\d+$/;
@@ -46,9 +46,11 @@ export function unknownNameError(name: string, known: readonly string[]): LandEr
  */
 function jobsOfBranch(store: QueueStore, branch: string): JobRecord[] {
   const listed = store.hasBranchLists() ? store.branchJobIds(branch) : null;
-  if (listed === null) return store.listJobs().jobs.filter((job) => job.branch === branch);
-  const ids = new Set(listed);
-  for (const [id, entry] of Object.entries(activeEntries(store) ?? {})) if (entry.branch === branch) ids.add(id);
+  const now = listed === null ? null : indexNow(store);
+  if (listed === null || now === null) return store.listJobs().jobs.filter((job) => job.branch === branch);
+  // The journal's lines after the written index (a fetch of a remote queue's records) name jobs its branch lists lack.
+  const ids = new Set([...listed, ...(now.behind.get(branch) ?? [])]);
+  for (const [id, entry] of Object.entries(now.index.active)) if (entry.branch === branch) ids.add(id);
   return [...ids].flatMap((id) => {
     const read = store.readJobOrProblem(id);
     return read?.ok && read.job.branch === branch ? [read.job] : [];
@@ -58,8 +60,10 @@ function jobsOfBranch(store: QueueStore, branch: string): JobRecord[] {
 /** Names a user may have meant: branches with active or recent jobs, and this clone's local branches. */
 async function knownNames(store: QueueStore, cwd: string): Promise<string[]> {
   const names = new Set<string>();
-  for (const entry of Object.values(activeEntries(store) ?? {})) names.add(entry.branch);
-  for (const job of recentFinishedJobs(store)) names.add(job.branch);
+  const now = indexNow(store);
+  for (const entry of Object.values(now?.index.active ?? {})) names.add(entry.branch);
+  for (const branch of now?.behind.keys() ?? []) names.add(branch);
+  for (const job of recentFinishedJobs(store, now?.index ?? null)) names.add(job.branch);
   for (const ref of (await listRefs(cwd, 'refs/heads/')).keys()) names.add(ref.slice('refs/heads/'.length));
   return [...names];
 }
