@@ -38,7 +38,8 @@ export async function policyBatchMax(loadPolicy: PolicyOfCommand): Promise<Polic
     if (!isLandError(error) || error.code === 'usage') throw error;
     const [first, ...more] = error.details;
     const detail = first === undefined ? '' : `: ${first}${more.length ? ` (and ${more.length} more)` : ''}`;
-    return { kind: 'unknown', reason: `the policy cannot be read: ${error.message}${detail}` };
+    const hint = error.hint ? `; ${error.hint}` : '';
+    return { kind: 'unknown', reason: `the policy cannot be read: ${error.message}${detail}${hint}` };
   }
 }
 
