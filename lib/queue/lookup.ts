@@ -33,6 +33,12 @@ export function latestJob(jobs: readonly JobRecord[]): JobRecord | null {
 
 /** A name that is neither a job id nor a branch with jobs: one line, with the nearest name if one is close. */
 export function unknownNameError(name: string, known: readonly string[]): LandError {
+  // A branch of this clone without jobs (never submitted, or its jobs pruned by land gc): not a typo.
+  if (known.includes(name)) {
+    return new LandError('not_found', `the branch ${JSON.stringify(name)} has no job in the queue`, {
+      hint: `land submit ${name} queues it; land status --all lists the jobs`,
+    });
+  }
   const near = nearestKey(name, known);
   return new LandError('not_found', `no job or branch with jobs named ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ''}`, {
     hint: 'see `land status --all` for job ids and branches',
