@@ -18,7 +18,10 @@ export interface WindowChange {
 }
 
 export interface WindowFigures {
-  /** window.json's size now (null: no train or person ever set it). */
+  /**
+   * window.json's size now; without one (a developer's clone of a remote queue, whose drainer keeps
+   * its own), the size after the latest recorded train; null when neither exists.
+   */
   now: number | null;
   /** The size at the start of the period, then after each train and each set/reset/clamp, oldest first. */
   sizes: number[];
@@ -75,5 +78,5 @@ export function windowFigures(history: History): WindowFigures {
     max = max === null ? size : Math.max(max, size);
   }
   const count = (event: string) => steps.filter((s) => s.event === event).length;
-  return { now: history.windowNow, sizes, changes, min, max, sets: count('set'), resets: count('reset'), clamps: count('clamp') };
+  return { now: history.windowNow ?? sizes.at(-1) ?? null, sizes, changes, min, max, sets: count('set'), resets: count('reset'), clamps: count('clamp') };
 }
