@@ -148,6 +148,11 @@ describe('land --help (the built CLI)', () => {
     expect(result.stdout).toMatch(/10 target red: the target itself fails its gates/);
     expect(result.stdout).toMatch(/130 interrupted/);
     expect(result.stdout.indexOf('Examples:')).toBeLessThan(result.stdout.indexOf('Exit codes:'));
+    // land batch's own exit codes are in its help, not in the queue's.
+    expect(result.stdout).not.toContain('no ledger line');
+    const batch = await land(ROOT, ['batch', '--help']);
+    expect(batch.stdout).toContain("\nExit codes (land batch's own): 2 provider refused");
+    expect(batch.stdout.indexOf('Examples:')).toBeLessThan(batch.stdout.indexOf('Exit codes'));
   });
 
   it('ends `land submit --help` and `land hooks install --help` with an example and the docs page', async () => {
