@@ -32,7 +32,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   if (job.state === 'uncertain')
     add('decide', `git and the record disagree (see error); decide with land reconcile --resolve ${job.id} landed|queued|failed|canceled`);
   if (job.error) add('error', `${job.error.code}: ${job.error.message}`);
-  if (job.batch) add('batch', `${job.batch.id} attempt ${job.batch.attempt}, member ${job.batch.index + 1} of ${job.batch.members.length}`);
+  if (job.batch) add('batch', `${job.batch.id} round ${job.batch.attempt}, member ${job.batch.index + 1} of ${job.batch.members.length}`);
   if (job.stopRequest) add('stop request', `${job.stopRequest.kind} by ${job.stopRequest.by}${job.stopRequest.forJob ? ` for ${job.stopRequest.forJob}` : ''}`);
   if (job.conflictPreview) {
     add('conflicts', `with the ${job.conflictPreview.against} at ${job.conflictPreview.base.slice(0, 12)}: ${job.conflictPreview.paths.join(', ')}`);

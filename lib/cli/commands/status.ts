@@ -19,7 +19,7 @@ function stateText(job: JobRecord): string {
 
 function note(job: JobRecord): string {
   if (job.conflictPreview) return `conflicts: ${job.conflictPreview.paths.join(', ')}`;
-  if (job.batch && job.state === 'in_progress') return `train ${job.batch.id} attempt ${job.batch.attempt}`;
+  if (job.batch && job.state === 'in_progress') return `train ${job.batch.id} round ${job.batch.attempt}`;
   return job.title === job.branch ? '' : job.title;
 }
 
