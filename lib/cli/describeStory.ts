@@ -106,9 +106,10 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
       return [`${head}new tip ${short(event.to)} (was ${short(event.from)})`];
     case 'rode': {
       const where = event.trainKind ? `${event.trainKind}${event.base ? ` on ${short(event.base)}` : ''}` : event.base ? `on ${short(event.base)}` : '';
-      const lines = [
-        `${head}rode train ${event.train} (${event.batch ? `batch ${event.batch}, ` : ''}round ${event.attempt ?? '?'})${where ? `: ${where}` : ''}`,
-      ];
+      // Picked for a train it is not a member of: a conflict with the members ahead left it out (told next).
+      const leftOut = event.members.length > 0 && !event.members.some((ref) => ref.id === self);
+      const which = `train ${event.train} (${event.batch ? `batch ${event.batch}, ` : ''}round ${event.attempt ?? '?'})`;
+      const lines = [`${head}${leftOut ? `picked for ${which}, which went without it` : `rode ${which}`}${where ? `: ${where}` : ''}`];
       if (event.members.length) lines.push(`${INDENT}members: ${members(event.members, self)}`);
       return lines;
     }
