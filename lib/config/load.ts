@@ -73,7 +73,7 @@ export function policyOfRead(target: string, read: CommitFile | null): LoadedPol
   const text = read.file?.text ?? null;
   if (text === null) {
     throw new LandError('config', `no ${POLICY_FILE} on ${target} (${tip.slice(0, 12)})`, {
-      hint: `run \`land init\`, then commit ${POLICY_FILE} on ${target}`,
+      hint: `\`land init\` writes one; commit it on ${target}: the policy is read from ${target}'s tip, not from the worktree`,
     });
   }
   const policy = policyOrThrow(text, `${target} (${tip.slice(0, 12)})`);

@@ -114,7 +114,7 @@ describe('the window without a readable policy', () => {
     [
       'no .ctm.json on the target',
       () => undefined,
-      /^the policy cannot be read: no \.ctm\.json on main \([0-9a-f]{12}\); run `land init`, then commit \.ctm\.json on main$/,
+      /^the policy cannot be read: no \.ctm\.json on main \([0-9a-f]{12}\); `land init` writes one; commit it on main: the policy is read from main's tip, not from the worktree$/,
     ],
     [
       'a clone of a master repository without land.target',
