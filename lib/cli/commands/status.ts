@@ -78,7 +78,8 @@ export function registerStatus(program: Command): void {
         const known = await policyBatchMax(loadPolicy);
         const inForce = known.kind === 'known' ? gatesInForce(known.policy.gates) : null;
         const history = (rows: readonly unknown[]) => gateHistoryFromMetrics(rows, inForce);
-        const tail = store.readMetricsTail((rows) => history(rows).trainSeconds.length >= HISTORY_KEPT && hasWindowRow(rows));
+        const windowNeeded = store.rowsPerDrainer; // a clone's own queue keeps its window in window.json
+        const tail = store.readMetricsTail((rows) => history(rows).trainSeconds.length >= HISTORY_KEPT && (!windowNeeded || hasWindowRow(rows)));
         const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy, tail);
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
         // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
