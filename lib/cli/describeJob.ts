@@ -63,7 +63,8 @@ export function describeGate(gate: GateTelemetry | null): string[] {
         const verdict = gate.cachedVerdict ? `${gate.cachedVerdict} of ` : '';
         lines.push(`from ${gate.source}${gate.cachedFrom ? ` (${verdict}train ${gate.cachedFrom})` : ''}${gate.cachedLog ? `; log ${gate.cachedLog}` : ''}`);
       }
-      lines.push(`executed ${list(gate.executed)}`);
+      // "executed -" read as a gate named "-": a cached verdict runs none.
+      lines.push(gate.executed.length ? `executed ${list(gate.executed)}` : 'executed none (no gate ran: the verdict was not judged again)');
       return lines;
     case 'none':
       lines.push(`executed ${list(gate.executed)}`);

@@ -93,7 +93,7 @@ function bisectionLines(event: StoryEvent & { kind: 'bisection' }, head: string,
   for (const step of event.steps) {
     const verdict = `${step.verdict}${step.cached ? ' cached' : ''}${step.landed ? ' landed' : ''}`.padEnd(18);
     const isolated = step.verdict === 'FAIL' && step.members.length === 1 && step.rode ? '  <- isolated' : '';
-    lines.push(`${INDENT}  ${step.train.padEnd(width)}  attempt ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`);
+    lines.push(`${INDENT}  ${step.train.padEnd(width)}  round ${String(step.attempt ?? '?').padEnd(3)} ${verdict}${members(step.members, self)}${isolated}`);
   }
   return lines;
 }
@@ -110,9 +110,10 @@ function eventLines(event: StoryEvent, self: string, story: Story): string[] {
       return [`${head}new tip ${short(event.to)} (was ${short(event.from)})`];
     case 'rode': {
       const where = event.trainKind ? `${event.trainKind}${event.base ? ` on ${short(event.base)}` : ''}` : event.base ? `on ${short(event.base)}` : '';
-      const lines = [
-        `${head}rode train ${event.train} (${event.batch ? `batch ${event.batch}, ` : ''}attempt ${event.attempt ?? '?'})${where ? `: ${where}` : ''}`,
-      ];
+      // Picked for a train it is not a member of: a conflict with the members ahead left it out (told next).
+      const leftOut = event.members.length > 0 && !event.members.some((ref) => ref.id === self);
+      const which = `train ${event.train} (${event.batch ? `batch ${event.batch}, ` : ''}round ${event.attempt ?? '?'})`;
+      const lines = [`${head}${leftOut ? `picked for ${which}, which went without it` : `rode ${which}`}${where ? `: ${where}` : ''}`];
       if (event.members.length) lines.push(`${INDENT}members: ${members(event.members, self)}`);
       return lines;
     }

@@ -9,6 +9,8 @@ export interface HelpExamples {
   examples: ReadonlyArray<readonly [string, string]>;
   /** The docs page (and heading) that documents the command, relative to the repository (printed as the page in the running package: docsPointer). */
   docs: string;
+  /** Text printed between the examples and the docs page (`land batch`'s own exit codes). */
+  notes?: string;
 }
 
 /** Keyed by the command's path below `land`: `submit`, `config schema`, `hooks install`. */
@@ -167,6 +169,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
   batch: {
     examples: [['land batch --job nightly-eval --measure-dir out/eval -- ./eval.sh', 'run it; fail unless it leaves a ledger line']],
     docs: 'docs/batch.md#the-batch-wrapper-land-batch-and-the-ledger',
+    notes: "Exit codes (land batch's own): 2 provider refused (or a usage error), 3 no lane, 4 no ledger dir,\n5 no ledger line, else the batch's own status.",
   },
   ledger: {
     examples: [['land ledger show --job nightly-eval', "the job's ledger lines, oldest first"]],
@@ -280,6 +283,6 @@ export function applyHelpExamples(program: Command, programNotes: string): void 
   program.addHelpText('after', () => helpTail(PROGRAM_EXAMPLES, programNotes, docsPointer));
   for (const command of allCommands(program)) {
     const entry = helpExamplesFor(commandPath(command));
-    if (entry) command.addHelpText('after', () => helpTail(entry, undefined, docsPointer));
+    if (entry) command.addHelpText('after', () => helpTail(entry, entry.notes, docsPointer));
   }
 }

@@ -2,7 +2,7 @@
 // the queue lives (the clone's own state folder, or a git remote: docs/remote.md), the store, and
 // the policy at the target's tip. Commands and the drain are handed these values; nothing below
 // resolves them again.
-import { policyOfRead, resolveTargetName, type LoadedPolicy } from '../config/index.js';
+import { missingTargetError, policyOfRead, resolveTargetName, type LoadedPolicy } from '../config/index.js';
 import { resolveQueueMode } from '../config/queueMode.js';
 import { commonDir } from '../git/index.js';
 import { loadTargetPolicy } from '../landing/targetPolicy.js';
@@ -45,7 +45,13 @@ export async function openQueue(cwd: string, flags: QueueFlags, target: Promise<
   const reloadPolicy = async () => loadTargetPolicy(cwd, store, await target);
   // The clone's own queue: the read its mode was decided from is the policy's. A queue kept in a
   // remote is read at its remote-tracking ref, fetched since.
-  const first = name !== null && mode !== null && mode.mode === null ? async () => policyOfRead(name, mode.branchRead) : reloadPolicy;
+  const first =
+    name !== null && mode !== null && mode.mode === null
+      ? async () => {
+          if (mode.branchRead === null) throw await missingTargetError(cwd, name);
+          return policyOfRead(name, mode.branchRead);
+        }
+      : reloadPolicy;
   let loaded: Promise<LoadedPolicy> | null = null;
   return {
     store,

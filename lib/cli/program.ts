@@ -16,7 +16,7 @@ export const COMMAND_GROUPS = {
   failures: 'Failures:',
   insight: 'Insight (the history):',
   setup: 'Setup:',
-  batch: 'Batch wrapper (docs/batch.md):',
+  batch: 'Batch wrapper (apart from the queue; docs/batch.md):',
 } as const;
 export type CommandGroup = keyof typeof COMMAND_GROUPS;
 
@@ -87,14 +87,13 @@ export function commandNamed(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** The end of `land --help`, before the docs pointer (the full table: docs/exit-codes.md). */
+/** The end of `land --help`, before the docs pointer (the full table: docs/exit-codes.md; land batch's own are in its --help). */
 const EXIT_CODE_SUMMARY = `Exit codes: 0 ok, 1 internal error, 2 usage, 3 policy (.ctm.json) or missing target,
 4 not found, 5 refused by the job's state, 6 busy (another drainer), 7 git failed,
 8 corrupt state file, 9 job did not land (submit --wait),
 10 target red: the target itself fails its gates, 11 no space left on device,
 12 disagreement (land reconcile --check), 13 the queue's remote could not be reached,
-14 no sandbox for the gates, 15 a job failed in this run (land run --fail-on-failed), 130 interrupted.
-land batch has its own: 2 provider refused, 3 no lane, 4 no ledger dir, 5 no ledger line.`;
+14 no sandbox for the gates, 15 a job failed in this run (land run --fail-on-failed), 130 interrupted.`;
 
 /**
  * The program, each help ending with examples and its docs page. Given the command line's

@@ -3,7 +3,7 @@ export type { Policy, PolicyInput, Gate, RefreshEntry, SandboxMode, SandboxPolic
 export { parsePolicy, policyOrThrow } from './validate.js';
 export type { PolicyParse } from './validate.js';
 export { gatesHash, canonicalJson } from './gatesHash.js';
-export { loadPolicy, policyOfRead, resolveTargetName, namedTarget, DEFAULT_TARGET } from './load.js';
+export { loadPolicy, policyOfRead, missingTargetError, missingTargetHint, resolveTargetName, namedTarget, DEFAULT_TARGET } from './load.js';
 export type { LoadedPolicy } from './load.js';
 export { policyJsonSchema } from './jsonSchema.js';
 export { suggestTrusted, CI_FOLDERS } from './suggestTrusted.js';

@@ -1,7 +1,7 @@
 // The policy in force is the .ctm.json committed at the target branch's tip, never the working
 // tree and never a member branch: a queued branch cannot change which commands gate it.
 import { LandError } from '../errors.js';
-import { branchRef, configGet, isValidBranchName, readCommitFile, type CommitFile } from '../git/index.js';
+import { branchRef, configGet, isValidBranchName, readCommitFile, remoteDefaultBranch, type CommitFile } from '../git/index.js';
 import { POLICY_FILE, type Policy } from './schema.js';
 import { policyOrThrow } from './validate.js';
 
@@ -41,7 +41,25 @@ export interface LoadedPolicy {
  * tree and the policy file at that tip.
  */
 export async function loadPolicy(cwd: string, target: string, ref: string = branchRef(target)): Promise<LoadedPolicy> {
-  return policyOfRead(target, await readCommitFile(cwd, ref, POLICY_FILE));
+  const read = await readCommitFile(cwd, ref, POLICY_FILE);
+  if (read === null) throw await missingTargetError(cwd, target);
+  return policyOfRead(target, read);
+}
+
+/**
+ * What to do about a target branch that does not exist. A fresh clone of a repository whose branch
+ * is `master` has no land.target (init set it in the maintainer's clone only) and falls back to
+ * `main`: the hint names origin's default branch and the one setting that fixes this clone.
+ */
+export function missingTargetHint(target: string, originDefault: string | null): string {
+  if (originDefault === null || originDefault === target) return 'create it, or name another with `git config land.target <branch>`';
+  return `origin's default branch is ${originDefault}: \`git config land.target ${originDefault}\` in this clone (or LAND_TARGET=${originDefault}, --target ${originDefault})`;
+}
+
+/** The refusal of a target branch that does not exist, with missingTargetHint's hint. */
+export async function missingTargetError(cwd: string, target: string): Promise<LandError> {
+  const originDefault = await remoteDefaultBranch(cwd, 'origin').catch(() => null);
+  return new LandError('config', `target branch "${target}" does not exist`, { hint: missingTargetHint(target, originDefault) });
 }
 
 /** The policy of `target` from a read of its tip already made (null: no such branch). */
@@ -55,7 +73,7 @@ export function policyOfRead(target: string, read: CommitFile | null): LoadedPol
   const text = read.file?.text ?? null;
   if (text === null) {
     throw new LandError('config', `no ${POLICY_FILE} on ${target} (${tip.slice(0, 12)})`, {
-      hint: `run \`land init\`, then commit ${POLICY_FILE} on ${target}`,
+      hint: `\`land init\` writes one; commit it on ${target}: the policy is read from ${target}'s tip, not from the worktree`,
     });
   }
   const policy = policyOrThrow(text, `${target} (${tip.slice(0, 12)})`);

@@ -122,7 +122,7 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'fast_path':
       return `${who(event.job)} is already proven (${event.source}); it lands alone without a gate`;
     case 'train_built':
-      return `train ${event.train} attempt ${event.attempt}: ${event.members.length} member(s) [${branches(event.members, names)}] ${event.kind} on ${short(event.base)}${event.onTrain ? ` (speculative, on train ${event.onTrain})` : ''}`;
+      return `train ${event.train} round ${event.attempt}: ${event.members.length} member(s) [${branches(event.members, names)}] ${event.kind} on ${short(event.base)}${event.onTrain ? ` (speculative, on train ${event.onTrain})` : ''}`;
     case 'train_abandoned':
       return `  train ${event.train} abandoned (${event.why}): [${branches(event.members, names)}] back to the queue, not judged`;
     case 'probe_started':

@@ -38,7 +38,8 @@ export async function policyBatchMax(loadPolicy: PolicyOfCommand): Promise<Polic
     if (!isLandError(error) || error.code === 'usage') throw error;
     const [first, ...more] = error.details;
     const detail = first === undefined ? '' : `: ${first}${more.length ? ` (and ${more.length} more)` : ''}`;
-    return { kind: 'unknown', reason: `the policy cannot be read: ${error.message}${detail}` };
+    const hint = error.hint ? `; ${error.hint}` : '';
+    return { kind: 'unknown', reason: `the policy cannot be read: ${error.message}${detail}${hint}` };
   }
 }
 
@@ -51,11 +52,19 @@ export async function readWindowView(store: QueueStore, loadPolicy: PolicyOfComm
   return (await readWindowAndPolicy(store, loadPolicy)).view;
 }
 
-/** The window view and the policy it was read from (null when it cannot be read), with one policy read. */
-export async function readWindowAndPolicy(store: QueueStore, loadPolicy: PolicyOfCommand): Promise<{ view: WindowView; policy: Policy | null }> {
+/**
+ * The window view and the policy it was read from (null when it cannot be read), with one policy
+ * read. `tail`: the metrics rows the caller already read from the end (ended by `hasWindowRow`
+ * among its own tests), so a command that needs them too reads the tail once.
+ */
+export async function readWindowAndPolicy(
+  store: QueueStore,
+  loadPolicy: PolicyOfCommand,
+  tail?: readonly Record<string, unknown>[],
+): Promise<{ view: WindowView; policy: Policy | null }> {
   const policy = await policyBatchMax(loadPolicy);
   const state = store.readWindow();
-  const drainers = state === null && store.rowsPerDrainer ? drainersWindow(store) : null;
+  const drainers = state === null && store.rowsPerDrainer ? drainersWindow(tail ?? store.readMetricsTail(hasWindowRow)) : null;
   const persisted = state?.size ?? drainers;
   const history = state?.history ?? [];
   const from = drainers === null ? 'here' : 'drainer';
@@ -64,10 +73,15 @@ export async function readWindowAndPolicy(store: QueueStore, loadPolicy: PolicyO
   return { view: { size, max: policy.max, reason: null, persisted, history, from }, policy: policy.policy };
 }
 
-/** The window after the latest train any drainer of a remote queue published; null when none did. */
-function drainersWindow(store: QueueStore): number | null {
-  const windowOf = (row: Record<string, unknown>) => metricsRowField(row, 'windowAfter');
-  const rows = store.readMetricsTail((read) => read.some((row) => typeof windowOf(row) === 'number'));
+const windowOf = (row: Record<string, unknown>) => metricsRowField(row, 'windowAfter');
+
+/** Whether rows read from the end of the metrics hold the window after a train: enough for the drainer's window. */
+export function hasWindowRow(rows: readonly Record<string, unknown>[]): boolean {
+  return rows.some((row) => typeof windowOf(row) === 'number');
+}
+
+/** The window after the latest train any drainer of a remote queue published (in `rows`, the metrics' tail); null when none did. */
+function drainersWindow(rows: readonly Record<string, unknown>[]): number | null {
   const after = rows
     .map(windowOf)
     .filter((value) => typeof value === 'number')

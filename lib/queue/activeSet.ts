@@ -201,9 +201,27 @@ function readActive(store: QueueStore): Read {
  * be rebuilt.
  */
 export function activeEntries(store: QueueStore): ActiveIndex['active'] | null {
+  return indexNow(store)?.index.active ?? null;
+}
+
+/** The index as of the journal's end, lock-free: what is written, caught up in memory. */
+export interface IndexNow {
+  index: ActiveIndex;
+  /** branch → ids of the jobs the journal named after the written index (its branch lists lack them). */
+  behind: Map<string, string[]>;
+}
+
+/**
+ * The index and the branch lists' missing entries, caught up in memory from the journal's new
+ * lines without the lock (a clone of a remote queue gets them with every fetch; the next command
+ * that holds the lock writes them). Null when the index must be rebuilt.
+ */
+export function indexNow(store: QueueStore): IndexNow | null {
   const check = checkIndex(store);
   if (check.kind === 'rebuild') return null;
-  return (check.kind === 'behind' ? catchUp(store, check.index, check.size).index : check.index).active;
+  if (check.kind === 'ok') return { index: check.index, behind: new Map() };
+  const up = catchUp(store, check.index, check.size);
+  return { index: up.index, behind: up.branches };
 }
 
 /** The active jobs by a full scan: what a reader falls back to when the index cannot be used. */
@@ -236,8 +254,7 @@ export function listActiveJobsSync(store: QueueStore): ActiveListing {
 }
 
 /** The newest finished jobs the index names (at most RECENT_KEPT), readable ones only. */
-export function recentFinishedJobs(store: QueueStore): JobRecord[] {
-  const index = store.readIndex();
+export function recentFinishedJobs(store: QueueStore, index: ActiveIndex | null = store.readIndex()): JobRecord[] {
   if (!index) return [];
   return index.recent.flatMap((id) => {
     const read = store.readJobOrProblem(id);

@@ -7,7 +7,7 @@ import { LandError } from '../errors.js';
 import { currentBranch, isValidBranchName, listRefs } from '../git/index.js';
 import { nearestKey } from '../config/suggest.js';
 import { assertSafeId, type JobRecord, type QueueStore } from '../store/index.js';
-import { activeEntries, recentFinishedJobs } from './activeSet.js';
+import { indexNow, recentFinishedJobs } from './activeSet.js';
 
 /** A job id as land gives them out: `j-YYYYMMDD-N`. Such an argument is always an id, never a branch. */
 const ID_LOOK = /^j-\d{8}-\d+$/;
@@ -33,6 +33,12 @@ export function latestJob(jobs: readonly JobRecord[]): JobRecord | null {
 
 /** A name that is neither a job id nor a branch with jobs: one line, with the nearest name if one is close. */
 export function unknownNameError(name: string, known: readonly string[]): LandError {
+  // A branch of this clone without jobs (never submitted, or its jobs pruned by land gc): not a typo.
+  if (known.includes(name)) {
+    return new LandError('not_found', `the branch ${JSON.stringify(name)} has no job in the queue`, {
+      hint: `land submit ${name} queues it; land status --all lists the jobs`,
+    });
+  }
   const near = nearestKey(name, known);
   return new LandError('not_found', `no job or branch with jobs named ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ''}`, {
     hint: 'see `land status --all` for job ids and branches',
@@ -46,9 +52,11 @@ export function unknownNameError(name: string, known: readonly string[]): LandEr
  */
 function jobsOfBranch(store: QueueStore, branch: string): JobRecord[] {
   const listed = store.hasBranchLists() ? store.branchJobIds(branch) : null;
-  if (listed === null) return store.listJobs().jobs.filter((job) => job.branch === branch);
-  const ids = new Set(listed);
-  for (const [id, entry] of Object.entries(activeEntries(store) ?? {})) if (entry.branch === branch) ids.add(id);
+  const now = listed === null ? null : indexNow(store);
+  if (listed === null || now === null) return store.listJobs().jobs.filter((job) => job.branch === branch);
+  // The journal's lines after the written index (a fetch of a remote queue's records) name jobs its branch lists lack.
+  const ids = new Set([...listed, ...(now.behind.get(branch) ?? [])]);
+  for (const [id, entry] of Object.entries(now.index.active)) if (entry.branch === branch) ids.add(id);
   return [...ids].flatMap((id) => {
     const read = store.readJobOrProblem(id);
     return read?.ok && read.job.branch === branch ? [read.job] : [];
@@ -58,8 +66,10 @@ function jobsOfBranch(store: QueueStore, branch: string): JobRecord[] {
 /** Names a user may have meant: branches with active or recent jobs, and this clone's local branches. */
 async function knownNames(store: QueueStore, cwd: string): Promise<string[]> {
   const names = new Set<string>();
-  for (const entry of Object.values(activeEntries(store) ?? {})) names.add(entry.branch);
-  for (const job of recentFinishedJobs(store)) names.add(job.branch);
+  const now = indexNow(store);
+  for (const entry of Object.values(now?.index.active ?? {})) names.add(entry.branch);
+  for (const branch of now?.behind.keys() ?? []) names.add(branch);
+  for (const job of recentFinishedJobs(store, now?.index ?? null)) names.add(job.branch);
   for (const ref of (await listRefs(cwd, 'refs/heads/')).keys()) names.add(ref.slice('refs/heads/'.length));
   return [...names];
 }

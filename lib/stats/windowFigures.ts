@@ -18,7 +18,10 @@ export interface WindowChange {
 }
 
 export interface WindowFigures {
-  /** window.json's size now, or the drainer's (`from`); null: no train or person ever set it. */
+  /**
+   * window.json's size now, or the drainer's (`from`); without either, the size after the latest
+   * recorded train; null when no train or person ever set it.
+   */
   now: number | null;
   /** `here`: this clone's window.json; `drainer`: a clone of a remote queue that drains nothing, the window after the latest published train. */
   from: 'here' | 'drainer';
@@ -77,5 +80,15 @@ export function windowFigures(history: History): WindowFigures {
     max = max === null ? size : Math.max(max, size);
   }
   const count = (event: string) => steps.filter((s) => s.event === event).length;
-  return { now: history.windowNow, from: history.windowFrom, sizes, changes, min, max, sets: count('set'), resets: count('reset'), clamps: count('clamp') };
+  return {
+    now: history.windowNow ?? sizes.at(-1) ?? null,
+    from: history.windowFrom,
+    sizes,
+    changes,
+    min,
+    max,
+    sets: count('set'),
+    resets: count('reset'),
+    clamps: count('clamp'),
+  };
 }

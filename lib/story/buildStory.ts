@@ -230,7 +230,7 @@ function startRide(walk: Walk, entry: JournalEntry): void {
       kind: 'note',
       at,
       event: entry.event,
-      text: `rode a train of batch ${d.batch ?? '?'} (attempt ${d.attempt ?? '?'}) that left no record`,
+      text: `rode a train of batch ${d.batch ?? '?'} (round ${d.attempt ?? '?'}) that left no record`,
     });
     walk.ride = null;
     return;

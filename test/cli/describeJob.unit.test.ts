@@ -47,11 +47,15 @@ describe('describeGate', () => {
         executed: [],
         gatesHash: 'h',
       }),
-    ).toEqual([`mode cached on ${A.slice(0, 12)}`, 'from cache (FAIL of train b-1-1); log /l/b-1-1.log', 'executed -']);
+    ).toEqual([
+      `mode cached on ${A.slice(0, 12)}`,
+      'from cache (FAIL of train b-1-1); log /l/b-1-1.log',
+      'executed none (no gate ran: the verdict was not judged again)',
+    ]);
     expect(describeGate({ mode: 'cached', source: 'proof', proofSource: 'train', planBase: A, executed: [], gatesHash: 'h' })).toEqual([
       `mode cached on ${A.slice(0, 12)}`,
       'from proof',
-      'executed -',
+      'executed none (no gate ran: the verdict was not judged again)',
     ]);
   });
 
@@ -93,7 +97,10 @@ describe('describeGate', () => {
       'mode full',
       'executed -',
     ]);
-    expect(describeGate({ mode: 'cached', cachedFrom: 'b-1-1', executed: [], gatesHash: 'h' })).toEqual(['mode cached', 'executed -']);
+    expect(describeGate({ mode: 'cached', cachedFrom: 'b-1-1', executed: [], gatesHash: 'h' })).toEqual([
+      'mode cached',
+      'executed none (no gate ran: the verdict was not judged again)',
+    ]);
     expect(describeGate({ mode: 'none', executed: [], gatesHash: 'h' })).toEqual(['mode none', 'executed -']);
   });
 });

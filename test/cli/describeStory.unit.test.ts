@@ -1,5 +1,5 @@
 // How land why shows a verdict's log (lib/cli/describeStory.ts): the path on this machine, or the
-// drainer's path marked as not being here.
+// drainer's path marked as not being here; and a train the job was picked for but left out of.
 import { describe, expect, it } from 'vitest';
 import { renderStory } from '../../lib/cli/describeStory.js';
 import type { Story, StoryEvent } from '../../lib/story/types.js';
@@ -51,5 +51,31 @@ describe("land why's void run", () => {
     const lines = renderStory(story);
     expect(lines).toContainEqual(expect.stringMatching(/run void \(withdrawn\): nothing it found counts; gates spent: test 0\.5s$/));
     expect(lines.join('\n')).not.toContain('verdict VOID');
+  });
+});
+
+describe("land why's train line", () => {
+  it('says a job left out of the train it was picked for (a conflict with the members ahead) did not ride it', () => {
+    const rode = (ids: string[]): Story => ({
+      ...storyWith(undefined),
+      events: [
+        {
+          kind: 'rode',
+          at: '2026-12-02T00:00:00.000Z',
+          train: 'b-1',
+          batch: 'b',
+          attempt: 1,
+          trainKind: 'merge',
+          base: 'c'.repeat(40),
+          members: ids.map((id) => ({ id, branch: id })),
+          commit: null,
+          tree: null,
+        },
+      ],
+    });
+    expect(renderStory(rode(['j-0', 'j-2']))).toContainEqual(
+      expect.stringMatching(/picked for train b-1 \(batch b, round 1\), which went without it: merge on c{12}$/),
+    );
+    expect(renderStory(rode(['j-0', 'j-1']))).toContainEqual(expect.stringMatching(/rode train b-1 \(batch b, round 1\): merge on c{12}$/));
   });
 });

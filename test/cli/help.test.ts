@@ -1,6 +1,6 @@
 // Every `land ... --help` ends with an example and its docs page. The program's tree is walked, so a
 // command registered later without an entry in lib/cli/helpExamples.ts fails here.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
 } from '../../lib/cli/helpExamples.js';
 import { COMMAND_GROUPS, COMMAND_MODULES, buildProgram } from '../../lib/cli/program.js';
 import { ROOT, land } from '../helpers/cli.js';
+import { anchorsOf } from '../helpers/docsLinks.js';
 
 /** The help a command prints for --help, with the text added after it. */
 function helpOf(command: Command): string {
@@ -24,26 +25,13 @@ function helpOf(command: Command): string {
   return out;
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-function slug(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
 /** Why a docs link does not resolve (null when it does): the file exists, the anchor is a heading. */
 function brokenLink(link: string): string | null {
   const [file, anchor] = link.split('#');
   const path = join(ROOT, file!);
   if (!file!.startsWith('docs/') || !existsSync(path)) return `${link}: no such docs page`;
   if (anchor === undefined) return null;
-  const anchors = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => /^#{1,6} /.test(line))
-    .map((line) => slug(line.replace(/^#+ /, '')));
-  return anchors.includes(anchor) ? null : `${link}: no heading with that anchor in ${file}`;
+  return anchorsOf(path).includes(anchor) ? null : `${link}: no heading with that anchor in ${file}`;
 }
 
 // Every command registered: buildProgram() without a command line loads each command's module.
@@ -148,6 +136,11 @@ describe('land --help (the built CLI)', () => {
     expect(result.stdout).toMatch(/10 target red: the target itself fails its gates/);
     expect(result.stdout).toMatch(/130 interrupted/);
     expect(result.stdout.indexOf('Examples:')).toBeLessThan(result.stdout.indexOf('Exit codes:'));
+    // land batch's own exit codes are in its help, not in the queue's.
+    expect(result.stdout).not.toContain('no ledger line');
+    const batch = await land(ROOT, ['batch', '--help']);
+    expect(batch.stdout).toContain("\nExit codes (land batch's own): 2 provider refused");
+    expect(batch.stdout.indexOf('Examples:')).toBeLessThan(batch.stdout.indexOf('Exit codes'));
   });
 
   it('ends `land submit --help` and `land hooks install --help` with an example and the docs page', async () => {

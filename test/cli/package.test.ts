@@ -1,6 +1,7 @@
 // `npm pack` and `npm install -g ./land-*.tgz`, as docs/team.md's CI does: the tarball holds the
 // bundled CLI (which needs no other package: the install works offline) and docs/, every help's
-// "Docs:" line names a page of the installed package, and the installed `land` lands a branch.
+// "Docs:" line names a page of the installed package, every link between the installed pages
+// resolves, and the installed `land` lands a branch.
 // Packs the dist/ of `npm run build` (--ignore-scripts skips the prepack build); needs only Node,
 // npm and git.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,6 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { brokenRelativeLinks } from '../helpers/docsLinks.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
@@ -40,6 +42,11 @@ it('npm pack + npm install -g: an offline install with its docs, help pointing i
     expect(pointer.startsWith(`Docs: ${join(installed, 'docs')}/`), pointer).toBe(true);
     expect(existsSync(pointer.slice('Docs: '.length).split('#')[0]!), pointer).toBe(true);
   }
+
+  // Every relative link of the installed pages resolves inside the package (a page or heading it lacks: a dead link).
+  const pages = files.filter((path) => path.endsWith('.md'));
+  expect(pages).toContain('BENCHMARKS.md'); // README and docs link to it
+  expect(pages.flatMap((page) => brokenRelativeLinks(installed, page))).toEqual([]);
 
   const repo = makeRepo({ policy: { target: 'main', gates: [{ name: 'test', run: ['true'] }] } });
   repo.branch('feature', { 'feature.txt': 'a feature\n' });

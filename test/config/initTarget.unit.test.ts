@@ -1,6 +1,7 @@
-// Which branch `land init` writes as the target when none is named.
+// Which branch `land init` writes as the target when none is named, and what a clone without it is told.
 import { describe, expect, it } from 'vitest';
 import { type BranchFacts, chooseInitTarget } from '../../lib/config/initTarget.js';
+import { missingTargetHint } from '../../lib/config/load.js';
 
 const none: BranchFacts = { originDefault: null, current: null, hasMain: false, hasMaster: false };
 
@@ -26,5 +27,15 @@ describe('chooseInitTarget', () => {
   it('a trunk with another name: the checked-out branch; nothing at all: main', () => {
     expect(chooseInitTarget({ ...none, current: 'develop' })).toEqual({ target: 'develop', why: 'the checked-out branch' });
     expect(chooseInitTarget(none).target).toBe('main');
+  });
+});
+
+describe('missingTargetHint', () => {
+  it("names origin's default branch when it is another (a fresh clone of a master repository), else the generic fix", () => {
+    expect(missingTargetHint('main', 'master')).toBe(
+      "origin's default branch is master: `git config land.target master` in this clone (or LAND_TARGET=master, --target master)",
+    );
+    expect(missingTargetHint('main', 'main')).toBe('create it, or name another with `git config land.target <branch>`');
+    expect(missingTargetHint('main', null)).toBe('create it, or name another with `git config land.target <branch>`');
   });
 });

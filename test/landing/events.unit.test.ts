@@ -40,7 +40,7 @@ describe('describeEvent', () => {
         },
         names,
       ),
-    ).toBe(`train t-1 attempt 2: 2 member(s) [feature/login fix/typo] merge on ${COMMIT.slice(0, 12)}`);
+    ).toBe(`train t-1 round 2: 2 member(s) [feature/login fix/typo] merge on ${COMMIT.slice(0, 12)}`);
     expect(
       describeEvent({ type: 'bisected', train: 't-1', attempt: 1, first: ['j-20261130-0001'], second: ['j-20261130-0002', 'j-20261130-0003'] }, names),
     ).toBe('  bisecting: [feature/login] next, [feature/x fix/typo] back to the head of the queue');

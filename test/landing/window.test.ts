@@ -111,7 +111,19 @@ describe('land window --set and --reset: what was done, and by whom', () => {
 
 describe('the window without a readable policy', () => {
   const cases: [string, (repo: ReturnType<typeof makeRepo>) => void, RegExp][] = [
-    ['no .ctm.json on the target', () => undefined, /^the policy cannot be read: no \.ctm\.json on main \([0-9a-f]{12}\)$/],
+    [
+      'no .ctm.json on the target',
+      () => undefined,
+      /^the policy cannot be read: no \.ctm\.json on main \([0-9a-f]{12}\); `land init` writes one; commit it on main: the policy is read from main's tip, not from the worktree$/,
+    ],
+    [
+      'a clone of a master repository without land.target',
+      (repo) => {
+        repo.git('branch', '-m', 'main', 'master');
+        repo.git('symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/master'); // as git clone records it
+      },
+      /^the policy cannot be read: target branch "main" does not exist; origin's default branch is master: `git config land\.target master` in this clone/,
+    ],
     [
       'a corrupt .ctm.json',
       (repo) => repo.commit('broken policy', { '.ctm.json': '{"target": "main", ' }),
@@ -120,8 +132,8 @@ describe('the window without a readable policy', () => {
   ];
   it.each(cases)('%s: status and window say the window is unknown and why (size null in --json)', async (_what, breakPolicy, reason) => {
     const repo = makeRepo();
-    breakPolicy(repo);
     repo.branch('feature', { 'f.txt': 'f\n' });
+    breakPolicy(repo);
     const status = await land(repo.dir, ['status', '--json']);
     expect(status.code, status.stderr).toBe(0);
     const { window } = status.json();

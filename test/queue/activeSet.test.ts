@@ -17,6 +17,7 @@ import {
   submitJob,
   syncIndexLocked,
 } from '../../lib/queue/index.js';
+import { findJob } from '../../lib/queue/lookup.js';
 import { branchKey, emptyIndex, idAfter, noteRecord, openStore, RECENT_KEPT, type QueueStore, type JobRecord } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo } from '../helpers/repo.js';
 
@@ -72,15 +73,22 @@ describe('the index of active jobs', () => {
   });
 
   it('catches up from the journal when a change was written without its index (a kill between the two)', async () => {
-    const store = await noted(makeRepo().dir);
+    const dir = makeRepo().dir;
+    const store = await noted(dir);
     const first = await created(store);
     const saved = `${store.paths.index}.saved`;
     copyFileSync(store.paths.index, saved);
     // A cancel and a submit whose index writes were lost: the old index is put back.
     await applyChanges(store, [cancelChange(first.id, 't')]);
     const second = await created(store, 'later');
+    const elsewhere = await created(store, 'elsewhere');
+    await applyChanges(store, [cancelChange(elsewhere.id, 't')]);
     copyFileSync(saved, store.paths.index);
     expect(ids((await listActiveJobs(store)).jobs)).toEqual([second.id]);
+    // A finished job its branch list lacks (a fetch of a remote queue writes records and journal
+    // lines, not the lists) is found by its branch, lock-free, from the journal's new lines.
+    rmSync(store.paths.branchJobs(branchKey('elsewhere')));
+    expect((await findJob(store, dir, 'elsewhere')).id).toBe(elsewhere.id);
     // The next writer persists the caught-up index and the branch list it missed: no rebuild.
     rmSync(store.paths.branchJobs(branchKey('later')));
     await store.withQueueLock(() => syncIndexLocked(store));

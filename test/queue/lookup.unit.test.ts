@@ -43,6 +43,11 @@ describe('unknownNameError', () => {
     const far = unknownNameError('zzzzzz', ['main', 'feature/login']);
     expect(far.message).toBe('no job or branch with jobs named "zzzzzz"');
     expect(far.hint).toContain('land status --all');
+    // A local branch without jobs (its jobs pruned by land gc): said so, never "did you mean" itself.
+    const own = unknownNameError('fix-sub', ['main', 'fix-sub']);
+    expect(own.code).toBe('not_found');
+    expect(own.message).toBe('the branch "fix-sub" has no job in the queue');
+    expect(own.hint).toBe('land submit fix-sub queues it; land status --all lists the jobs');
   });
 });
 

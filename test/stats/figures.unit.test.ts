@@ -113,6 +113,13 @@ describe('computeStats', () => {
     expect(s.empty).toBe(false);
   });
 
+  it("says the window now is the one after the latest train when this clone has no window.json (a remote queue's developer clone), never 'never set'", () => {
+    const s = computeStats({ ...sampleHistory(), window: [], windowNow: null });
+    expect(s.window.sizes.length).toBeGreaterThan(1);
+    expect(s.window.now).toBe(s.window.sizes.at(-1));
+    expect(statsText(s)).toContain(`window        now ${s.window.now}; between`);
+  });
+
   it('says there is no history, with zero counts, for an empty one', () => {
     const s = computeStats(history());
     expect(s.empty).toBe(true);

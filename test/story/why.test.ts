@@ -67,6 +67,9 @@ describe('the story of a batch of four with one culprit', () => {
     expect(why.stdout).toContain(`excerpt of gate test's output (the same in train ${rode.slice(1).join(', ')}):`);
     expect(why.stdout.split(`the same output as train ${rode[0]} (above)`)).toHaveLength(rode.length);
     expect(why.stdout).toMatch(/bisection of batch b-/);
+    // The bisection's round, not a count of the job's trains ("attempt 3" read as a third try).
+    expect(why.stdout).toMatch(/rode train \S+ \(batch \S+, round 1\)/);
+    expect(why.stdout).toMatch(/^ +b-\S+ +round 1 +FAIL /m);
     expect(why.stdout).toMatch(/FAIL\s+b3 \(this job\) {2}<- isolated/);
     expect(why.stdout).toMatch(/\nnow: failed \(gate\): gate test: exit 3/);
   });

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { readJobOrThrow } from '../../queue/index.js';
 import type { QueueStore, JobRecord } from '../../store/index.js';
@@ -12,12 +13,24 @@ function runningLog(store: QueueStore, job: JobRecord): string | null {
   return job.state === 'in_progress' && job.batch?.train ? store.logPath(job.batch.train) : null;
 }
 
-function lines(job: JobRecord, logNow: string | null): string[] {
+/**
+ * The job's gate log as this clone names it: the record holds the drainer's path (on a team, a CI
+ * runner's); a log published through the remote has a copy here, which every line names instead.
+ */
+export function logPathsHere(store: QueueStore, job: JobRecord): (text: string) => string {
+  const drainers = job.gateLog;
+  const train = drainers ? basename(drainers, '.log') : null;
+  if (!drainers || !train || !store.hasLog(train) || store.logPath(train) === drainers) return (text) => text;
+  const here = store.logPath(train);
+  return (text) => text.replaceAll(drainers, here);
+}
+
+function lines(job: JobRecord, logNow: string | null, here: (text: string) => string): string[] {
   const out: string[] = [];
   const add = (key: string, value: unknown) => {
     if (value === null || value === undefined || value === '') return;
     // One line per key whatever the value holds: a title's newline or escape sequence is shown escaped.
-    out.push(`${key.padEnd(14)} ${printable(typeof value === 'string' ? value : JSON.stringify(value))}`);
+    out.push(`${key.padEnd(14)} ${printable(here(typeof value === 'string' ? value : JSON.stringify(value)))}`);
   };
   add('id', job.id);
   add('target', job.target);
@@ -32,7 +45,7 @@ function lines(job: JobRecord, logNow: string | null): string[] {
   if (job.state === 'uncertain')
     add('decide', `git and the record disagree (see error); decide with land reconcile --resolve ${job.id} landed|queued|failed|canceled`);
   if (job.error) add('error', `${job.error.code}: ${job.error.message}`);
-  if (job.batch) add('batch', `${job.batch.id} attempt ${job.batch.attempt}, member ${job.batch.index + 1} of ${job.batch.members.length}`);
+  if (job.batch) add('batch', `${job.batch.id} round ${job.batch.attempt}, member ${job.batch.index + 1} of ${job.batch.members.length}`);
   if (job.stopRequest) add('stop request', `${job.stopRequest.kind} by ${job.stopRequest.by}${job.stopRequest.forJob ? ` for ${job.stopRequest.forJob}` : ''}`);
   if (job.conflictPreview) {
     add('conflicts', `with the ${job.conflictPreview.against} at ${job.conflictPreview.base.slice(0, 12)}: ${job.conflictPreview.paths.join(', ')}`);
@@ -68,7 +81,7 @@ export function registerShow(program: Command): void {
         const logNow = runningLog(store, job);
         // Under --json the record as it is, plus `runningLog` while the job rides a train.
         if (ctx.out.json) ctx.out.emit(logNow ? { ...job, runningLog: logNow } : job);
-        else ctx.out.say(lines(job, logNow).join('\n'));
+        else ctx.out.say(lines(job, logNow, logPathsHere(store, job)).join('\n'));
       }),
     );
 }

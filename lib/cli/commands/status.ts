@@ -3,7 +3,7 @@ import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
 import type { QueueStore, JobRecord, QueueView } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, gatesInForce, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
-import { readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
+import { hasWindowRow, policyBatchMax, readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
 import { action } from '../action.js';
 import { sandboxView } from '../sandboxView.js';
 import { table } from '../../text/table.js';
@@ -19,7 +19,7 @@ function stateText(job: JobRecord): string {
 
 function note(job: JobRecord): string {
   if (job.conflictPreview) return `conflicts: ${job.conflictPreview.paths.join(', ')}`;
-  if (job.batch && job.state === 'in_progress') return `train ${job.batch.id} attempt ${job.batch.attempt}`;
+  if (job.batch && job.state === 'in_progress') return `train ${job.batch.id} round ${job.batch.attempt}`;
   return job.title === job.branch ? '' : job.title;
 }
 
@@ -32,7 +32,7 @@ function uncertainLine(job: JobRecord): string {
 function queueLine(queue: QueueView): string {
   const d = queue.drainer;
   const who = !d
-    ? 'no drainer yet'
+    ? 'no drainer yet: nothing lands until one runs `land run`'
     : d.released
       ? `last drained by ${d.host} (lease released)`
       : `drained by ${d.holder.slice(0, 8)} on ${d.host} (pid ${d.pid}, lease epoch ${d.epoch})`;
@@ -41,7 +41,7 @@ function queueLine(queue: QueueView): string {
 
 /** The line under the table that says what the estimates rest on. */
 function etaNote(basis: EtaBasis): string {
-  if (basis.medianTrainSeconds === null || basis.window === null) return `eta: ${basis.reason ?? 'no history yet'}`;
+  if (basis.reason !== null || basis.medianTrainSeconds === null || basis.window === null) return `eta: ${basis.reason ?? 'no history yet'}`;
   return `eta: ${approximately(basis.medianTrainSeconds)} per train (the median gate time of the last ${basis.trainsMeasured} gated train(s)), window ${basis.window}${basis.runningTrain ? ', after the running train' : ''}`;
 }
 
@@ -50,10 +50,10 @@ function etaNote(basis: EtaBasis): string {
  * Without a journal, train worktrees git still registers under the state folder are traces of a
  * state folder that was removed (by hand, or by a gate) while a drain ran: said, not hidden.
  */
-async function emptyQueueText(store: QueueStore, cwd: string): Promise<string> {
+async function emptyQueueText(store: QueueStore, cwd: string, remote: string | null): Promise<string> {
   if (store.hasJournal()) return 'the queue is empty';
   const trains = (await listWorktrees(cwd).catch(() => [])).filter((tree) => tree.path.startsWith(`${store.paths.trainsDir}/`));
-  if (!trains.length) return `no queue here yet: ${store.root} holds no journal (no job was submitted, or the folder was removed)`;
+  if (!trains.length) return `the queue is empty: no job submitted ${remote ? `to ${remote} ` : 'here '}yet (land submit <branch> queues one)`;
   return [
     `no queue here: ${store.root} holds no journal, but git still registers ${trains.length} train worktree(s) under it:`,
     ...trains.map((tree) => `  ${tree.path}${tree.prunable ? ' (folder gone)' : ''}`),
@@ -73,7 +73,14 @@ export function registerStatus(program: Command): void {
         // The index of active jobs: finished records are read only with --all (docs/state.md).
         const { jobs, corrupt } = opts.all ? store.listJobs() : await listActiveJobs(store);
         const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
-        const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy);
+        // One read of the metrics' tail for the ETA's history and, in a developer's clone of a
+        // remote queue, the drainer's window: read until both have what they need.
+        const known = await policyBatchMax(loadPolicy);
+        const inForce = known.kind === 'known' ? gatesInForce(known.policy.gates) : null;
+        const history = (rows: readonly unknown[]) => gateHistoryFromMetrics(rows, inForce);
+        const windowNeeded = store.rowsPerDrainer; // a clone's own queue keeps its window in window.json
+        const tail = store.readMetricsTail((rows) => history(rows).trainSeconds.length >= HISTORY_KEPT && (!windowNeeded || hasWindowRow(rows)));
+        const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy, tail);
         for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
         // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
         const sandbox = policy && (policy.gates.length || policy.refresh.length) ? sandboxView(store, policy) : null;
@@ -82,17 +89,19 @@ export function registerStatus(program: Command): void {
         const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
         // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
         // Only trains under the gates in force count: a changed gate command starts a new history.
-        const inForce = policy ? gatesInForce(policy.gates) : null;
-        const history = (rows: readonly unknown[]) => gateHistoryFromMetrics(rows, inForce);
+        // A remote queue whose lease nobody holds has no drainer running: nothing lands until one starts.
+        const queue = await store.describe();
         const basis = etaBasis(
-          history(store.readMetricsTail((rows) => history(rows).trainSeconds.length >= HISTORY_KEPT)),
+          history(tail),
           window.size,
           jobs.some((job) => job.state === 'in_progress'),
+          {
+            drainerRunning: queue.remote === null || (queue.drainer !== null && !queue.drainer.released),
+          },
         );
         // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
         const uncertain = jobs.filter((job) => job.state === 'uncertain');
         const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
-        const queue = await store.describe();
         if (ctx.out.json) {
           ctx.out.emit({
             queue,
@@ -111,7 +120,7 @@ export function registerStatus(program: Command): void {
         if (queue.remote) ctx.out.say(printable(queueLine(queue)));
         for (const job of uncertain) ctx.out.say(uncertainLine(job));
         if (!rows.length) {
-          ctx.out.say(await emptyQueueText(store, ctx.cwd));
+          ctx.out.say(await emptyQueueText(store, ctx.cwd, queue.remote));
           return;
         }
         ctx.out.say(

@@ -110,7 +110,7 @@ export function liveLines(state: LiveState, now: number, names: JobNames): strin
   const lines: string[] = [];
   if (state.train) {
     const members = state.train.members.map((job) => names(job) ?? job).join(', ');
-    lines.push(`train ${state.train.id} attempt ${state.train.attempt}: ${members}`);
+    lines.push(`train ${state.train.id} round ${state.train.attempt}: ${members}`);
     if (state.gate) lines.push(`  ${gateProgress(state.gate, now)}`);
     else if (state.activity) lines.push(`  ${state.activity}`);
   } else {

@@ -133,14 +133,22 @@ export function expectedGateSeconds(history: GateHistory, name: string): number 
 
 export const NO_WINDOW = 'the window is unknown (the policy cannot be read)';
 
-export function etaBasis(history: GateHistory, window: number | null, runningTrain: boolean): EtaBasis {
+/** A remote queue whose lease nobody holds: the estimate would say when a drainer that does not run lands the job. */
+export const NO_DRAINER = "no drainer holds the queue's lease now: nothing lands until one runs `land run`";
+
+/**
+ * What the estimates rest on. `drainerRunning` false (a remote queue's lease released or never
+ * taken) gives no estimate; a clone's own queue cannot tell, and passes true.
+ */
+export function etaBasis(history: GateHistory, window: number | null, runningTrain: boolean, opts: { drainerRunning?: boolean } = {}): EtaBasis {
   const medianTrainSeconds = recentMedian(history.trainSeconds);
+  const why = opts.drainerRunning === false ? NO_DRAINER : medianTrainSeconds === null ? NO_HISTORY : window === null ? NO_WINDOW : null;
   return {
     medianTrainSeconds,
     trainsMeasured: Math.min(history.trainSeconds.length, HISTORY_KEPT),
     window: window === null ? null : Math.max(1, Math.floor(window)),
     runningTrain,
-    reason: medianTrainSeconds === null ? NO_HISTORY : window === null ? NO_WINDOW : null,
+    reason: why,
   };
 }
 
@@ -157,6 +165,6 @@ export function trainsUntilLanded(position: number, window: number, runningTrain
  * A rough figure: bisections, conflicts and a window that moves all change it. Null without history.
  */
 export function etaSeconds(position: number, basis: EtaBasis): number | null {
-  if (basis.medianTrainSeconds === null || basis.window === null || !Number.isInteger(position) || position < 1) return null;
+  if (basis.reason !== null || basis.medianTrainSeconds === null || basis.window === null || !Number.isInteger(position) || position < 1) return null;
   return Math.round(trainsUntilLanded(position, basis.window, basis.runningTrain) * basis.medianTrainSeconds);
 }

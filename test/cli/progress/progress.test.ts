@@ -83,7 +83,7 @@ describe('the live reporter (fake terminal and clock)', () => {
     expect(draws.length).toBeLessThanOrEqual(6); // the text changes once a second, not on every tick
     const last = (draws.at(-1) as { text: string }).text;
     expect(last.startsWith(`\r${UP_AND_CLEAR.repeat(3)}`)).toBe(true);
-    expect(last).toContain('train t-1 attempt 1: feature/login, feature/x');
+    expect(last).toContain('train t-1 round 1: feature/login, feature/x');
     expect(last).toContain('gate test running 3s (expected ~30s)');
     expect(last).toContain('onto main: window 2, 3 queued');
   });
@@ -241,7 +241,7 @@ describe('land run on a terminal (pseudo-terminal)', () => {
     const plain = await landInPty(repo.dir, ['run'], ttyEnv({ NO_COLOR: '1' }));
     expect(plain.code, plain.output).toBe(0);
     expect(plain.output).toContain(UP_AND_CLEAR); // redrawn in place
-    expect(plain.output).toMatch(/train \S+ attempt 1: feature\/login/);
+    expect(plain.output).toMatch(/train \S+ round 1: feature\/login/);
     expect(plain.output).toMatch(/gate test running \d+s \(no history\)/);
     expect(plain.output).toMatch(/onto main: window \d+, \d+ queued/);
     expect(plain.output).toContain(`landed feature/login (${first['feature/login']})`);

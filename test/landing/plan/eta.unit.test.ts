@@ -9,6 +9,7 @@ import {
   gatesInForce,
   HISTORY_KEPT,
   NO_HISTORY,
+  NO_DRAINER,
   NO_WINDOW,
   recentMedian,
   trainsUntilLanded,
@@ -152,6 +153,14 @@ describe('when a queued job may land', () => {
     const basis = etaBasis(gateHistoryFromMetrics([gated([10])]), null, false);
     expect(basis).toMatchObject({ medianTrainSeconds: 10, window: null, reason: NO_WINDOW });
     expect(etaSeconds(1, basis)).toBeNull();
+  });
+
+  it('gives no estimate when no drainer runs (a remote queue whose lease nobody holds), whatever the history', () => {
+    const history = gateHistoryFromMetrics([gated([10])]);
+    const idle = etaBasis(history, 4, false, { drainerRunning: false });
+    expect(idle).toMatchObject({ medianTrainSeconds: 10, window: 4, reason: NO_DRAINER });
+    expect(etaSeconds(1, idle)).toBeNull();
+    expect(etaSeconds(1, etaBasis(history, 4, false, { drainerRunning: true }))).toBe(10);
   });
 
   it('treats a window below one as one and refuses positions that are not queue positions', () => {

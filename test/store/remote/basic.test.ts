@@ -14,12 +14,23 @@ describe('a server that declines the queue', () => {
     writeFileSync(join(team.bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "no queue here" >&2\nexit 1\n');
     chmodSync(join(team.bare, 'hooks', 'pre-receive'), 0o755);
     dev.branch('feature', { 'a.txt': 'a\n' });
+    // Before anything was submitted: what status says to a newcomer.
+    expect((await land(dev.dir, ['status'])).stdout.split('\n').slice(1, 3)).toEqual([
+      'queue kept in origin (refs/land/*); no drainer yet: nothing lands until one runs `land run`',
+      'the queue is empty: no job submitted to origin yet (land submit <branch> queues one)',
+    ]);
     const submitted = await land(dev.dir, ['submit', 'feature']);
     expect(submitted.code, submitted.stderr).toBe(13);
     expect(submitted.stderr).toMatch(/^land: the remote origin refused the push: refs\/land\/\S+ \[remote rejected\] \(pre-receive hook declined\)/);
     expect(team.server('for-each-ref', 'refs/land/')).toBe('');
     const status = await land(dev.dir, ['status', '--json']);
     expect(status.json().jobs).toEqual([]);
+    // Accepted once the hook is gone; with no drainer holding the lease there is no ETA, and status says why.
+    writeFileSync(join(team.bare, 'hooks', 'pre-receive'), '#!/bin/sh\nexit 0\n');
+    expect((await land(dev.dir, ['submit', 'feature'])).code).toBe(0);
+    const queued = await land(dev.dir, ['status']);
+    expect(queued.stdout).toMatch(/^1 +j-\S+ +queued +feature +[0-9a-f]{12} +\S+ +\? *$/m);
+    expect(queued.stdout).toContain("eta: no drainer holds the queue's lease now: nothing lands until one runs `land run`");
   });
 });
 

@@ -1,7 +1,7 @@
 // `land log` in a developer's clone of a team's queue, for the two failures whose train has no
 // published log of its own: a verdict taken from the verdict cache (the judging train's published
-// log is printed) and a conflict (no gate ran: one line says so, exit 0); `land why` there names
-// the verdict's log by a path on this machine, not the drainer's.
+// log is printed) and a conflict (no gate ran: one line says so, exit 0); `land why`
+// and `land show` there name the verdict's log by a path on this machine, not the drainer's.
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
@@ -57,5 +57,9 @@ describe("land log in a developer's clone", () => {
     const why = ok(await land(dev.dir, ['why', second as string])).stdout;
     expect(why).toContain(`log ${dev.dir}/.git/land/remote/origin/published/logs/${judging}.log`);
     expect(why).not.toContain(ci.dir);
+    // So does land show (error, gate log, the cached gate's line).
+    const show = ok(await land(dev.dir, ['show', second as string])).stdout;
+    expect(show).toMatch(new RegExp(`^gate log +${dev.dir}/\\.git/land/remote/origin/published/logs/${judging}\\.log$`, 'm'));
+    expect(show.split('\n').filter((line) => line.includes(ci.dir))).toEqual([]);
   });
 });
