@@ -4,6 +4,7 @@ export { commonDir, topLevel, currentBranch, configGet, configSet, remoteDefault
 export { revParse, revParseOrThrow, treeOf, branchRef, branchTip, refTip } from './revParse.js';
 export { isAncestor, isKnownAncestor } from './isAncestor.js';
 export { readCommitFile } from './catFile.js';
+export { openCatFileSession, type CatFileSession } from './catFileSession.js';
 export type { CommitFile } from './catFile.js';
 export { ancestryOf, reachableFrom } from './reachable.js';
 export type { Ancestry } from './reachable.js';

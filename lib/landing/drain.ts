@@ -5,7 +5,7 @@
 import { loadTargetPolicy, targetTip } from './targetPolicy.js';
 import type { LoadedPolicy } from '../config/index.js';
 import { isLandError } from '../errors.js';
-import { treeOf } from '../git/index.js';
+import { openCatFileSession, treeOf } from '../git/index.js';
 import { jobTarget, runnableJobs } from '../queue/index.js';
 import type { DrainLease, QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
@@ -241,6 +241,16 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
 }
 
 export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
+  // One cat-file for the whole drain: the target's tip, its policy and trees between trains.
+  const session = openCatFileSession(cwd);
+  try {
+    return await drainHeld(cwd, store, opts, emit);
+  } finally {
+    await session.close();
+  }
+}
+
+async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
   let inForce: LoadedPolicy | null = opts.policy ?? null; // the latest read: the notifier's policy
   const reloadPolicy = async (): Promise<LoadedPolicy> => {
