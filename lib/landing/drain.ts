@@ -6,6 +6,7 @@ import { loadTargetPolicy, targetTip } from './targetPolicy.js';
 import type { LoadedPolicy } from '../config/index.js';
 import { isLandError } from '../errors.js';
 import { openCatFileSession, treeOf } from '../git/index.js';
+import { WorktreePool } from './gates/worktreePool.js';
 import { jobTarget, runnableJobs } from '../queue/index.js';
 import type { DrainLease, QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
@@ -289,6 +290,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     sandbox: opts.sandbox,
     tipChecks: new Map(),
     startedAt,
+    worktrees: new WorktreePool(cwd, store),
   };
   const run: DrainRun = {
     ctx,
@@ -314,6 +316,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     notifier.stopped(stoppedByError(error));
     throw error;
   } finally {
+    await ctx.worktrees?.close().catch(() => undefined); // a leftover is the next drain's recovery's
     await lease.release();
     await notifier.settle(); // each notifier is bounded by its timeout; none holds a landing back
   }
