@@ -3,7 +3,8 @@
 // mess it can in its worktree (files untracked, ignored, changed, removed, a mode changed, a nested
 // repository, a symlink out, its `.git` file rewritten), and the next train's gate must see exactly
 // its own train's tree, and land must never use the `.git` file the gate wrote.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDrain, submitInProcess } from '../../helpers/drainHarness.js';
 import { cleanupTempDirs, makeRepo } from '../../helpers/repo.js';
@@ -18,7 +19,9 @@ const HOSTILE_GATE = [
   'echo "DOTGIT $(cat .git)"',
   'echo "README $(cat README.md)"',
   'echo hostile > untracked.txt; echo hostile > build.log; echo hostile >> README.md; rm -f keep.txt; chmod 755 mode.txt',
-  'mkdir -p nested/.git deep/er && echo "[core] fsmonitor = touch /tmp/land-pwned" > nested/.git/config && echo x > deep/er/f',
+  // A git folder of its own, whose fsmonitor would run outside the sandbox in any git that used it.
+  'git init -q nested && git -C nested config core.fsmonitor "touch ${PWD%/.git/land/trains/*}/pwned"',
+  'echo "NESTED $(git -C nested config core.fsmonitor)"; mkdir -p deep/er && echo x > deep/er/f',
   'ln -s / escape; printf "gitdir: %s\\n" "$PWD/nested/.git" > .git',
 ].join('\n');
 
@@ -52,6 +55,8 @@ describe('a reused gate worktree', () => {
     // The same slot, its `.git` file written anew by land, never the one the gate wrote.
     expect(new Set(seen.map((s) => s.dotgit)).size).toBe(1);
     expect(seen[0]?.dotgit).toMatch(/^gitdir: .*\/worktrees\/slot-1$/);
+    expect(readFileSync(readJobFile(repo, ids[0] as string).gateLog as string, 'utf8')).toMatch(/^NESTED touch \/.*\/pwned$/m);
+    expect(existsSync(join(repo.dir, 'pwned'))).toBe(false);
 
     // The drain's end removed its worktrees; git knows none of them.
     expect(readdirSync(`${stateDir(repo)}/trains`)).toEqual([]);
