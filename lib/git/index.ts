@@ -36,7 +36,7 @@ export { checkoutIsAt } from './checkoutAt.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';
 export { moveDetachedHead } from './head.js';
 export { pinWorktree } from './pinnedWorktree.js';
-export { moveWorktree, restoreDotGit } from './moveWorktree.js';
+export { clearWorktree, checkoutDetached, restoreDotGit } from './moveWorktree.js';
 export type { PinnedWorktree } from './pinnedWorktree.js';
 export { hooksDir } from './hooksDir.js';
 export { gitFolders, gitFolderHolding, landingPath, assertOutsideGitFolder } from './gitFolder.js';

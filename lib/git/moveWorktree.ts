@@ -6,19 +6,26 @@
 // never the `.git` file), removes every untracked and ignored file and nested repository
 // (`clean -ffdx`), then checks the commit out over whatever is left (`checkout --force`: every
 // tracked file that differs from the index by its stat data is written again), and writes the
-// `.git` file anew. What is left is exactly the commit's tree.
+// `.git` file anew. What is left is exactly the commit's tree. The two halves run apart: the
+// clearing as soon as a train's gates are done, the checkout when the next train takes it.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PinnedWorktree } from './pinnedWorktree.js';
 import { git } from './run.js';
 
-/** Resets the pinned worktree to exactly `commit`'s tree, HEAD detached at it. Throws GitError when git refuses. */
-export async function moveWorktree(pinned: PinnedWorktree, commit: string): Promise<void> {
-  const { dir, env, config } = pinned;
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`not a commit id: ${JSON.stringify(commit)}`);
+/**
+ * The first half of a move, run as soon as the gates are done (while the train lands): the `.git`
+ * file written anew, and every untracked and ignored file and nested repository removed.
+ */
+export async function clearWorktree(pinned: PinnedWorktree): Promise<void> {
   restoreDotGit(pinned);
-  await git(dir, [...config, 'clean', '-ffdxq'], { env });
-  await git(dir, [...config, 'checkout', '--quiet', '--force', '--no-recurse-submodules', '--detach', commit], { env });
+  await git(pinned.dir, [...pinned.config, 'clean', '-ffdxq'], { env: pinned.env });
+}
+
+/** The second half: `commit` checked out over a cleared worktree (every tracked file that differs from the index written). */
+export async function checkoutDetached(pinned: PinnedWorktree, commit: string): Promise<void> {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`not a commit id: ${JSON.stringify(commit)}`);
+  await git(pinned.dir, [...pinned.config, 'checkout', '--quiet', '--force', '--no-recurse-submodules', '--detach', commit], { env: pinned.env });
 }
 
 /** Writes the worktree's `.git` file anew from its pinned git folder (a gate may have replaced it with anything). */

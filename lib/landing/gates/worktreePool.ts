@@ -1,13 +1,29 @@
 // The drain's gate worktrees, one per gate slot, kept from train to train: a train takes an idle
-// one and moves it to its commit (lib/git/moveWorktree.ts: a checkout of the differences, every
-// file a gate left removed), or makes one when none is idle; it gives it back when its gates are
-// done. The drain discards them all at its end; a drainer that died leaves them to the next
-// drain's recovery, which removes every folder under the trains folder.
-import { addDetachedWorktree, discardWorktree, moveWorktree, pinWorktree, restoreDotGit, type PinnedWorktree, type WorktreeRun } from '../../git/index.js';
+// one and checks its commit out there, or makes one when none is idle; it gives it back when its
+// gates are done, and the worktree is cleared at once (every file a gate left removed, its `.git`
+// file written anew: lib/git/moveWorktree.ts) while the train lands, so the next train waits only
+// for its checkout. The drain discards them all at its end; a drainer that died leaves them to the
+// next drain's recovery, which removes every folder under the trains folder.
+import {
+  addDetachedWorktree,
+  checkoutDetached,
+  clearWorktree,
+  discardWorktree,
+  pinWorktree,
+  restoreDotGit,
+  type PinnedWorktree,
+  type WorktreeRun,
+} from '../../git/index.js';
 import type { QueueStore } from '../../store/index.js';
 
+/** An idle worktree, and whether its clearing (started when it was given back) succeeded. */
+interface Idle {
+  pinned: PinnedWorktree;
+  cleared: Promise<boolean>;
+}
+
 export class WorktreePool {
-  private idle: PinnedWorktree[] = [];
+  private idle: Idle[] = [];
   private made = 0;
 
   constructor(
@@ -29,26 +45,37 @@ export class WorktreePool {
     try {
       return { made: true, value: await body(pinned) };
     } finally {
-      this.idle.push(pinned);
+      // Its gates have ended (and whatever they left running was killed): cleared now, in the background.
+      const cleared = clearWorktree(pinned).then(
+        () => true,
+        () => false,
+      );
+      this.idle.push({ pinned, cleared });
     }
   }
 
   /** Removes every kept worktree (the drain's end). */
   async close(): Promise<void> {
     const all = this.idle.splice(0);
-    for (const pinned of all) await this.discard(pinned);
+    for (const { pinned, cleared } of all) {
+      await cleared;
+      await this.discard(pinned);
+    }
   }
 
-  /** An idle worktree moved to `commit`, or a new one there; one that does not move is replaced. */
+  /** An idle worktree checked out at `commit`, or a new one there; one that was not cleared or does not check out is replaced. */
   private async take(commit: string): Promise<PinnedWorktree> {
     const reused = this.idle.pop();
     if (reused) {
       try {
-        await moveWorktree(reused, commit);
-        return reused;
+        if (await reused.cleared) {
+          await checkoutDetached(reused.pinned, commit);
+          return reused.pinned;
+        }
       } catch {
-        await this.discard(reused); // then a fresh one, at a new path
+        // then a fresh one, at a new path
       }
+      await this.discard(reused.pinned);
     }
     this.made += 1;
     const dir = this.store.trainDir(`slot-${this.made}`);
