@@ -3,83 +3,10 @@
 // so the three answers (commit, tree, file) are about the same commit even if the ref moves.
 // It replaces `rev-parse` + `rev-parse ^{tree}` + `cat-file blob`: a drain reads the target's tip,
 // tree and policy this way for every train.
-import type { Readable } from 'node:stream';
+import { BatchReader, type BatchObject } from './batchReader.js';
+import { askSession } from './catFileSession.js';
 import { rememberTree } from './revParse.js';
 import { GitError, runGit, startGit } from './run.js';
-
-/** One object as `cat-file --batch` prints it; null for `<name> missing` (or ambiguous). */
-interface BatchObject {
-  oid: string;
-  type: string;
-  content: Buffer;
-}
-
-/**
- * Reads `cat-file --batch` answers off a stream, one at a time. The stream's chunks are kept in a
- * list and joined once an answer is whole: joining on every 64 KB chunk made a large object cost
- * quadratic time.
- */
-class BatchReader {
-  private chunks: Buffer[] = [];
-  private length = 0;
-  private ended = false;
-  private wake: (() => void) | null = null;
-
-  constructor(stream: Readable) {
-    stream.on('data', (chunk: Buffer) => {
-      this.chunks.push(chunk);
-      this.length += chunk.length;
-      this.wake?.();
-    });
-    stream.on('close', () => {
-      this.ended = true;
-      this.wake?.();
-    });
-  }
-
-  private async need(bytes: () => number | null): Promise<number> {
-    for (;;) {
-      const n = bytes();
-      if (n !== null) return n;
-      if (this.ended) throw new Error('git cat-file --batch ended before its answer');
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = null;
-    }
-  }
-
-  /** Where the first line ends in what has arrived, null before it has. */
-  private lineEnd(): number | null {
-    let offset = 0;
-    for (const chunk of this.chunks) {
-      const at = chunk.indexOf(0x0a);
-      if (at >= 0) return offset + at;
-      offset += chunk.length;
-    }
-    return null;
-  }
-
-  /** The first `n` bytes, taken off what has arrived (one join). */
-  private take(n: number): Buffer {
-    const all = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.length);
-    const rest = all.subarray(n);
-    this.chunks = rest.length ? [rest] : [];
-    this.length = rest.length;
-    return all.subarray(0, n);
-  }
-
-  async next(): Promise<BatchObject | null> {
-    const eol = await this.need(() => this.lineEnd());
-    const header = this.take(eol + 1)
-      .subarray(0, eol)
-      .toString('utf8');
-    const [oid = '', type = '', size = ''] = header.split(' ');
-    if (!/^[0-9a-f]{40,64}$/.test(oid) || !/^\d+$/.test(size)) return null; // "<name> missing", "<name> ambiguous"
-    const end = Number(size);
-    await this.need(() => (this.length > end ? end : null)); // the content, then a newline
-    const content = this.take(end + 1).subarray(0, end);
-    return { oid, type, content };
-  }
-}
 
 export interface CommitFile {
   commit: string;
@@ -91,6 +18,8 @@ export interface CommitFile {
 /** The commit `rev` names, its tree, and the file `path` in it; null when `rev` names no commit. */
 export async function readCommitFile(cwd: string, rev: string, path: string): Promise<CommitFile | null> {
   if (/[\n\r]/.test(rev) || /[\n\r]/.test(path)) throw new Error(`a name with a line break cannot be read: ${JSON.stringify(rev)}`);
+  const asked = await askSession(cwd, async (line) => commitFileOf(await line(`${rev}^{commit}`), (commit) => line(`${commit}:${path}`)));
+  if (asked !== undefined) return asked;
   const args = ['cat-file', '--batch'];
   const talk = startGit(cwd, args);
   talk.done.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
@@ -114,6 +43,15 @@ export async function readCommitFile(cwd: string, rev: string, path: string): Pr
     const result = await talk.done.catch((failed: unknown) => failed);
     throw result instanceof GitError ? result : error;
   }
+}
+
+/** readCommitFile's answer from a session: the commit, its tree, then the file asked of the commit's id. */
+async function commitFileOf(commit: BatchObject | null, fileOf: (commit: string) => Promise<BatchObject | null>): Promise<CommitFile | null> {
+  const tree = commit?.type === 'commit' ? /^tree ([0-9a-f]{40,64})\n/.exec(commit.content.toString('utf8'))?.[1] : undefined;
+  if (!commit || !tree) return null;
+  rememberTree(commit.oid, tree);
+  const file = await fileOf(commit.oid);
+  return { commit: commit.oid, tree, file: file?.type === 'blob' ? { oid: file.oid, text: file.content.toString('utf8') } : null };
 }
 
 /**

@@ -4,6 +4,7 @@ export { commonDir, topLevel, currentBranch, configGet, configSet, remoteDefault
 export { revParse, revParseOrThrow, treeOf, branchRef, branchTip, refTip } from './revParse.js';
 export { isAncestor, isKnownAncestor } from './isAncestor.js';
 export { readCommitFile } from './catFile.js';
+export { openCatFileSession, type CatFileSession } from './catFileSession.js';
 export type { CommitFile } from './catFile.js';
 export { ancestryOf, reachableFrom } from './reachable.js';
 export type { Ancestry } from './reachable.js';
@@ -35,6 +36,7 @@ export { checkoutIsAt } from './checkoutAt.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';
 export { moveDetachedHead } from './head.js';
 export { pinWorktree } from './pinnedWorktree.js';
+export { clearWorktree, checkoutDetached, restoreDotGit } from './moveWorktree.js';
 export type { PinnedWorktree } from './pinnedWorktree.js';
 export { hooksDir } from './hooksDir.js';
 export { gitFolders, gitFolderHolding, landingPath, assertOutsideGitFolder } from './gitFolder.js';

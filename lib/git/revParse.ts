@@ -1,3 +1,4 @@
+import { askSession } from './catFileSession.js';
 import { git } from './run.js';
 
 /** The object id `rev` names, or null when it names nothing. */
@@ -17,7 +18,7 @@ export async function treeOf(cwd: string, commit: string): Promise<string> {
   // A commit's tree never changes: asked by id, it is remembered (readCommitFile tells it too).
   const known = FULL_ID.test(commit) ? TREES.get(commit) : undefined;
   if (known) return known;
-  const tree = await revParseOrThrow(cwd, `${commit}^{tree}`);
+  const tree = (await askedId(cwd, `${commit}^{tree}`)) ?? (await revParseOrThrow(cwd, `${commit}^{tree}`));
   rememberTree(commit, tree);
   return tree;
 }
@@ -39,8 +40,14 @@ export function branchRef(branch: string): string {
 }
 
 /** The commit a ref points at, or null when there is no such ref. */
-export function refTip(cwd: string, ref: string): Promise<string | null> {
-  return revParse(cwd, `${ref}^{commit}`);
+export async function refTip(cwd: string, ref: string): Promise<string | null> {
+  const asked = await askSession(cwd, async (line) => (await line(`${ref}^{commit}`))?.oid ?? null);
+  return asked !== undefined ? asked : revParse(cwd, `${ref}^{commit}`);
+}
+
+/** The id `rev` names, asked of the drain's cat-file session; null when it names nothing or no session is open. */
+async function askedId(cwd: string, rev: string): Promise<string | null> {
+  return (await askSession(cwd, async (line) => (await line(rev))?.oid ?? null)) ?? null;
 }
 
 /** The tip of a local branch, or null when the branch does not exist. */

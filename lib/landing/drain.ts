@@ -5,7 +5,8 @@
 import { loadTargetPolicy, targetTip } from './targetPolicy.js';
 import type { LoadedPolicy } from '../config/index.js';
 import { isLandError } from '../errors.js';
-import { treeOf } from '../git/index.js';
+import { openCatFileSession, treeOf } from '../git/index.js';
+import { WorktreePool } from './gates/worktreePool.js';
 import { jobTarget, runnableJobs } from '../queue/index.js';
 import type { DrainLease, QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
@@ -241,6 +242,16 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
 }
 
 export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
+  // One cat-file for the whole drain: the target's tip, its policy and trees between trains.
+  const session = openCatFileSession(cwd);
+  try {
+    return await drainHeld(cwd, store, opts, emit);
+  } finally {
+    await session.close();
+  }
+}
+
+async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
   let inForce: LoadedPolicy | null = opts.policy ?? null; // the latest read: the notifier's policy
   const reloadPolicy = async (): Promise<LoadedPolicy> => {
@@ -279,6 +290,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
     sandbox: opts.sandbox,
     tipChecks: new Map(),
     startedAt,
+    worktrees: new WorktreePool(cwd, store),
   };
   const run: DrainRun = {
     ctx,
@@ -304,6 +316,7 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
     notifier.stopped(stoppedByError(error));
     throw error;
   } finally {
+    await ctx.worktrees?.close().catch(() => undefined); // a leftover is the next drain's recovery's
     await lease.release();
     await notifier.settle(); // each notifier is bounded by its timeout; none holds a landing back
   }

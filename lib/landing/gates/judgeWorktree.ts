@@ -3,7 +3,7 @@
 // one decides, and so does the verdict cache for a tree they changed); then the trusted paths are
 // restored from the target and the gates run (./judgeGates.ts). A checkout that cannot be made or
 // prepared is an INFRA verdict: nothing was tested.
-import { pinWorktree, withDetachedWorktree, type PinnedWorktree } from '../../git/index.js';
+import { pinWorktree, withDetachedWorktree, type PinnedWorktree, type WorktreeRun } from '../../git/index.js';
 import type { TrainEnv } from './gateEnv.js';
 import { judgeCheckout } from './judgeGates.js';
 import { cachedJudgement } from './judgeCheap.js';
@@ -23,18 +23,23 @@ export async function judgeInWorktree(j: Judging): Promise<Judgement> {
     LAND_MEMBERS: j.members.map((m) => m.id).join(' '),
     LAND_TRAIN: ids.trainId,
   };
-  const dir = ctx.store.trainDir(ids.trainId);
-  const body = async (): Promise<Judgement> => {
-    // Before any of the change's code runs in it: land's git there afterwards uses this git folder.
-    const pinned = pinWorktree(dir);
+  const body = async (pinned: PinnedWorktree): Promise<Judgement> => {
     const refreshed = await refreshInWorktree(j, pinned, trainEnv);
     if (refreshed.kind === 'judged') return refreshed.judgement;
     const notRestored = await restoreTrusted(j, pinned);
     if (notRestored !== null) return notMade(j, notRestored);
-    return judgeCheckout(j, dir, trainEnv, refreshed.refreshed);
+    return judgeCheckout(j, pinned.dir, trainEnv, refreshed.refreshed);
   };
-  const result = await withDetachedWorktree(ctx.cwd, dir, built.train, body, { onCleanup: (left) => ctx.store.removeTrainDir(left) });
+  const result = ctx.worktrees ? await ctx.worktrees.withWorktree(built.train, body) : await inFreshWorktree(j, body);
   return result.made ? result.value : notMade(j, result.message);
+}
+
+/** Without the drain's pool (a re-run outside a drain): a worktree of the train's own, removed after it. */
+function inFreshWorktree(j: Judging, body: (pinned: PinnedWorktree) => Promise<Judgement>): Promise<WorktreeRun<Judgement>> {
+  const { ctx, built, ids } = j;
+  const dir = ctx.store.trainDir(ids.trainId);
+  // Pinned before any of the change's code runs in it: land's git there afterwards uses this git folder.
+  return withDetachedWorktree(ctx.cwd, dir, built.train, () => body(pinWorktree(dir)), { onCleanup: (left) => ctx.store.removeTrainDir(left) });
 }
 
 /** The train's checkout could not be made (or prepared): nothing was tested. */

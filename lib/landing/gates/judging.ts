@@ -8,6 +8,7 @@ import type { BuiltTrain } from '../trains/buildTrain.js';
 import type { LogSink } from './logSink.js';
 import type { Isolation, SandboxHost } from './sandbox.js';
 import type { Gated } from './trusted.js';
+import type { WorktreePool } from './worktreePool.js';
 
 export interface JudgeContext {
   cwd: string;
@@ -23,6 +24,8 @@ export interface JudgeContext {
    * it is abandoned: nothing is recorded as the verdict of a train that never counted.
    */
   keep?: (write: () => void) => void;
+  /** The drain's gate worktrees, kept from train to train (./worktreePool.ts); absent: a fresh one per train. */
+  worktrees?: WorktreePool;
 }
 
 export interface TrainIds {

@@ -1,6 +1,6 @@
 // Builds a train: a chain of merge commits on the target tip, one per member, written with
 // `merge-tree --write-tree` and `commit-tree` so no checkout and no index is touched.
-import { commitTree, isAncestor, mergeTree, type MergeTreeResult } from '../../git/index.js';
+import { commitTree, isAncestor, mergeTree, treeOf, type MergeTreeResult } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
 
 export interface TrainMember {
@@ -46,6 +46,16 @@ async function containedIn(cwd: string, base: string, chainTree: string, job: Jo
   return isAncestor(cwd, job.tip, base);
 }
 
+/**
+ * Whether a lone member's tip contains the base (it lands as a fast-forward). The merge of a tip
+ * that contains the base is the tip's own tree, so a merge with another tree says "no" without
+ * `merge-base --is-ancestor` (the tip's tree is one line to the drain's cat-file session).
+ */
+async function fastForwards(cwd: string, base: string, job: JobRecord, merged: MergeTreeResult): Promise<boolean> {
+  if (merged.kind !== 'clean' || merged.tree !== (await treeOf(cwd, job.tip))) return false;
+  return isAncestor(cwd, base, job.tip);
+}
+
 export async function buildTrain(cwd: string, base: string, baseTree: string, jobs: readonly JobRecord[], trainId: string): Promise<BuiltTrain> {
   const built: BuiltTrain = { kind: 'merge', base, train: base, tree: baseTree, members: [], skipped: [], contained: [] };
   for (const job of jobs) {
@@ -56,7 +66,7 @@ export async function buildTrain(cwd: string, base: string, baseTree: string, jo
       continue;
     }
     // A single member whose tip already contains the target lands as a fast-forward (its tree is the merge's).
-    if (jobs.length === 1 && merged.kind === 'clean' && (await isAncestor(cwd, base, job.tip))) {
+    if (jobs.length === 1 && (await fastForwards(cwd, base, job, merged))) {
       built.kind = 'fast-forward';
       built.train = job.tip;
       built.tree = merged.tree;

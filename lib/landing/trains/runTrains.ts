@@ -6,6 +6,7 @@
 // pure functions of plan/trainSteps.ts and plan/settlement.ts; this module performs the effects
 // (git, gates, the target check, the landing) and applies what they return.
 import type { SandboxHost } from '../gates/sandbox.js';
+import type { WorktreePool } from '../gates/worktreePool.js';
 import { targetTip } from '../targetPolicy.js';
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
@@ -48,6 +49,8 @@ export interface DrainContext {
   keep?: (write: () => void) => void;
   /** When this drain started (ISO): a red target voids the FAILs cached since, or since its last PASS (plan/redEpisode.ts). */
   startedAt: string;
+  /** The drain's gate worktrees, one per slot, moved from train to train (gates/worktreePool.ts). */
+  worktrees?: WorktreePool;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */
