@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { land } from '../../helpers/cli.js';
 import { prepareExecutor, shipCommit } from '../../../lib/landing/executors/ship.js';
 import { type SshExecutor, sshSettings } from '../../../lib/landing/executors/sshArgv.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../helpers/repo.js';
@@ -59,6 +60,20 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     expect(await shipCommit(repo.dir, settings, executor, other, 1)).toEqual({ kind: 'shipped', ref: 'refs/land/slot/1' });
     expect(slotTip(dir, 1)).toBe(other);
     expect(execFileSync('git', ['--git-dir', join(dir, 'cache.git'), 'cat-file', '-t', first], { encoding: 'utf8' }).trim()).toBe('commit');
+  });
+
+  it('land doctor lists each executor: the drainer, one that answers, one that does not', async () => {
+    const { user, port, config } = started();
+    const dir = join(tempDir('land-executor-'), 'doctor');
+    const executors = [{ host: 'local' }, { host: `ssh://${user}@testlane:${port}`, slots: 2, dir }, { host: `ssh://${user}@testlane:1` }];
+    const repo = makeRepo({ policy: { target: 'main', gates: [], executors } });
+    const doctor = await land(repo.dir, ['doctor', '--json'], { env: { LAND_SSH_CONFIG: config } });
+    expect(doctor.json().executors).toEqual([
+      { name: 'local', slots: 1, dir: null, ok: true, detail: 'this machine' },
+      { name: `ssh://${user}@testlane:${port}`, slots: 2, dir, ok: true, detail: expect.stringMatching(/^git version \d/) },
+      { name: `ssh://${user}@testlane:1`, slots: 1, dir: '/var/tmp/land', ok: false, detail: expect.stringMatching(/^unreachable: .*(refused|port 1)/) },
+    ]);
+    expect(existsSync(dir)).toBe(true);
   });
 
   it('reports an executor that does not answer as INFRA that marks it down', async () => {
