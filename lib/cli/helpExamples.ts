@@ -122,7 +122,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
   doctor: {
     examples: [
       ['land doctor', 'start one gate sandbox and say what it enforces (git folder read-only, state hidden, no network, ...)'],
-      ['land doctor --json', 'the same findings as JSON'],
+      ['land doctor --json', 'the same findings as JSON, and each executor: answers over ssh, runs git, can write its dir'],
     ],
     docs: 'docs/sandbox.md',
   },

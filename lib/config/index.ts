@@ -1,5 +1,5 @@
 export { policySchema, POLICY_FILE, SANDBOX_MODES } from './schema.js';
-export type { Policy, PolicyInput, Gate, RefreshEntry, SandboxMode, SandboxPolicy, NotifyEntry } from './schema.js';
+export type { Policy, PolicyInput, Gate, RefreshEntry, SandboxMode, SandboxPolicy, NotifyEntry, ExecutorEntry } from './schema.js';
 export { parsePolicy, policyOrThrow } from './validate.js';
 export type { PolicyParse } from './validate.js';
 export { gatesHash, canonicalJson } from './gatesHash.js';

@@ -5,6 +5,7 @@ import { posix } from 'node:path';
 import { z } from 'zod';
 import { SANDBOX_PRIVATE } from '../proc/sandbox/plan.js';
 import { NOTIFICATION_EVENTS } from '../store/formats/notification.js';
+import { executorsSchema } from './executors.js';
 import { DEFAULT_LOG_MAX_BYTES, MAX_LOG_MAX_BYTES, MIN_LOG_MAX_BYTES } from './logLimits.js';
 
 const name = z
@@ -162,6 +163,7 @@ export const policySchema = z
       })
       .prefault({})
       .describe('Merge trains: how many jobs ride one train.'),
+    executors: executorsSchema,
     queue: queueSchema.prefault({}).describe('Where the queue lives: this clone (default) or a git remote shared by a team.'),
     publish: z
       .strictObject({
@@ -240,6 +242,7 @@ export type PolicyInput = z.input<typeof policySchema>;
 export type Gate = Policy['gates'][number];
 export type RefreshEntry = Policy['refresh'][number];
 export type NotifyEntry = Policy['notify'][number];
+export type { ExecutorEntry } from './executors.js';
 export type SandboxPolicy = Policy['sandbox'];
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 

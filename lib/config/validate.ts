@@ -1,6 +1,7 @@
 // Turns a .ctm.json text into a policy or into every problem at once, each with its key path.
 import { z } from 'zod';
 import { LandError } from '../errors.js';
+import { executorProblems } from './executors.js';
 import { knownKeysAt } from './knownKeys.js';
 import { POLICY_FILE, policySchema, type Policy } from './schema.js';
 import { nearestKey } from './suggest.js';
@@ -59,10 +60,10 @@ export function parsePolicy(text: string): PolicyParse {
     return { ok: false, problems: [`(file): not valid JSON: ${(error as Error).message}`] };
   }
   const result = policySchema.safeParse(raw);
-  // Duplicate gate names are checked on the raw value so they are reported with the schema's own
+  // Duplicate gate names (and executor hosts) are checked on the raw value so they are reported with the schema's own
   // problems, not only once those are fixed.
   const problems = result.success ? [] : result.error.issues.flatMap((issue) => describeIssue(issue, raw));
-  problems.push(...duplicateGateNames(raw));
+  problems.push(...duplicateGateNames(raw), ...executorProblems(raw));
   if (!result.success || problems.length) return { ok: false, problems };
   return { ok: true, policy: result.data };
 }

@@ -31,6 +31,8 @@ export {
 export type { WorktreeInfo, WorktreeRun, WorktreeCleanup } from './worktree.js';
 export { remoteBranchTip, pushWithLease } from './push.js';
 export type { PushResult } from './push.js';
+export { pushCommit } from './pushCommit.js';
+export type { CommitPush } from './pushCommit.js';
 export { firstParentChain } from './log.js';
 export { checkoutIsAt } from './checkoutAt.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';

@@ -19,6 +19,7 @@ import { planTrain } from './plan/trainPlan.js';
 import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
+import { refuseUnrunExecutors } from './executors/guard.js';
 import { gateIsolationWarning, type SandboxHost } from './gates/sandbox.js';
 import { recheckVoidedTarget } from './gates/targetFirst.js';
 import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
@@ -219,6 +220,7 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await run.ctx.reloadPolicy();
     gateIsolationWarning(loaded.policy, run.ctx.sandbox); // throws when gates cannot run under the policy now in force
+    refuseUnrunExecutors(loaded.policy);
     if (!between.checkoutClean) {
       const dirty = await dirtyTargetStop(run.ctx.cwd, run.ctx.store, run.ctx.target); // before any gate, not after them
       if (dirty) return dirty;
@@ -261,6 +263,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
   const initial = inForce ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
   const notifier = new Notifier({ store, target: opts.target, sandbox: opts.sandbox, policy: () => (inForce ?? initial).policy, warn: emit });
   const isolation = gateIsolationWarning(initial.policy, opts.sandbox);
+  refuseUnrunExecutors(initial.policy); // before the lock: nothing is taken
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
     shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { gatesHash, policyJsonSchema } from '../../config/index.js';
+import { describeGateSlots } from '../../landing/executors/slots.js';
 import { checkSandboxPaths, isolationOf } from '../../landing/gates/sandbox.js';
 import { resolveSandboxHost } from '../../landing/gates/sandboxHost.js';
 import { action } from '../action.js';
@@ -29,6 +30,7 @@ export function registerConfig(program: Command): void {
         ctx.out.say(`policy from ${target} at ${tip.slice(0, 12)} (gatesHash ${hash})`);
         if (sandbox.gates === 'sandbox') ctx.out.say(sandbox.line);
         else ctx.out.note(`warning: ${sandbox.line}`);
+        ctx.out.say(describeGateSlots(policy));
         const { shown, ledgerHidden } = policyShown(policy, opts.all === true);
         ctx.out.say(JSON.stringify(shown, null, 2));
         if (ledgerHidden) ctx.out.say('(ledger, the settings of land batch: its defaults, not shown; --all shows them)');

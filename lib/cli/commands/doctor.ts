@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { EXIT_CODES } from '../../errors.js';
+import { describeExecutors, probeExecutor } from '../../landing/executors/probe.js';
+import { executorsOf } from '../../landing/executors/slots.js';
+import { sshSettings } from '../../landing/executors/sshArgv.js';
 import { checkSandbox, type SandboxReport } from '../../landing/gates/sandboxCheck.js';
 import { resolveSandboxHost } from '../../landing/gates/sandboxHost.js';
 import { action } from '../action.js';
@@ -25,16 +28,19 @@ function describe(report: SandboxReport): string[] {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check this machine for land: start a gate sandbox and report what it enforces (exit 14 when it cannot)')
-    .option('--json', 'print { sandbox: { mode, mechanism, unavailable, findings, ok } }')
+    .description('check this machine for land: start a gate sandbox and report what it enforces (exit 14 when it cannot); check each executor answers')
+    .option('--json', 'print { sandbox: { mode, mechanism, unavailable, findings, ok }, executors: [{ name, slots, dir, ok, detail }] }')
     .action(
       action<{ json?: boolean }>(async (ctx) => {
         const store = await ctx.store();
         const loaded = await ctx.policy();
         const host = await resolveSandboxHost(ctx.cwd, store, { probe: true });
         const report = await checkSandbox({ cwd: ctx.cwd, store, loaded, host });
-        if (ctx.out.json) ctx.out.emit({ sandbox: report });
-        else ctx.out.say(describe(report).join('\n'));
+        // Every executor at once: an unreachable one waits out ssh's connect timeout.
+        const settings = sshSettings(process.env);
+        const executors = await Promise.all(executorsOf(loaded.policy).map((executor) => probeExecutor(settings, executor)));
+        if (ctx.out.json) ctx.out.emit({ sandbox: report, executors });
+        else ctx.out.say([...describe(report), ...describeExecutors(executors)].join('\n'));
         return report.ok ? 0 : EXIT_CODES.no_sandbox;
       }),
     );

@@ -1,0 +1,90 @@
+// Shipping a train commit to an executor through a real sshd on 127.0.0.1 (test/helpers/sshd.ts):
+// the cache repository made on first use, the slot's ref moved to each train commit, and an
+// executor that does not answer reported as INFRA that marks it down, never as a verdict. Left out
+// (reported as skipped) only on a machine without sshd and without LAND_REQUIRE_SSHD=1.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { land } from '../../helpers/cli.js';
+import { prepareExecutor, shipCommit } from '../../../lib/landing/executors/ship.js';
+import { type SshExecutor, sshSettings } from '../../../lib/landing/executors/sshArgv.js';
+import { cleanupTempDirs, makeRepo, tempDir } from '../../helpers/repo.js';
+import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from '../../helpers/sshd.js';
+
+let sshd: TestSshd | null = null;
+let startError: unknown = null;
+
+function started(): TestSshd {
+  if (startError !== null) throw startError;
+  if (sshd === null) throw new Error('the test sshd was not started');
+  return sshd;
+}
+
+function executorAt(port: number, dir: string): SshExecutor {
+  const { user } = started();
+  return { kind: 'ssh', name: `ssh://${user}@testlane:${port}`, slots: 2, ssh: { user, host: 'testlane', port }, dir };
+}
+
+const slotTip = (dir: string, slot: number) =>
+  execFileSync('git', ['--git-dir', join(dir, 'cache.git'), 'rev-parse', `refs/land/slot/${slot}`], { encoding: 'utf8' }).trim();
+
+describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an executor (a real sshd, ${SSHD})`, () => {
+  beforeAll(async () => {
+    try {
+      sshd = await startSshd(tempDir('land-sshd-'));
+    } catch (error) {
+      startError = SSHD_REQUIRED ? new Error(`LAND_REQUIRE_SSHD=1: ${(error as Error).message}`) : error;
+    }
+  });
+
+  afterAll(() => {
+    sshd?.stop();
+    cleanupTempDirs();
+  });
+
+  it('makes the cache repository on first use and moves the slot’s ref to each train commit', async () => {
+    const settings = sshSettings({ LAND_SSH_CONFIG: started().config });
+    const repo = makeRepo();
+    const dir = join(tempDir('land-executor-'), 'land');
+    const executor = executorAt(started().port, dir);
+    expect(await prepareExecutor(settings, executor)).toBeNull();
+    expect(existsSync(join(dir, 'cache.git', 'HEAD'))).toBe(true);
+    expect(await prepareExecutor(settings, executor)).toBeNull(); // again: harmless
+
+    const first = repo.commit('one', { 'a.txt': 'a\n' });
+    expect(await shipCommit(repo.dir, settings, executor, first, 1)).toEqual({ kind: 'shipped', ref: 'refs/land/slot/1' });
+    expect(slotTip(dir, 1)).toBe(first);
+    // The next train, on another line of history: the slot's ref follows it (forced), the old one stays readable.
+    const other = repo.branch('side', { 'b.txt': 'b\n' }, `${first}~1`);
+    expect(await shipCommit(repo.dir, settings, executor, other, 1)).toEqual({ kind: 'shipped', ref: 'refs/land/slot/1' });
+    expect(slotTip(dir, 1)).toBe(other);
+    expect(execFileSync('git', ['--git-dir', join(dir, 'cache.git'), 'cat-file', '-t', first], { encoding: 'utf8' }).trim()).toBe('commit');
+  });
+
+  it('land doctor lists each executor: the drainer, one that answers, one that does not', async () => {
+    const { user, port, config } = started();
+    const dir = join(tempDir('land-executor-'), 'doctor');
+    const executors = [{ host: 'local' }, { host: `ssh://${user}@testlane:${port}`, slots: 2, dir }, { host: `ssh://${user}@testlane:1` }];
+    const repo = makeRepo({ policy: { target: 'main', gates: [], executors } });
+    const doctor = await land(repo.dir, ['doctor', '--json'], { env: { LAND_SSH_CONFIG: config } });
+    expect(doctor.json().executors).toEqual([
+      { name: 'local', slots: 1, dir: null, ok: true, detail: 'this machine' },
+      { name: `ssh://${user}@testlane:${port}`, slots: 2, dir, ok: true, detail: expect.stringMatching(/^git version \d/) },
+      { name: `ssh://${user}@testlane:1`, slots: 1, dir: '/var/tmp/land', ok: false, detail: expect.stringMatching(/^unreachable: .*(refused|port 1)/) },
+    ]);
+    expect(existsSync(dir)).toBe(true);
+  });
+
+  it('reports an executor that does not answer as INFRA that marks it down', async () => {
+    const settings = sshSettings({ LAND_SSH_CONFIG: started().config });
+    const repo = makeRepo();
+    const executor = executorAt(1, '/var/tmp/land'); // nothing listens on port 1
+    const prepared = await prepareExecutor(settings, executor);
+    expect(prepared).toMatchObject({ kind: 'infra', down: true });
+    expect(prepared?.detail).toMatch(/^cannot prepare ssh:\/\/\S+@testlane:1 \(\/var\/tmp\/land\): .*(refused|port 1)/);
+    const shipped = await shipCommit(repo.dir, settings, executor, repo.tip('main'), 0);
+    expect(shipped).toMatchObject({ kind: 'infra', down: true });
+    expect(shipped.kind === 'infra' && shipped.detail).toMatch(/^cannot ship the train to ssh:\/\/\S+@testlane:1: .*(refused|port 1)/);
+  });
+});
