@@ -319,7 +319,9 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     notifier.stopped(stoppedByError(error));
     throw error;
   } finally {
-    await ctx.worktrees?.close().catch(() => undefined); // a leftover is the next drain's recovery's
+    // A leftover is the next drain's recovery's. With the state folder gone, git's records of the
+    // worktrees that were in it stay: they are what tells `land status` there was a queue here.
+    if (!store.stateFolderVanished()) await ctx.worktrees?.close().catch(() => undefined);
     await lease.release();
     await notifier.settle(); // each notifier is bounded by its timeout; none holds a landing back
   }

@@ -58,9 +58,18 @@ export class OutageNotice {
     this.say(`land: the queue's remote ${this.remote} is reachable again (after ${seconds} s)\n`);
   }
 
-  /** A drainer could not reach the remote and will try again: said once per outage. */
-  unreachable(reason: string): void {
-    if (this.since !== null) return;
+  /** This notice's clock: when an attempt to reach the remote starts (unreachable's `startedAt`). */
+  clock(): number {
+    return this.now();
+  }
+
+  /**
+   * A drainer could not reach the remote and will try again: said once per outage. An attempt
+   * that started before the remote last answered (a renewal push and a fetch run side by side)
+   * failed in an outage already over: it is not a new one.
+   */
+  unreachable(reason: string, startedAt: number = this.now()): void {
+    if (this.since !== null || startedAt < this.lastContact) return;
     this.since = this.now();
     this.say(`land: the queue's remote ${this.remote} is unreachable; retrying for up to ${this.leaseSeconds} s: ${reason}\n`);
   }

@@ -170,6 +170,7 @@ export class LeaseKeeper {
       const held = this.current;
       if (!held || renewing || !due(held)) return; // a push renewed it meanwhile
       renewing = true;
+      const started = this.hooks.outage.clock();
       this.hooks
         .renew(() => due(held))
         .then(() => {
@@ -178,7 +179,7 @@ export class LeaseKeeper {
         .catch((error: unknown) => {
           if (held.lost) return;
           failures += 1;
-          this.renewalFailed(held, error, failures, renew);
+          this.renewalFailed(held, error, { failures, started }, renew);
         })
         .finally(() => {
           renewing = false;
@@ -193,7 +194,8 @@ export class LeaseKeeper {
    * the lease's time has passed since the last renewal. Then another drainer may hold the lease by
    * now: it is lost (exit 13 when the remote could not be reached, else 6).
    */
-  private renewalFailed(held: Held, error: unknown, failures: number, again: () => void): void {
+  private renewalFailed(held: Held, error: unknown, attempt: { failures: number; started: number }, again: () => void): void {
+    const { failures, started } = attempt;
     const reason = unreachableReason(error);
     const step = nextRetry(failures, performance.now() - held.renewedAt, this.queue);
     if (step.kind === 'give_up') {
@@ -203,7 +205,7 @@ export class LeaseKeeper {
           : new LandError('busy', `could not renew the queue lease on ${this.queue.remote} for ${this.queue.leaseSeconds} s: ${(error as Error).message}`);
       return;
     }
-    if (reason !== null) this.hooks.outage.unreachable(reason);
+    if (reason !== null) this.hooks.outage.unreachable(reason, started);
     if (this.retry) clearTimeout(this.retry);
     this.retry = setTimeout(again, step.waitMs);
     this.retry.unref();

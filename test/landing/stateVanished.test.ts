@@ -66,5 +66,14 @@ describe('a gate that deletes state', () => {
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/no queue here/);
     expect(status.stdout).not.toMatch(/the queue is empty/);
+    // The queue works again once the gate no longer removes it: the worktree git still records
+    // where the vanished state folder was is no obstacle to the next drain's.
+    const policy = JSON.parse(repo.git('show', 'main:.ctm.json'));
+    policy.gates[0].run = ['true'];
+    repo.commit('a gate that leaves the state alone', { '.ctm.json': `${JSON.stringify(policy, null, 2)}\n` });
+    const [again] = await submitBranches(repo, 1, [], 'again');
+    const next = await land(repo.dir, ['run']);
+    expect(next.code, next.stderr).toBe(0);
+    expect((await land(repo.dir, ['show', again as string, '--json'])).json().state).toBe('landed');
   });
 });

@@ -50,6 +50,26 @@ describe('OutageNotice', () => {
     ]);
   });
 
+  it('a failure of an attempt that started before the remote last answered is no new outage', () => {
+    let now = 0;
+    const lines: string[] = [];
+    const notice = new OutageNotice(
+      'origin',
+      60,
+      (line) => lines.push(line),
+      () => now,
+    );
+    notice.unreachable('down');
+    const renewal = notice.clock(); // a renewal push starts during the outage
+    now += 1_000;
+    notice.reached(); // a fetch gets through: the outage is over
+    now += 200;
+    notice.unreachable('down', renewal); // the renewal's failure comes after: old news
+    expect(lines).toHaveLength(2);
+    notice.unreachable('down again', notice.clock()); // an attempt started after the answer: a new outage
+    expect(lines.at(-1)).toMatch(/unreachable; retrying for up to 60 s: down again/);
+  });
+
   it('gives up with exit 13 (remote), naming the remote, the time and the reason', () => {
     const error = new OutageNotice('origin', 6, () => undefined).gaveUp('connection refused');
     expect(error).toBeInstanceOf(LandError);

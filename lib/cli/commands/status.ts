@@ -3,7 +3,8 @@ import { listWorktrees } from '../../git/index.js';
 import { displayOrder, listActiveJobs } from '../../queue/index.js';
 import type { QueueStore, JobRecord, QueueView } from '../../store/index.js';
 import { etaBasis, etaSeconds, gateHistoryFromMetrics, gatesInForce, HISTORY_KEPT, type EtaBasis } from '../../landing/plan/eta.js';
-import { hasWindowRow, policyBatchMax, readWindowAndPolicy, windowSummary } from '../../landing/windowView.js';
+import { hasWindowRow, policyBatchMax, readWindowAndPolicy, windowSummary, type PolicyOfCommand } from '../../landing/windowView.js';
+import type { CommandContext } from '../context.js';
 import { action } from '../action.js';
 import { sandboxView } from '../sandboxView.js';
 import { table } from '../../text/table.js';
@@ -61,6 +62,75 @@ async function emptyQueueText(store: QueueStore, cwd: string, remote: string | n
   ].join('\n');
 }
 
+/** What `land status` shows, read once: the jobs in display order, the window, the ETA's basis. */
+async function readStatus(store: QueueStore, loadPolicy: PolicyOfCommand, all: boolean) {
+  // The index of active jobs: finished records are read only with --all (docs/state.md).
+  const { jobs, corrupt } = all ? store.listJobs() : await listActiveJobs(store);
+  const shown = displayOrder(jobs).filter((job) => all || job.state === 'queued' || job.state === 'in_progress');
+  // One read of the metrics' tail for the ETA's history and, in a developer's clone of a
+  // remote queue, the drainer's window: read until both have what they need.
+  const known = await policyBatchMax(loadPolicy);
+  const inForce = known.kind === 'known' ? gatesInForce(known.policy.gates) : null;
+  const history = (rows: readonly unknown[]) => gateHistoryFromMetrics(rows, inForce);
+  const windowNeeded = store.rowsPerDrainer; // a clone's own queue keeps its window in window.json
+  const tail = store.readMetricsTail((rows) => history(rows).trainSeconds.length >= HISTORY_KEPT && (!windowNeeded || hasWindowRow(rows)));
+  const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy, tail);
+  // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
+  const sandbox = policy && (policy.gates.length || policy.refresh.length) ? sandboxView(store, policy) : null;
+  let position = 0;
+  const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
+  // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
+  // Only trains under the gates in force count: a changed gate command starts a new history.
+  // A remote queue whose lease nobody holds has no drainer running: nothing lands until one starts.
+  const queue = await store.describe();
+  const drainerRunning = queue.remote === null || (queue.drainer !== null && !queue.drainer.released);
+  const basis = etaBasis(
+    history(tail),
+    window.size,
+    jobs.some((job) => job.state === 'in_progress'),
+    { drainerRunning },
+  );
+  // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
+  const uncertain = jobs.filter((job) => job.state === 'uncertain');
+  const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
+  return { jobs, corrupt, rows, window, sandbox, queue, basis, uncertain, etaOf, queued: position };
+}
+
+type StatusFacts = Awaited<ReturnType<typeof readStatus>>;
+
+/** The human form: the window line, the queue's line, uncertain jobs, then the table and the ETA's note. */
+async function printStatus(ctx: CommandContext, store: QueueStore, facts: StatusFacts): Promise<void> {
+  const { jobs, rows, window, queue, basis, uncertain, etaOf } = facts;
+  ctx.out.say(
+    `${printable(windowSummary(window))}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
+  );
+  if (queue.remote) ctx.out.say(printable(queueLine(queue)));
+  for (const job of uncertain) ctx.out.say(uncertainLine(job));
+  if (!rows.length) {
+    ctx.out.say(await emptyQueueText(store, ctx.cwd, queue.remote));
+    return;
+  }
+  ctx.out.say(
+    table(
+      ['#', 'id', 'state', 'branch', 'tip', 'age', 'eta', 'note'],
+      rows.map(({ position: pos, job }) => {
+        const eta = etaOf(pos);
+        return [
+          pos === null ? (job.state === 'in_progress' ? 'run' : '') : String(pos),
+          job.id,
+          stateText(job),
+          showName(job.branch),
+          short(job.tip),
+          age(job.timestamps.queued),
+          eta === null ? (pos === null ? '' : '?') : approximately(eta),
+          note(job),
+        ];
+      }),
+    ),
+  );
+  if (facts.queued > 0) ctx.out.say(etaNote(basis));
+}
+
 export function registerStatus(program: Command): void {
   program
     .command('status')
@@ -70,78 +140,20 @@ export function registerStatus(program: Command): void {
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const { store, policy: loadPolicy } = await ctx.queue();
-        // The index of active jobs: finished records are read only with --all (docs/state.md).
-        const { jobs, corrupt } = opts.all ? store.listJobs() : await listActiveJobs(store);
-        const shown = displayOrder(jobs).filter((job) => opts.all || job.state === 'queued' || job.state === 'in_progress');
-        // One read of the metrics' tail for the ETA's history and, in a developer's clone of a
-        // remote queue, the drainer's window: read until both have what they need.
-        const known = await policyBatchMax(loadPolicy);
-        const inForce = known.kind === 'known' ? gatesInForce(known.policy.gates) : null;
-        const history = (rows: readonly unknown[]) => gateHistoryFromMetrics(rows, inForce);
-        const windowNeeded = store.rowsPerDrainer; // a clone's own queue keeps its window in window.json
-        const tail = store.readMetricsTail((rows) => history(rows).trainSeconds.length >= HISTORY_KEPT && (!windowNeeded || hasWindowRow(rows)));
-        const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy, tail);
-        for (const bad of corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
-        // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
-        const sandbox = policy && (policy.gates.length || policy.refresh.length) ? sandboxView(store, policy) : null;
-        if (sandbox && sandbox.gates !== 'sandbox') ctx.out.note(`warning: ${sandbox.line}`);
-        let position = 0;
-        const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
-        // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
-        // Only trains under the gates in force count: a changed gate command starts a new history.
-        // A remote queue whose lease nobody holds has no drainer running: nothing lands until one starts.
-        const queue = await store.describe();
-        const basis = etaBasis(
-          history(tail),
-          window.size,
-          jobs.some((job) => job.state === 'in_progress'),
-          {
-            drainerRunning: queue.remote === null || (queue.drainer !== null && !queue.drainer.released),
-          },
-        );
-        // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
-        const uncertain = jobs.filter((job) => job.state === 'uncertain');
-        const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
-        if (ctx.out.json) {
-          ctx.out.emit({
-            queue,
-            window,
-            jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })),
-            corrupt,
-            estimate: basis,
-            uncertain,
-            sandbox,
-          });
-          return;
-        }
-        ctx.out.say(
-          `${printable(windowSummary(window))}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
-        );
-        if (queue.remote) ctx.out.say(printable(queueLine(queue)));
-        for (const job of uncertain) ctx.out.say(uncertainLine(job));
-        if (!rows.length) {
-          ctx.out.say(await emptyQueueText(store, ctx.cwd, queue.remote));
-          return;
-        }
-        ctx.out.say(
-          table(
-            ['#', 'id', 'state', 'branch', 'tip', 'age', 'eta', 'note'],
-            rows.map(({ position: pos, job }) => {
-              const eta = etaOf(pos);
-              return [
-                pos === null ? (job.state === 'in_progress' ? 'run' : '') : String(pos),
-                job.id,
-                stateText(job),
-                showName(job.branch),
-                short(job.tip),
-                age(job.timestamps.queued),
-                eta === null ? (pos === null ? '' : '?') : approximately(eta),
-                note(job),
-              ];
-            }),
-          ),
-        );
-        if (position > 0) ctx.out.say(etaNote(basis));
+        const facts = await readStatus(store, loadPolicy, Boolean(opts.all));
+        for (const bad of facts.corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
+        if (facts.sandbox && facts.sandbox.gates !== 'sandbox') ctx.out.note(`warning: ${facts.sandbox.line}`);
+        if (!ctx.out.json) return printStatus(ctx, store, facts);
+        const { queue, window, rows, corrupt, basis, uncertain, sandbox, etaOf } = facts;
+        ctx.out.emit({
+          queue,
+          window,
+          jobs: rows.map(({ position: pos, job }) => ({ position: pos, ...job, eta: etaOf(pos) })),
+          corrupt,
+          estimate: basis,
+          uncertain,
+          sandbox,
+        });
       }),
     );
 }

@@ -51,6 +51,7 @@ export class QueueFetcher {
    */
   async fetchRidingOutage(stop: () => boolean, holding: () => boolean): Promise<void> {
     for (let failures = 1; ; failures += 1) {
+      const started = this.outage.clock();
       try {
         await this.fetch();
         return;
@@ -59,7 +60,7 @@ export class QueueFetcher {
         if (reason === null || !holding()) throw error;
         const step = nextRetry(failures, this.outage.sinceContactMs(), this.queue);
         if (step.kind === 'give_up') throw this.outage.gaveUp(reason);
-        this.outage.unreachable(reason);
+        this.outage.unreachable(reason, started);
         await pauseUnless(step.waitMs, stop);
         if (stop()) return;
       }

@@ -30,8 +30,9 @@ describe('a red target', () => {
       `main itself fails gate test (exit 1) at ${redTip.slice(0, 12)}; log ${check.log}; fix main (or install what its gates need), then run land again: it gates main again; no job was failed`,
     );
     expect(events.some((e) => e.type === 'failed')).toBe(false);
-    // [j1 j2 j3], [j1 j2], [j1], then main itself: one gate run for the target.
-    expect(repo.gateRuns()).toBe(4);
+    // [j1 j2 j3], then [j1] (a failed train of 3 splits 1 + 2 at the prior culprit rate:
+    // plan/trainPlan.ts splitFor), then main itself: one gate run for the target.
+    expect(repo.gateRuns()).toBe(3);
     expect(events.filter((e) => e.type === 'checking_target')).toHaveLength(1);
     let jobs = await jobsById(repo);
     for (const id of ids) {
@@ -48,7 +49,7 @@ describe('a red target', () => {
       new RegExp(`stopped: main itself fails gate test \\(exit 1\\) at ${redTip.slice(0, 12)}; log \\S+-target\\.log; fix main .*; no job was failed`),
     );
     expect(again.stdout).not.toContain(check.log);
-    expect(repo.gateRuns()).toBe(5);
+    expect(repo.gateRuns()).toBe(4);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('queued');
 
@@ -58,7 +59,7 @@ describe('a red target', () => {
     const fixed = await land(repo.dir, ['run', '--json']);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.lines().at(-1)).toMatchObject({ failed: [], queued: [], stopped: null });
-    expect(repo.gateRuns()).toBe(6);
+    expect(repo.gateRuns()).toBe(5);
     jobs = await jobsById(repo);
     for (const id of ids) expect(jobs.get(id).state).toBe('landed');
     expect(landedOrder(repo)).toEqual(ids);
