@@ -34,11 +34,15 @@ export interface PrunePlan {
 /**
  * The finished jobs older than `cutoff` (ms since the epoch) and the trains only they rode. A
  * queued or running job is never pruned, nor a train one of them rode (its story is still told).
+ * A train none of whose members has a record any more (another clone's `land gc` pruned them:
+ * a developer's gc prunes jobs, not the drainer's trains) goes too while `holds(train)` says
+ * something of it is left, so its log and refs are not kept for ever.
  */
 export function planPrune(
   jobs: readonly Pick<JobRecord, 'id' | 'state' | 'timestamps'>[],
   rows: readonly { train: string; members: readonly string[] }[],
   cutoff: number,
+  holds: (train: string) => boolean = () => false,
 ): PrunePlan {
   const pruned = new Set<string>();
   const kept = new Set<string>();
@@ -48,8 +52,10 @@ export function planPrune(
     else kept.add(job.id);
   }
   const members: Record<string, string[]> = {};
+  const orphan = (members: readonly string[], train: string) => !members.some((id) => pruned.has(id) || kept.has(id)) && holds(train);
   for (const row of rows) {
-    if (!row.members.length || row.members.some((id) => kept.has(id)) || !row.members.some((id) => pruned.has(id))) continue;
+    if (!row.members.length || row.members.some((id) => kept.has(id))) continue;
+    if (!row.members.some((id) => pruned.has(id)) && !orphan(row.members, row.train)) continue;
     members[row.train] = [...new Set([...(members[row.train] ?? []), ...row.members])];
   }
   return { jobs: [...pruned].sort(), trains: Object.keys(members).sort(), members };

@@ -19,7 +19,7 @@ export async function runGc(store: QueueStore, opts: { olderThan: string; spanMs
   const cutoff = opts.now - opts.spanMs;
   const { jobs } = store.listJobs({ check: 'shape' });
   const { rows } = parseMetricsRows(store.readOwnMetrics().rows);
-  const plan = planPrune(jobs, rows, cutoff);
+  const plan = planPrune(jobs, rows, cutoff, (train) => store.hasLog(train));
   if (plan.jobs.length) plan.trains = [...plan.trains, ...strayLogsOf(store, plan)].sort();
   const result = plan.jobs.length || plan.trains.length ? await store.prune(plan) : { jobs: [], trains: [], remoteRefs: 0 };
   return { olderThan: opts.olderThan, cutoff: new Date(cutoff).toISOString(), ...result };

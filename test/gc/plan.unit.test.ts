@@ -57,6 +57,14 @@ describe('planPrune', () => {
   it('gives each pruned train its members, so the store can re-plan it under its lock', () => {
     expect(planPrune(jobs, rows, NOW - 30 * DAY).members).toEqual({ 't-1': ['old-landed', 'old-failed'], 't-3': ['old-failed', 'gone-before'] });
   });
+  it("prunes a train whose members were all pruned before (another clone's gc) while something of it is left", () => {
+    const left = new Set(['t-4']);
+    const plan = planPrune(jobs, rows, NOW - 30 * DAY, (train) => left.has(train));
+    expect(plan.trains).toEqual(['t-1', 't-3', 't-4']);
+    expect(plan.members['t-4']).toEqual(['gone-before']);
+    expect(planPrune(jobs, rows, NOW - 100 * DAY, (train) => left.has(train)).trains).toEqual(['t-4']); // even with no job old enough
+    expect(planPrune(jobs, rows, NOW - 30 * DAY, () => false).trains).toEqual(['t-1', 't-3']); // nothing left of it: not named again
+  });
   it('prunes nothing when nothing is old enough', () => {
     expect(planPrune(jobs, rows, NOW - 100 * DAY)).toEqual({ jobs: [], trains: [], members: {} });
   });

@@ -16,6 +16,7 @@ describe('queue edges', () => {
     const waited = await land(repo.dir, ['submit', 'slow', '--wait', '--timeout', '0.5']);
     expect(waited.code).toBe(9);
     expect(waited.stderr).toMatch(/still queued after 0.5s/);
+    expect(waited.stderr).toMatch(/waiting for j-\S+ to land \(no drainer runs now: nothing lands until one runs land run\)/);
     expect([...(await jobsById(repo)).values()].map((job) => job.state)).toEqual(['queued']);
   });
 

@@ -3,7 +3,7 @@ import { LandError } from '../../errors.js';
 import { currentBranch } from '../../git/index.js';
 import { submitJob, type SubmitOutcome } from '../../queue/index.js';
 import { TITLE_MAX_CHARS } from '../../queue/submit.js';
-import type { JobRecord } from '../../store/index.js';
+import type { JobRecord, QueueStore } from '../../store/index.js';
 import { action } from '../action.js';
 import { showName, short } from '../output.js';
 import { requeuedLine } from '../requeueText.js';
@@ -46,6 +46,15 @@ function jsonLine(outcome: SubmitOutcome, job: JobRecord): Record<string, unknow
   return { outcome: outcome.kind, job, ...(outcome.kind === 'requeued' ? { previous: outcome.previous } : {}) };
 }
 
+/** What `--wait` says while it waits: whether a drainer runs now (a remote queue's live lease, or this clone's drain lock). */
+async function waitingNote(store: QueueStore, id: string): Promise<string> {
+  const { drainer } = await store.describe();
+  const running = drainer ? !drainer.released : store.drainerAlive();
+  return running
+    ? `waiting for ${id} to land (a drainer is draining the queue)`
+    : `waiting for ${id} to land (no drainer runs now: nothing lands until one runs land run)`;
+}
+
 export function registerSubmit(program: Command): void {
   program
     .command('submit')
@@ -81,12 +90,11 @@ export function registerSubmit(program: Command): void {
         const notLanded: string[] = [];
         for (const outcome of outcomes) {
           const job = outcome.job;
-          const final = await waitForJob(store, job.id, {
-            timeoutSeconds: timeout,
-            onWaiting: () => ctx.out.note(`waiting for ${job.id} to land (a drainer must run: land run)`),
-          });
+          const waiting = await waitingNote(store, job.id);
+          const final = await waitForJob(store, job.id, { timeoutSeconds: timeout, onWaiting: () => ctx.out.note(waiting) });
           if (ctx.out.json) ctx.out.emit(jsonLine(outcome, final));
-          ctx.out.say(`${final.id}: ${final.state}${final.reason ? ` (${final.reason})` : ''}`);
+          const landedAt = final.state === 'landed' && final.train ? ` in ${target} at ${final.train.slice(0, 12)}` : '';
+          ctx.out.say(`${final.id}: ${final.state}${landedAt}${final.reason ? ` (${final.reason})` : ''}`);
           if (final.state !== 'landed') notLanded.push(`${final.id} ended ${final.state}${final.reason ? `: ${final.reason}` : ''}`);
         }
         if (notLanded.length) throw new LandError('not_landed', `job ${notLanded.join('; ')}`);

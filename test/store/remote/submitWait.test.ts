@@ -21,7 +21,7 @@ describe('land submit --wait in a remote queue', () => {
     expect(run.lines().filter((event) => event.type === 'landed')).toHaveLength(1);
     const result = await waiting.done;
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/: landed$/m);
+    expect(result.stdout).toMatch(new RegExp(`: landed in main at ${team.server('rev-parse', 'main').slice(0, 12)}$`, 'm'));
     // The landing is on the server's main, done by ci's drainer, not by alice's clone.
     expect(team.server('merge-base', '--is-ancestor', tip, 'main')).toBe('');
   }, 120_000);
