@@ -70,6 +70,10 @@ export async function recoverInProgress(opts: { cwd: string; store: QueueStore; 
   const followed = opts.target ? await followInterruptedLanding(opts.cwd, opts.target, landedBases) : null;
   if (followed) opts.emit({ type: 'warning', message: `the checkout at ${followed} followed the landing of a stopped drainer` });
   for (const dir of opts.store.listTrainDirs()) {
-    await discardWorktree(opts.cwd, dir, { onCleanup: (left) => opts.store.removeTrainDir(left) });
+    opts.store.reopenTrainDir(dir); // a gate may have left folders nobody can enter (chmod 000)
+    let removed = true;
+    await discardWorktree(opts.cwd, dir, { onCleanup: (left) => (removed = opts.store.removeTrainDir(left)) });
+    // Never a reason to stop the queue: the next drain tries again.
+    if (!removed) opts.emit({ type: 'warning', message: `could not remove the leftover train folder ${dir}; the next drain tries again` });
   }
 }

@@ -211,7 +211,8 @@ export class LocalStore implements QueueStore {
   claimTrainId = (batchId: string): string => logs.claimTrainId(this.paths, batchId);
   trainDir = (id: string): string => logs.trainDir(this.paths, id);
   listTrainDirs = (): string[] => logs.listTrainDirs(this.paths);
-  removeTrainDir = (dir: string): void => logs.removeTrainDir(dir);
+  reopenTrainDir = (dir: string): void => logs.reopenTrainDir(dir);
+  removeTrainDir = (dir: string): boolean => logs.removeTrainDir(dir);
 
   // ---- locks and the drainer's own files (lock.ts, local/drainerFiles.ts) ---------------------
 

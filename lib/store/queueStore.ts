@@ -150,7 +150,10 @@ export interface DrainerCaches {
   claimTrainId(batchId: string): string;
   trainDir(id: string): string;
   listTrainDirs(): string[];
-  removeTrainDir(dir: string): void;
+  /** Gives the drainer back every folder a gate left in a train's worktree (u+rwx, symlinks not followed). */
+  reopenTrainDir(dir: string): void;
+  /** False when something of the folder is left. */
+  removeTrainDir(dir: string): boolean;
   readGatePasses(commit: string): Record<string, string> | null;
   writeGatePasses(commit: string, passes: Record<string, string>): void;
 }

@@ -414,7 +414,8 @@ export class RemoteStore implements QueueStore {
   logPath = (id: string): string => (!this.cache.hasLog(id) && this.published.hasLog(id) ? this.published.logFile(id) : this.cache.logPath(id));
   freshLogId = (id: string): string => this.cache.freshLogId(id);
   trainDir = (id: string): string => this.cache.trainDir(id);
-  removeTrainDir = (dir: string): void => this.cache.removeTrainDir(dir);
+  reopenTrainDir = (dir: string): void => this.cache.reopenTrainDir(dir);
+  removeTrainDir = (dir: string): boolean => this.cache.removeTrainDir(dir);
   writeToken = (): string => this.cache.writeToken();
   clearToken = (token?: string): void => this.cache.clearToken(token);
   writePublishState = (state: Record<string, unknown>): void => this.cache.writePublishState(state);

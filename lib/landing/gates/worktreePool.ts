@@ -46,10 +46,16 @@ export class WorktreePool {
       return { made: true, value: await body(pinned) };
     } finally {
       // Its gates have ended (and whatever they left running was killed): cleared now, in the background.
-      const cleared = clearWorktree(pinned).then(
-        () => true,
-        () => false,
-      );
+      // A gate may have left folders nobody can enter (chmod 000): given back to the drainer, then cleared again.
+      const cleared = clearWorktree(pinned)
+        .catch(() => {
+          this.store.reopenTrainDir(pinned.dir);
+          return clearWorktree(pinned);
+        })
+        .then(
+          () => true,
+          () => false,
+        );
       this.idle.push({ pinned, cleared });
     }
   }
@@ -75,7 +81,8 @@ export class WorktreePool {
       } catch {
         // then a fresh one, at a new path
       }
-      await this.discard(reused.pinned);
+      // What cannot be removed is left to the next drain's recovery: this train gets a new folder all the same.
+      await this.discard(reused.pinned).catch(() => undefined);
     }
     this.made += 1;
     const dir = this.store.trainDir(`slot-${this.made}`);
@@ -85,6 +92,7 @@ export class WorktreePool {
   }
 
   private async discard(pinned: PinnedWorktree): Promise<void> {
+    this.store.reopenTrainDir(pinned.dir);
     // Through the git folder pinned at its making, so git's record of it goes too.
     try {
       restoreDotGit(pinned);

@@ -1,6 +1,7 @@
 // Train and job logs (logs/<id>.log) and the trains' worktree folders (trains/<id>). A train id
 // is claimed by creating its log exclusively, so two drainers never share one.
-import { closeSync, existsSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureDir } from '../atomic.js';
 import type { StatePaths } from '../paths.js';
 import { readFrom, scanLines, type TextSlice } from '../scan.js';
@@ -70,6 +71,39 @@ export function listTrainDirs(paths: StatePaths): string[] {
   }
 }
 
-export function removeTrainDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+/**
+ * Gives the drainer back every folder under a train's worktree `dir`: a gate (untrusted) may have
+ * left a folder it cannot list or empty (`chmod 000`), which `git clean` and a removal would fail
+ * on. Each folder gets u+rwx; symlinks are never followed, and nothing outside `dir` is touched.
+ */
+export function reopenTrainDir(dir: string): void {
+  let mode: number;
+  try {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory()) return;
+    mode = stat.mode & 0o7777;
+    if ((mode & 0o700) !== 0o700) chmodSync(dir, mode | 0o700);
+  } catch {
+    return; // gone, or not ours: the removal says what is left
+  }
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) reopenTrainDir(join(dir, name));
+}
+
+/** Removes a train's worktree folder; false when something of it is left (then the next drain's recovery tries again). */
+export function removeTrainDir(dir: string): boolean {
+  for (const attempt of [1, 2]) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      return true;
+    } catch {
+      if (attempt === 1) reopenTrainDir(dir); // then once more
+    }
+  }
+  return false;
 }
