@@ -31,18 +31,25 @@ export interface PrunePlan {
   members: Record<string, string[]>;
 }
 
+/** What decides an orphan train (planPrune): whether something of it is left, and the ids whose record exists but cannot be read. */
+export interface OrphanFacts {
+  holds: (train: string) => boolean;
+  /** Records that exist but failed the check (corrupt, forged, a newer land's): their trains are kept. */
+  unreadable: ReadonlySet<string>;
+}
+
 /**
  * The finished jobs older than `cutoff` (ms since the epoch) and the trains only they rode. A
  * queued or running job is never pruned, nor a train one of them rode (its story is still told).
  * A train none of whose members has a record any more (another clone's `land gc` pruned them:
- * a developer's gc prunes jobs, not the drainer's trains) goes too while `holds(train)` says
- * something of it is left, so its log and refs are not kept for ever.
+ * a developer's gc prunes jobs, not the drainer's trains) goes too, once it ran before the cutoff
+ * and while `holds(train)` says something of it is left, so its log and refs are not kept for ever.
  */
 export function planPrune(
   jobs: readonly Pick<JobRecord, 'id' | 'state' | 'timestamps'>[],
-  rows: readonly { train: string; members: readonly string[] }[],
+  rows: readonly { train: string; members: readonly string[]; at?: string }[],
   cutoff: number,
-  holds: (train: string) => boolean = () => false,
+  orphans: OrphanFacts = { holds: () => false, unreadable: new Set() },
 ): PrunePlan {
   const pruned = new Set<string>();
   const kept = new Set<string>();
@@ -52,10 +59,12 @@ export function planPrune(
     else kept.add(job.id);
   }
   const members: Record<string, string[]> = {};
-  const orphan = (members: readonly string[], train: string) => !members.some((id) => pruned.has(id) || kept.has(id)) && holds(train);
+  const known = (id: string) => pruned.has(id) || kept.has(id) || orphans.unreadable.has(id);
+  const before = (at: string | undefined) => at !== undefined && Date.parse(at) < cutoff;
+  const orphan = (row: (typeof rows)[number]) => !row.members.some(known) && before(row.at) && orphans.holds(row.train);
   for (const row of rows) {
-    if (!row.members.length || row.members.some((id) => kept.has(id))) continue;
-    if (!row.members.some((id) => pruned.has(id)) && !orphan(row.members, row.train)) continue;
+    if (!row.members.length || row.members.some((id) => kept.has(id) || orphans.unreadable.has(id))) continue;
+    if (!row.members.some((id) => pruned.has(id)) && !orphan(row)) continue;
     members[row.train] = [...new Set([...(members[row.train] ?? []), ...row.members])];
   }
   return { jobs: [...pruned].sort(), trains: Object.keys(members).sort(), members };

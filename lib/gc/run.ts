@@ -1,6 +1,7 @@
 // `land gc`: plans the prune from the records and this clone's own metrics rows (plan.ts; a
 // published row may be forged, and must not name a train to delete), adds the logs no row names
 // (strayLogs.ts), and asks the store to remove it (a queue in a remote: one atomic push, then the cache).
+import { basename } from 'node:path';
 import { parseMetricsRows, type JournalEntry, type QueueStore } from '../store/index.js';
 import { planPrune, type PrunePlan } from './plan.js';
 import { strayTrainLogs } from './strayLogs.js';
@@ -17,9 +18,10 @@ export interface GcOutcome {
 
 export async function runGc(store: QueueStore, opts: { olderThan: string; spanMs: number; now: number }): Promise<GcOutcome> {
   const cutoff = opts.now - opts.spanMs;
-  const { jobs } = store.listJobs({ check: 'shape' });
+  const { jobs, corrupt } = store.listJobs({ check: 'shape' });
   const { rows } = parseMetricsRows(store.readOwnMetrics().rows);
-  const plan = planPrune(jobs, rows, cutoff, (train) => store.hasLog(train));
+  const unreadable = new Set(corrupt.map((record) => basename(record.file, '.json')));
+  const plan = planPrune(jobs, rows, cutoff, { holds: (train) => store.hasLog(train), unreadable });
   if (plan.jobs.length) plan.trains = [...plan.trains, ...strayLogsOf(store, plan)].sort();
   const result = plan.jobs.length || plan.trains.length ? await store.prune(plan) : { jobs: [], trains: [], remoteRefs: 0 };
   return { olderThan: opts.olderThan, cutoff: new Date(cutoff).toISOString(), ...result };

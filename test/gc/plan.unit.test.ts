@@ -58,12 +58,21 @@ describe('planPrune', () => {
     expect(planPrune(jobs, rows, NOW - 30 * DAY).members).toEqual({ 't-1': ['old-landed', 'old-failed'], 't-3': ['old-failed', 'gone-before'] });
   });
   it("prunes a train whose members were all pruned before (another clone's gc) while something of it is left", () => {
-    const left = new Set(['t-4']);
-    const plan = planPrune(jobs, rows, NOW - 30 * DAY, (train) => left.has(train));
+    const left = new Set(['t-4', 't-6', 't-7']);
+    const dated = [
+      ...rows,
+      { train: 't-4', members: ['gone-before'], at: ago(50) },
+      { train: 't-6', members: ['unreadable'], at: ago(50) },
+      { train: 't-7', members: ['gone-too'], at: ago(3) },
+    ];
+    const facts = { holds: (train: string) => left.has(train), unreadable: new Set(['unreadable']) };
+    const plan = planPrune(jobs, dated, NOW - 30 * DAY, facts);
+    // t-6's member has a record this gc cannot read (corrupt, forged): kept; t-7 ran after the cutoff: kept.
     expect(plan.trains).toEqual(['t-1', 't-3', 't-4']);
     expect(plan.members['t-4']).toEqual(['gone-before']);
-    expect(planPrune(jobs, rows, NOW - 100 * DAY, (train) => left.has(train)).trains).toEqual(['t-4']); // even with no job old enough
-    expect(planPrune(jobs, rows, NOW - 30 * DAY, () => false).trains).toEqual(['t-1', 't-3']); // nothing left of it: not named again
+    expect(planPrune(jobs, dated, NOW - 40 * DAY, facts).trains).toEqual(['t-4']); // even with no job old enough
+    expect(planPrune(jobs, dated, NOW - 30 * DAY, { ...facts, holds: () => false }).trains).toEqual(['t-1', 't-3']); // nothing left of it: not named again
+    expect(planPrune(jobs, rows, NOW - 30 * DAY, facts).trains).toEqual(['t-1', 't-3']); // a row with no time is no orphan
   });
   it('prunes nothing when nothing is old enough', () => {
     expect(planPrune(jobs, rows, NOW - 100 * DAY)).toEqual({ jobs: [], trains: [], members: {} });
