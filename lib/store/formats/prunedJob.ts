@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { isRecord } from './isRecord.js';
 import { jobRecordSchema, type JobRecord } from './jobRecord.js';
 import { jobShapeProblem } from './jobShape.js';
+import { METRICS_MESSAGE_MAX_BYTES } from './published.js';
 
 export const prunedJobSchema = jobRecordSchema.pick({
   version: true,
@@ -28,8 +29,12 @@ export const prunedJobSchema = jobRecordSchema.pick({
 });
 export type PrunedJob = z.infer<typeof prunedJobSchema>;
 
-/** A message larger than this is skipped whole (gc writes a few hundred bytes a job). */
-export const PRUNED_MESSAGE_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * A message larger than this is skipped whole: the metrics chain's cap, which the reader applies to
+ * both chains (published.ts). gc writes a few hundred bytes a job, and splits a larger prune over
+ * several commits (prunedMessages).
+ */
+export const PRUNED_MESSAGE_MAX_BYTES = METRICS_MESSAGE_MAX_BYTES;
 
 /** What `land gc` keeps of `job`. */
 export function prunedJobOf(job: JobRecord): PrunedJob {
@@ -41,6 +46,26 @@ export function prunedJobOf(job: JobRecord): PrunedJob {
 export function prunedMessage(jobs: readonly PrunedJob[]): string {
   const lines = jobs.map((job) => JSON.stringify(job)).join('\n');
   return `land: ${jobs.length} finished job${jobs.length === 1 ? '' : 's'} pruned by land gc\n\n${lines}\n`;
+}
+
+/** The messages of the commits one `land gc` adds, in order: `jobs` split so each is within `maxBytes`. */
+export function prunedMessages(jobs: readonly PrunedJob[], maxBytes = PRUNED_MESSAGE_MAX_BYTES): string[] {
+  const room = maxBytes - 200; // the subject line
+  const chunks: PrunedJob[][] = [];
+  let chunk: PrunedJob[] = [];
+  let bytes = 0;
+  for (const job of jobs) {
+    const size = Buffer.byteLength(JSON.stringify(job)) + 1;
+    if (chunk.length && bytes + size > room) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(job);
+    bytes += size;
+  }
+  if (chunk.length) chunks.push(chunk);
+  return chunks.map(prunedMessage);
 }
 
 /** The pruned jobs a commit's message carries; lines without a counted job's shape (jobShape.ts) are counted in `bad`. */

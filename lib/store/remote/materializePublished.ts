@@ -74,6 +74,8 @@ async function materializePruned(reader: PublishedReader, object: RefObject | nu
       skips.skipped,
     );
     for (const oid of pick.tooLarge) skips.skip(oid, `${name} has a commit (${oid.slice(0, 12)}) too large to be pruned jobs; it is skipped`);
+    if (pick.leftOut)
+      reader.warn(`${object.oid} left out`, `${name}: ${pick.leftOut} older commit${pick.leftOut === 1 ? '' : 's'} past the read cap are left out`);
     const messages = await readCommitMessages(reader.cwd, pick.read);
     let bad = 0;
     const jobs = pick.read.flatMap((oid) => {

@@ -5,7 +5,7 @@
 // metrics refs are history and stay. Runs under the cache's lock.
 import { LandError } from '../../errors.js';
 import { pushAtomic, writeCommits, type RefUpdate } from '../../git/index.js';
-import { prunedMessage, type PrunedJob } from '../formats/prunedJob.js';
+import { prunedMessages, type PrunedJob } from '../formats/prunedJob.js';
 import type { LocalStore } from '../localStore.js';
 import { forgetJobs, prunedJobsOf, removeJobFiles, stillPrunable } from '../local/prune.js';
 import type { PruneRequest, PruneResult } from '../queueKind.js';
@@ -75,8 +75,10 @@ export async function pruneRemote(parts: {
 /** One more commit on refs/land/pruned carrying `jobs`, and its update leased on what was fetched (a blob there starts a new chain). */
 async function prunedCommit(queue: QueueRemote, refs: QueueRefs, jobs: readonly PrunedJob[]): Promise<{ update: RefUpdate }> {
   const parent = refs.pruned?.type === 'commit' ? refs.pruned.oid : null;
-  const [id] = await writeCommits(queue.cwd, [{ parent, files: [], message: prunedMessage(jobs) }]);
-  return { update: { ref: remoteRefs(queue.remote).pruned, to: id as string, expect: refs.pruned?.oid ?? null } };
+  // One commit per message, each within the readers' cap: a first gc of a long history is several.
+  let tip = parent;
+  for (const message of prunedMessages(jobs)) tip = (await writeCommits(queue.cwd, [{ parent: tip, files: [], message }]))[0] ?? null;
+  return { update: { ref: remoteRefs(queue.remote).pruned, to: tip as string, expect: refs.pruned?.oid ?? null } };
 }
 
 /** The remote state without the pruned jobs and trains. */

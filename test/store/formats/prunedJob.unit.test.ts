@@ -3,7 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { withPruned } from '../../../lib/stats/history.js';
 import { newJobRecord } from '../../../lib/queue/index.js';
-import { jobShapeProblem, prunedJobOf, prunedJobSchema, prunedJobsOfMessage, prunedMessage, type JobRecord } from '../../../lib/store/index.js';
+import {
+  jobShapeProblem,
+  PRUNED_MESSAGE_MAX_BYTES,
+  prunedJobOf,
+  prunedJobSchema,
+  prunedJobsOfMessage,
+  prunedMessage,
+  prunedMessages,
+  type JobRecord,
+} from '../../../lib/store/index.js';
+import { METRICS_MESSAGE_MAX_BYTES } from '../../../lib/store/formats/published.js';
 
 const record = (n: number, state: JobRecord['state'] = 'landed'): JobRecord => ({
   ...newJobRecord({ id: `j-20261202-000${n}`, branch: `b${n}`, tip: 'a'.repeat(40), title: `b${n}`, submitter: 'ann@example.com', urgent: false }),
@@ -26,6 +36,16 @@ describe('what land gc keeps of a pruned job', () => {
     expect(read.jobs.map((job) => job.id)).toEqual(['j-20261202-0001', 'j-20261202-0002']);
     expect(read.bad).toBe(2);
     expect(message.split('\n')[0]).toBe('land: 2 finished jobs pruned by land gc');
+  });
+
+  it('splits a long prune over several messages, each within the cap the readers apply, every job once', () => {
+    const jobs = Array.from({ length: 300 }, (_, i) => prunedJobOf(record(i % 10)));
+    const messages = prunedMessages(jobs, 20_000);
+    expect(messages.length).toBeGreaterThan(1);
+    for (const message of messages) expect(Buffer.byteLength(message)).toBeLessThanOrEqual(20_000);
+    expect(messages.flatMap((message) => prunedJobsOfMessage(message).jobs)).toHaveLength(300);
+    expect(prunedMessages(jobs.slice(0, 2))).toEqual([prunedMessage(jobs.slice(0, 2))]); // a short one: one commit, as before
+    expect(PRUNED_MESSAGE_MAX_BYTES).toBe(METRICS_MESSAGE_MAX_BYTES);
   });
 
   it('counts a job once: its record wins, and a job two gcs kept counts once', () => {
