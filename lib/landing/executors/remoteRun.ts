@@ -22,7 +22,7 @@ export interface RemoteRun {
   executor: SshExecutor;
   request: ExecutorRequestInput & { gates: { timeoutSeconds: number }[] };
   /** The train's log: the runner's output goes here as it comes. */
-  log: Writable;
+  log: Pick<Writable, 'write'> | { write(chunk: Buffer): unknown };
   /** Aborting it (a speculative train abandoned, the drain stopping) ends the run: `abandoned`. */
   signal?: AbortSignal;
 }

@@ -63,8 +63,13 @@ const SAFE_LAND = /^[A-Za-z0-9._/][A-Za-z0-9._/-]*( [A-Za-z0-9._/][A-Za-z0-9._/-
  * command and dir only, checked again here; the request travels on its standard input.
  */
 export function runnerCommand(executor: SshExecutor): string {
+  return `${landCommand(executor)} executor run --dir ${safeDir(executor)}`;
+}
+
+/** The executor's land command (the policy's), checked again before it goes into a remote shell line. */
+export function landCommand(executor: SshExecutor): string {
   if (!SAFE_LAND.test(executor.land)) throw new Error(`executor land command ${JSON.stringify(executor.land)} is not plain words`);
-  return `${executor.land} executor run --dir ${safeDir(executor)}`;
+  return executor.land;
 }
 
 /** The cache repository as git reaches it: ssh://[user@]host[:port]/<dir>/cache.git. */

@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAND_BIN, land } from '../../helpers/cli.js';
+import { VERSION } from '../../../lib/version.js';
 import { runOnExecutor } from '../../../lib/landing/executors/remoteRun.js';
 import type { ExecutorRequestInput } from '../../../lib/landing/executors/request.js';
 import { prepareExecutor, shipCommit } from '../../../lib/landing/executors/ship.js';
 import { type SshExecutor, sshSettings } from '../../../lib/landing/executors/sshArgv.js';
+import { runDrain } from '../../helpers/drainHarness.js';
+import { makeQueueRepo, submitBranches } from '../../helpers/queue.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../helpers/repo.js';
 import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from '../../helpers/sshd.js';
 
@@ -149,15 +152,49 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     expect(processGone(marker)).toBe(true);
   });
 
+  it('a drain gates a train on an executor and lands it; an unreachable executor is INFRA for that run, retried on the other', async () => {
+    const { user, port, config } = started();
+    const dir = join(tempDir('land-executor-'), 'drain');
+    const down = `ssh://${user}@testlane:1`; // nothing listens there; first in policy order, so tried first
+    const up = `ssh://${user}@testlane:${port}`;
+    const repo = makeQueueRepo({
+      policy: {
+        executors: [
+          { host: down, land: LAND_ON_EXECUTOR },
+          { host: up, dir, land: LAND_ON_EXECUTOR },
+        ],
+      },
+    });
+    const [id] = await submitBranches(repo, 1);
+    const run = await runDrain(repo.dir, { env: { LAND_SSH_CONFIG: config } });
+    expect(run.summary.landed).toEqual([id]);
+    expect(repo.gateRuns()).toBe(1); // the gate ran once, on the executor that answers
+    const log = (await land(repo.dir, ['log', id as string])).stdout;
+    expect(log).toMatch(new RegExp(`== ${down}: INFRA, nothing was tested \\(cannot prepare ${down} .*; marked down for a while\n`));
+    expect(log).toContain(`== gates on ${up}, slot 0\n== on the executor, slot 0 at `);
+    expect(log).toMatch(/== gate test: exit 0 after /);
+    expect(existsSync(join(dir, 'slots', '0'))).toBe(true);
+  });
+
   it('land doctor lists each executor: the drainer, one that answers, one that does not', async () => {
     const { user, port, config } = started();
     const dir = join(tempDir('land-executor-'), 'doctor');
-    const executors = [{ host: 'local' }, { host: `ssh://${user}@testlane:${port}`, slots: 2, dir }, { host: `ssh://${user}@testlane:1` }];
+    const executors = [
+      { host: 'local' },
+      { host: `ssh://${user}@testlane:${port}`, slots: 2, dir, land: LAND_ON_EXECUTOR },
+      { host: `ssh://${user}@testlane:1` },
+    ];
     const repo = makeRepo({ policy: { target: 'main', gates: [], executors } });
     const doctor = await land(repo.dir, ['doctor', '--json'], { env: { LAND_SSH_CONFIG: config } });
     expect(doctor.json().executors).toEqual([
       { name: 'local', slots: 1, dir: null, ok: true, detail: 'this machine' },
-      { name: `ssh://${user}@testlane:${port}`, slots: 2, dir, ok: true, detail: expect.stringMatching(/^git version \d/) },
+      {
+        name: `ssh://${user}@testlane:${port}`,
+        slots: 2,
+        dir,
+        ok: true,
+        detail: expect.stringMatching(new RegExp(`^git version \\d\\S*; land ${VERSION.replaceAll('.', '\\.')}$`)),
+      },
       { name: `ssh://${user}@testlane:1`, slots: 1, dir: '/var/tmp/land', ok: false, detail: expect.stringMatching(/^unreachable: .*(refused|port 1)/) },
     ]);
     expect(existsSync(dir)).toBe(true);
