@@ -166,6 +166,14 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/protect.md',
   },
+  executor: {
+    examples: [['land executor run --dir /var/tmp/land', 'internal: what a drainer starts over ssh on an executor (the request on stdin)']],
+    docs: 'docs/executors.md#the-runner-on-the-executor',
+  },
+  'executor run': {
+    examples: [['land executor run --dir /var/tmp/land', 'internal: what a drainer starts over ssh on an executor (the request on stdin)']],
+    docs: 'docs/executors.md#the-runner-on-the-executor',
+  },
   batch: {
     examples: [['land batch --job nightly-eval --measure-dir out/eval -- ./eval.sh', 'run it; fail unless it leaves a ledger line']],
     docs: 'docs/batch.md#the-batch-wrapper-land-batch-and-the-ledger',

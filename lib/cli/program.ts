@@ -49,6 +49,8 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['prove'], group: 'drain', load: async () => (await import('./commands/prove.js')).registerProve },
   { names: ['verdicts'], group: 'drain', load: async () => (await import('./commands/verdicts.js')).registerVerdicts },
   { names: ['hooks'], group: 'drain', load: async () => (await import('./commands/hooks.js')).registerHooks },
+  // Internal: the runner a drainer starts on an ssh executor (docs/executors.md).
+  { names: ['executor'], group: 'drain', load: async () => (await import('./commands/executor.js')).registerExecutor },
   { names: ['why'], group: 'failures', load: async () => (await import('./commands/why.js')).registerWhy },
   { names: ['log'], group: 'failures', load: async () => (await import('./commands/log.js')).registerLog },
   { names: ['repro'], group: 'failures', load: async () => (await import('./commands/repro.js')).registerRepro },

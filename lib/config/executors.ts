@@ -11,6 +11,10 @@ const SSH_HOST = /^ssh:\/\/(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9][A-Za
 export const LOCAL_EXECUTOR = 'local';
 export const DEFAULT_EXECUTOR_DIR = '/var/tmp/land';
 export const MAX_EXECUTOR_SLOTS = 16;
+/** How the drainer starts land on an ssh executor when the entry names no `land`: from the login's PATH. */
+export const DEFAULT_EXECUTOR_LAND = 'land';
+/** Words of plain characters, none an option: it goes into the remote shell line as it is. */
+const LAND_COMMAND = /^[A-Za-z0-9._/][A-Za-z0-9._/-]*( [A-Za-z0-9._/][A-Za-z0-9._/-]*)*$/;
 
 export interface SshHost {
   user: string | undefined;
@@ -40,6 +44,13 @@ const dir = z
   .refine((path) => !path.split('/').includes('..'), 'expected a path without ".."')
   .describe(`The folder on the executor holding land's cache repository and the trains' checkouts (default ${DEFAULT_EXECUTOR_DIR}); an ssh executor only.`);
 
+const land = z
+  .string()
+  .regex(LAND_COMMAND, 'expected words of letters, digits, ".", "_", "-" and "/" separated by single spaces, none starting with "-"')
+  .describe(
+    `How the drainer starts land on the executor (default ${DEFAULT_EXECUTOR_LAND}, from the ssh login's PATH): a program, or a program and its arguments, for example "/usr/bin/node /opt/land/dist/bin/land.js"; an ssh executor only.`,
+  );
+
 export const executorSchema = z
   .strictObject({
     host,
@@ -51,10 +62,13 @@ export const executorSchema = z
       .default(1)
       .describe(`1 to ${MAX_EXECUTOR_SLOTS} (default 1): how many trains may gate on this host at once.`),
     dir: dir.optional(),
+    land: land.optional(),
   })
   .superRefine((entry, ctx) => {
     if (entry.host === LOCAL_EXECUTOR && entry.dir !== undefined)
       ctx.addIssue({ code: 'custom', path: ['dir'], message: 'only an ssh executor has a dir (the drainer gates in its own state folder)' });
+    if (entry.host === LOCAL_EXECUTOR && entry.land !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['land'], message: 'only an ssh executor has a land command (the drainer gates with its own land)' });
   });
 
 export const executorsSchema = z

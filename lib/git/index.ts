@@ -37,7 +37,7 @@ export { firstParentChain } from './log.js';
 export { checkoutIsAt } from './checkoutAt.js';
 export { stageAll, writeTreeOfIndex } from './stage.js';
 export { moveDetachedHead } from './head.js';
-export { pinWorktree } from './pinnedWorktree.js';
+export { pinWorktree, pinnedAt } from './pinnedWorktree.js';
 export { clearWorktree, checkoutDetached, restoreDotGit } from './moveWorktree.js';
 export type { PinnedWorktree } from './pinnedWorktree.js';
 export { hooksDir } from './hooksDir.js';

@@ -17,9 +17,14 @@ export interface PinnedWorktree {
 export function pinWorktree(dir: string): PinnedWorktree {
   const pointer = /^gitdir: (.+)$/m.exec(readFileSync(join(dir, '.git'), 'utf8'))?.[1]?.trim();
   if (!pointer) throw new Error(`${dir}/.git names no git folder`);
+  return pinnedAt(dir, resolve(dir, pointer));
+}
+
+/** A worktree pinned to the admin folder `gitDir` named by land itself (never read from the worktree). */
+export function pinnedAt(dir: string, gitDir: string): PinnedWorktree {
   return {
     dir,
-    env: { GIT_DIR: resolve(dir, pointer), GIT_WORK_TREE: dir },
+    env: { GIT_DIR: gitDir, GIT_WORK_TREE: dir },
     config: ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null'],
   };
 }

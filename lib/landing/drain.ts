@@ -7,6 +7,8 @@ import type { LoadedPolicy } from '../config/index.js';
 import { isLandError } from '../errors.js';
 import { openCatFileSession, treeOf } from '../git/index.js';
 import { WorktreePool } from './gates/worktreePool.js';
+import { GateSlots } from './executors/gateSlots.js';
+import { sshSettings } from './executors/sshArgv.js';
 import { jobTarget, runnableJobs } from '../queue/index.js';
 import type { DrainLease, QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
@@ -19,7 +21,6 @@ import { planTrain } from './plan/trainPlan.js';
 import { runPipeline } from './pipeline/pipeline.js';
 import { IdleWatch, type WatchOptions } from './watch.js';
 import { currentWindow } from './window.js';
-import { refuseUnrunExecutors } from './executors/guard.js';
 import { gateIsolationWarning, type SandboxHost } from './gates/sandbox.js';
 import { recheckVoidedTarget } from './gates/targetFirst.js';
 import { summarizeDrain, type DrainSummary, type Stopped } from './drainSummary.js';
@@ -220,7 +221,6 @@ async function drainPasses(run: DrainRun): Promise<Stopped> {
     // Read once per pass, and only when there is work: an idle watcher runs no git while it waits.
     const loaded = await run.ctx.reloadPolicy();
     gateIsolationWarning(loaded.policy, run.ctx.sandbox); // throws when gates cannot run under the policy now in force
-    refuseUnrunExecutors(loaded.policy);
     if (!between.checkoutClean) {
       const dirty = await dirtyTargetStop(run.ctx.cwd, run.ctx.store, run.ctx.target); // before any gate, not after them
       if (dirty) return dirty;
@@ -263,7 +263,6 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
   const initial = inForce ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken
   const notifier = new Notifier({ store, target: opts.target, sandbox: opts.sandbox, policy: () => (inForce ?? initial).policy, warn: emit });
   const isolation = gateIsolationWarning(initial.policy, opts.sandbox);
-  refuseUnrunExecutors(initial.policy); // before the lock: nothing is taken
   const lease = await store.acquireDrainLock({
     wait: opts.wait,
     shouldStop: () => opts.stopAfterTrain() || opts.abort.aborted,
@@ -294,6 +293,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     tipChecks: new Map(),
     startedAt,
     worktrees: new WorktreePool(cwd, store),
+    slots: new GateSlots(sshSettings(process.env)),
   };
   const run: DrainRun = {
     ctx,

@@ -37,15 +37,23 @@ describe('executors in the policy', () => {
         { host: 'ssh://g', dir: '/var/tmp/$(id)' },
         { host: 'local', dir: '/tmp/x' },
         { host: 'ssh://k', slot: 2 },
+        { host: 'ssh://m', land: 'land; rm -rf /' },
       ],
     });
     expect(problems.map((line) => line.slice(0, line.indexOf(':'))).sort()).toEqual(
-      ['executors[0].host', 'executors[1].slots', 'executors[1].dir', 'executors[2].dir', 'executors[3].dir', 'executors[4].slot'].sort(),
+      ['executors[0].host', 'executors[1].slots', 'executors[1].dir', 'executors[2].dir', 'executors[3].dir', 'executors[4].slot', 'executors[5].land'].sort(),
     );
     expect(problems.find((line) => line.startsWith('executors[0].host'))).toMatch(/ssh:\/\/\[user@\]host\[:port\]/);
     expect(problems.find((line) => line.startsWith('executors[3].dir'))).toMatch(/only an ssh executor/);
     expect(problems.find((line) => line.startsWith('executors[4].slot'))).toMatch(/did you mean executors\[4\]\.slots\?/);
+    expect(problems.find((line) => line.startsWith('executors[5].land'))).toMatch(/words of letters/);
     for (const line of problems) expect(line).not.toContain('\n');
+    // A program and its arguments, as plain words: accepted.
+    expect(parse({ executors: [{ host: 'ssh://m', land: '/usr/bin/node /opt/land/dist/bin/land.js' }] }).problems).toEqual([]);
+    expect(parse({ executors: [{ host: 'ssh://m', land: 'land --evil' }] }).problems).toHaveLength(1);
+    expect(parse({ executors: [{ host: 'local', land: '/usr/bin/land' }] }).problems).toEqual([
+      'executors[0].land: only an ssh executor has a land command (the drainer gates with its own land)',
+    ]);
   });
 
   it('refuses a host listed twice, and more trains at once than slots', () => {
@@ -61,6 +69,6 @@ describe('executors in the policy', () => {
   });
 
   it('has its keys known for "did you mean"', () => {
-    expect(knownKeysAt(policySchema, ['executors', 0])).toEqual(['host', 'slots', 'dir']);
+    expect(knownKeysAt(policySchema, ['executors', 0])).toEqual(['host', 'slots', 'dir', 'land']);
   });
 });

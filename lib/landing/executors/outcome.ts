@@ -4,6 +4,7 @@
 // the executor (unreachable, connection lost, a runner that could not run, a status it never
 // gives) is INFRA for that run, which is retried on another slot (docs/executors.md).
 import type { Ending } from '../../proc/runProcess.js';
+import type { Verdicted } from '../gates/gateRunner.js';
 
 /** The remote runner's exit statuses (a fixed protocol between the drainer's and the executor's land). */
 export const REMOTE_EXIT = {
@@ -15,6 +16,26 @@ export const REMOTE_EXIT = {
   /** The runner could not run the gates there (no sandbox, the checkout failed, a bad request). */
   infra: 75,
 } as const;
+
+/**
+ * The runner's side of the protocol: its exit status for the gates' verdict there. A gate that did
+ * not start, a batch stage without a lane, a stop (the drainer went away): nothing was tested, 75.
+ */
+export function runnerExit(run: Verdicted): number {
+  switch (run.verdict) {
+    case 'PASS':
+      return REMOTE_EXIT.pass;
+    case 'FAIL':
+      return run.failure.kind === 'fail' && run.failure.reason === 'timeout' ? REMOTE_EXIT.timeout : REMOTE_EXIT.fail;
+    case 'INFRA':
+    case 'STOPPED':
+      return REMOTE_EXIT.infra;
+    default: {
+      const never: never = run;
+      return never;
+    }
+  }
+}
 
 /** ssh's own status when it could not connect or the connection failed. */
 export const SSH_FAILED = 255;

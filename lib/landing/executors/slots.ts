@@ -1,10 +1,12 @@
 // The pipeline's gate slots, read from the policy: where each train may gate. Without `executors`
 // every slot is the drainer's own (batch.parallel of them); with it, exactly the slots its entries
 // give (docs/executors.md).
-import { LOCAL_EXECUTOR, DEFAULT_EXECUTOR_DIR, parseSshHost, type SshHost } from '../../config/executors.js';
+import { LOCAL_EXECUTOR, DEFAULT_EXECUTOR_DIR, DEFAULT_EXECUTOR_LAND, parseSshHost, type SshHost } from '../../config/executors.js';
 import type { Policy } from '../../config/index.js';
 
-export type Executor = { kind: 'local'; name: typeof LOCAL_EXECUTOR; slots: number } | { kind: 'ssh'; name: string; slots: number; ssh: SshHost; dir: string };
+export type Executor =
+  | { kind: 'local'; name: typeof LOCAL_EXECUTOR; slots: number }
+  | { kind: 'ssh'; name: string; slots: number; ssh: SshHost; dir: string; land: string };
 
 /** The executors of a (valid) policy, in policy order. */
 export function executorsOf(policy: Pick<Policy, 'executors' | 'batch'>): Executor[] {
@@ -14,7 +16,7 @@ export function executorsOf(policy: Pick<Policy, 'executors' | 'batch'>): Execut
     const ssh = parseSshHost(entry.host);
     // The schema accepted the host; a null here is a bug, not a user's input.
     if (ssh === null) throw new Error(`executor host ${entry.host} passed validation but does not parse`);
-    return { kind: 'ssh', name: entry.host, slots: entry.slots, ssh, dir: entry.dir ?? DEFAULT_EXECUTOR_DIR };
+    return { kind: 'ssh', name: entry.host, slots: entry.slots, ssh, dir: entry.dir ?? DEFAULT_EXECUTOR_DIR, land: entry.land ?? DEFAULT_EXECUTOR_LAND };
   });
 }
 

@@ -56,6 +56,22 @@ export function prepareCommand(executor: SshExecutor): string {
   return `mkdir -p ${dir} && git init -q --bare ${cachePath(executor)}`;
 }
 
+const SAFE_LAND = /^[A-Za-z0-9._/][A-Za-z0-9._/-]*( [A-Za-z0-9._/][A-Za-z0-9._/-]*)*$/;
+
+/**
+ * The remote line that starts the runner (`land executor run --dir <dir>`): the policy's land
+ * command and dir only, checked again here; the request travels on its standard input.
+ */
+export function runnerCommand(executor: SshExecutor): string {
+  return `${landCommand(executor)} executor run --dir ${safeDir(executor)}`;
+}
+
+/** The executor's land command (the policy's), checked again before it goes into a remote shell line. */
+export function landCommand(executor: SshExecutor): string {
+  if (!SAFE_LAND.test(executor.land)) throw new Error(`executor land command ${JSON.stringify(executor.land)} is not plain words`);
+  return executor.land;
+}
+
 /** The cache repository as git reaches it: ssh://[user@]host[:port]/<dir>/cache.git. */
 export function cacheUrl(executor: SshExecutor): string {
   const { user, host, port } = executor.ssh;

@@ -107,13 +107,15 @@ export async function runGates(opts: {
   ownsWorktree?: boolean;
   /** How the gates are isolated (./sandbox.ts); absent or null: unsandboxed. */
   isolation?: Isolation | null;
+  /** The environment the allow-list and passEnv read (default this process's): an executor's runner adds the drainer's passEnv values. */
+  from?: NodeJS.ProcessEnv;
   onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
 }): Promise<GateRun> {
   const results: GateResult[] = [];
   let total = 0;
   for (const gate of opts.gates) {
     const argv = commandOf(gate);
-    opts.log.setSecrets(secretsOf(gate));
+    opts.log.setSecrets(secretsOf(gate, opts.from));
     const sandbox = sandboxForRun(opts.isolation, gate, opts.worktree, opts.log);
     const how = sandbox ? `, sandboxed${sandbox.network ? ' with network' : ''}` : '';
     opts.log.line(`== gate ${gate.name}: ${JSON.stringify(argv)} (timeout ${gate.timeoutSeconds}s${how})`);
@@ -121,7 +123,7 @@ export async function runGates(opts: {
     const running = runInGroup({
       argv,
       cwd: opts.worktree,
-      env: gateEnvironment(gate, opts.train),
+      env: gateEnvironment(gate, opts.train, opts.from),
       timeoutSeconds: gate.timeoutSeconds,
       output: opts.log,
       signal: opts.signal,

@@ -6,7 +6,7 @@ import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
 import { nowIso } from '../../queue/index.js';
 import type { LedgerObservation, LedgerObservations, RanGateTelemetry } from '../../store/index.js';
 import type { TrainEnv } from './gateEnv.js';
-import { runGates } from './gateRunner.js';
+import { runGatesOnSlot } from './slotGates.js';
 import { recordOutcome, recordPasses } from './judgeRecord.js';
 import { judgementOf, type Judgement, type RefreshedTrain } from './judgement.js';
 import type { Judging } from './judging.js';
@@ -33,7 +33,7 @@ function ledgerOf(j: Judging, plan: SelectionPlan, executed: readonly string[], 
 
 /** The gates the selection keeps run on the (refreshed) train; what they decide is recorded. */
 export async function judgeCheckout(j: Judging, dir: string, trainEnv: TrainEnv, refreshed: RefreshedTrain): Promise<Judgement> {
-  const { ctx, built, ids, hash, log, logPath } = j;
+  const { ctx, built, hash, log, logPath } = j;
   const train = refreshed ? refreshed.commit : built.train;
   // The gates run on the gated tree (trusted paths restored): verdict and proof are about it.
   const tree = j.gated.tree;
@@ -47,19 +47,8 @@ export async function judgeCheckout(j: Judging, dir: string, trainEnv: TrainEnv,
   }
   ctx.counters.gateRuns += 1;
   const startedAt = nowIso();
-  const run = await runGates({
-    gates: plan.gates,
-    worktree: dir,
-    ownsWorktree: true,
-    log,
-    signal: ctx.abort,
-    isolation: j.isolation,
-    train: { ...trainEnv, LAND_TIP: train },
-    onGate: (e) =>
-      e.phase === 'started'
-        ? ctx.emit({ type: 'gate_started', train: ids.trainId, gate: e.gate, log: logPath })
-        : ctx.emit({ type: 'gate_finished', train: ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
-  });
+  // On the drainer, or on the slot of an ssh executor the drain gives the train (./slotGates.ts).
+  const run = await runGatesOnSlot(j, plan.gates, dir, { ...trainEnv, LAND_TIP: train });
   const executed = run.results.map((r) => r.name);
   telemetry.executed = executed;
   telemetry.results = run.results;

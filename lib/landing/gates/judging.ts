@@ -9,6 +9,7 @@ import type { LogSink } from './logSink.js';
 import type { Isolation, SandboxHost } from './sandbox.js';
 import type { Gated } from './trusted.js';
 import type { WorktreePool } from './worktreePool.js';
+import type { GateSlots } from '../executors/gateSlots.js';
 
 export interface JudgeContext {
   cwd: string;
@@ -26,6 +27,8 @@ export interface JudgeContext {
   keep?: (write: () => void) => void;
   /** The drain's gate worktrees, kept from train to train (./worktreePool.ts); absent: a fresh one per train. */
   worktrees?: WorktreePool;
+  /** The drain's gate slots across its executors (executors/gateSlots.ts); absent: every gate runs here. */
+  slots?: GateSlots;
 }
 
 export interface TrainIds {

@@ -3,7 +3,7 @@
 // kept, the middle cut: lib/landing/gates/logCap.ts). Redaction happens before the cap, so a cut
 // never exposes part of a secret. Memory stays bounded: a line without a newline is written in
 // pieces once it grows past PENDING_MAX_CHARS.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
 import { DEFAULT_LOG_MAX_BYTES } from '../../config/logLimits.js';
@@ -15,6 +15,8 @@ const PENDING_MAX_CHARS = 64 * 1024;
 export interface LogSinkOptions {
   /** The cap for head and tail together (policy `logs.maxBytes`); default 10 MiB. */
   maxBytes?: number;
+  /** Where the log goes instead of the file at `path` (an executor's runner: its standard output). */
+  to?: Writable;
 }
 
 /** A secret's mask: "***" for each of its lines, its line breaks kept. */
@@ -42,7 +44,7 @@ export function safeSplit(text: string, at: number, secrets: readonly string[]):
 }
 
 export class LogSink extends Writable {
-  private readonly file: WriteStream;
+  private readonly file: Writable;
   private readonly cap: LogCap;
   private readonly decoder = new StringDecoder('utf8');
   private pending = '';
@@ -55,7 +57,7 @@ export class LogSink extends Writable {
     opts: LogSinkOptions = {},
   ) {
     super();
-    this.file = createWriteStream(path, { flags: 'a' });
+    this.file = opts.to ?? createWriteStream(path, { flags: 'a' });
     this.cap = new LogCap((bytes) => this.file.write(bytes), opts.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
   }
 

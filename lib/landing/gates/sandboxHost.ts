@@ -9,7 +9,7 @@ import { probeSandbox, sandboxPresence, systemEntries, toolFolders } from '../..
 import { stateRoot, type QueueStore } from '../../store/index.js';
 import type { SandboxHost } from './sandbox.js';
 
-export async function resolveSandboxHost(cwd: string, store: QueueStore, opts: { probe: boolean }): Promise<SandboxHost> {
+export async function resolveSandboxHost(cwd: string, store: Pick<QueueStore, 'defaultSandboxMode'>, opts: { probe: boolean }): Promise<SandboxHost> {
   const system = systemEntries();
   const gitDir = await commonDir(cwd);
   const gitReal = realpathSync(gitDir);

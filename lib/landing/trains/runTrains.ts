@@ -7,6 +7,7 @@
 // (git, gates, the target check, the landing) and applies what they return.
 import type { SandboxHost } from '../gates/sandbox.js';
 import type { WorktreePool } from '../gates/worktreePool.js';
+import type { GateSlots } from '../executors/gateSlots.js';
 import { targetTip } from '../targetPolicy.js';
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
@@ -51,6 +52,8 @@ export interface DrainContext {
   startedAt: string;
   /** The drain's gate worktrees, one per slot, moved from train to train (gates/worktreePool.ts). */
   worktrees?: WorktreePool;
+  /** The drain's gate slots across its executors (executors/gateSlots.ts). */
+  slots?: GateSlots;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */

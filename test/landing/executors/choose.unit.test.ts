@@ -11,6 +11,7 @@ const ssh = (name: string, slots: number): Executor => ({
   slots,
   ssh: { user: undefined, host: name, port: undefined },
   dir: '/var/tmp/land',
+  land: 'land',
 });
 const local: Executor = { kind: 'local', name: 'local', slots: 1 };
 const executors = [local, ssh('b1', 2), ssh('b2', 2)];

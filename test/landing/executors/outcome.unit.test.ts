@@ -1,7 +1,7 @@
 // What a remote run means: only the runner's FAIL statuses fail a change; everything else about the
 // executor is INFRA for that run (and, when the executor itself failed, marks it down).
 import { describe, expect, it } from 'vitest';
-import { REMOTE_EXIT, remoteOutcome, SSH_FAILED } from '../../../lib/landing/executors/outcome.js';
+import { REMOTE_EXIT, remoteOutcome, runnerExit, SSH_FAILED } from '../../../lib/landing/executors/outcome.js';
 import type { Ending } from '../../../lib/proc/runProcess.js';
 
 const exited = (code: number): Ending => ({ kind: 'exited', code, seconds: 1 });
@@ -33,5 +33,27 @@ describe('remoteOutcome', () => {
     });
     expect(remoteOutcome({ kind: 'signaled', signal: 'SIGKILL', seconds: 1 }, '')).toMatchObject({ kind: 'infra', down: false });
     expect(remoteOutcome({ kind: 'stopped', seconds: 1, exit: { code: null, signal: 'SIGTERM' } }, '')).toEqual({ kind: 'abandoned' });
+  });
+});
+
+describe('runnerExit', () => {
+  const fail = (reason: 'gate' | 'timeout' | 'no_ledger_line') => ({
+    verdict: 'FAIL' as const,
+    failure: { kind: 'fail' as const, reason, gate: 'test', status: 'exit 1' },
+  });
+
+  it('gives the status the drainer reads the same verdict from', () => {
+    expect(runnerExit({ verdict: 'PASS', failure: null })).toBe(REMOTE_EXIT.pass);
+    expect(remoteOutcome(exited(runnerExit(fail('gate'))), '')).toEqual({ kind: 'fail', reason: 'exit' });
+    expect(remoteOutcome(exited(runnerExit(fail('no_ledger_line'))), '')).toEqual({ kind: 'fail', reason: 'exit' });
+    expect(remoteOutcome(exited(runnerExit(fail('timeout'))), '')).toEqual({ kind: 'fail', reason: 'timeout' });
+    const refused = { verdict: 'FAIL' as const, failure: { kind: 'refused' as const, reason: 'policy_refused' as const, gate: 'b', status: 'exit 2' } };
+    expect(runnerExit(refused)).toBe(REMOTE_EXIT.fail);
+  });
+
+  it('says nothing was tested for a gate that never started or a run the drainer left: INFRA, the executor up', () => {
+    const infra = { verdict: 'INFRA' as const, failure: { kind: 'infra' as const, reason: 'gate_not_started' as const, gate: 't', status: 'exit 127' } };
+    expect(remoteOutcome(exited(runnerExit(infra)), '')).toMatchObject({ kind: 'infra', down: false });
+    expect(runnerExit({ verdict: 'STOPPED', failure: { kind: 'stopped', gate: 't' } })).toBe(REMOTE_EXIT.infra);
   });
 });

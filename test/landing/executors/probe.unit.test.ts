@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeExecutors } from '../../../lib/landing/executors/probe.js';
 
 describe('describeExecutors', () => {
-  it('gives one line per executor, and says a drain does not gate on ssh executors yet', () => {
+  it('gives one line per executor, with what it answered or why it is down', () => {
     expect(describeExecutors([{ name: 'local', slots: 1, dir: null, ok: true, detail: 'this machine' }])).toEqual([
       'executors:',
       '  ok   local (1 slot): this machine',
@@ -17,7 +17,6 @@ describe('describeExecutors', () => {
       'executors:',
       '  ok   ssh://ci@b1 (2 slots, /var/tmp/land): git version 2.39.2',
       '  DOWN ssh://ci@b2 (1 slot, /srv/land): unreachable: Connection refused',
-      '  land run does not yet gate on ssh executors: a drain with one refuses to start (docs/executors.md#status)',
     ]);
   });
 });

@@ -18,7 +18,7 @@ describe('executorsOf', () => {
   it('gives exactly the entries’ slots, with the default dir, when it has', () => {
     const p = policy({ batch: { parallel: 3 }, executors: [{ host: 'ssh://ci@b1:2222', slots: 2 }, { host: 'local' }] });
     expect(executorsOf(p)).toEqual([
-      { kind: 'ssh', name: 'ssh://ci@b1:2222', slots: 2, ssh: { user: 'ci', host: 'b1', port: 2222 }, dir: '/var/tmp/land' },
+      { kind: 'ssh', name: 'ssh://ci@b1:2222', slots: 2, ssh: { user: 'ci', host: 'b1', port: 2222 }, dir: '/var/tmp/land', land: 'land' },
       { kind: 'local', name: 'local', slots: 1 },
     ]);
     expect(describeGateSlots(p)).toBe('gate slots: 2 on ssh://ci@b1:2222 (/var/tmp/land), 1 on the drainer, 3 in all; 3 trains gate at once');

@@ -1,10 +1,17 @@
 // The ssh command lines to an executor: built from the policy's checked host and dir only.
 import { describe, expect, it } from 'vitest';
-import { cacheUrl, gitSshCommand, prepareCommand, type SshExecutor, sshArgv, sshSettings } from '../../../lib/landing/executors/sshArgv.js';
+import { cacheUrl, gitSshCommand, prepareCommand, runnerCommand, type SshExecutor, sshArgv, sshSettings } from '../../../lib/landing/executors/sshArgv.js';
 import { slotRef } from '../../../lib/landing/executors/ship.js';
 
-const b1: SshExecutor = { kind: 'ssh', name: 'ssh://ci@b1:2222', slots: 2, ssh: { user: 'ci', host: 'b1', port: 2222 }, dir: '/var/tmp/land/' };
-const v6: SshExecutor = { kind: 'ssh', name: 'ssh://[::1]', slots: 1, ssh: { user: undefined, host: '[::1]', port: undefined }, dir: '/srv/land' };
+const b1: SshExecutor = { kind: 'ssh', name: 'ssh://ci@b1:2222', slots: 2, ssh: { user: 'ci', host: 'b1', port: 2222 }, dir: '/var/tmp/land/', land: 'land' };
+const v6: SshExecutor = {
+  kind: 'ssh',
+  name: 'ssh://[::1]',
+  slots: 1,
+  ssh: { user: undefined, host: '[::1]', port: undefined },
+  dir: '/srv/land',
+  land: '/usr/bin/node /opt/land/dist/bin/land.js',
+};
 
 describe('ssh to an executor', () => {
   it('runs ssh without prompts, with the drainer’s LAND_SSH and LAND_SSH_CONFIG, and none of its variables', () => {
@@ -24,6 +31,9 @@ describe('ssh to an executor', () => {
     expect(cacheUrl(v6)).toBe('ssh://[::1]/srv/land/cache.git');
     expect(slotRef(3)).toBe('refs/land/slot/3');
     expect(() => slotRef(-1)).toThrow();
+    expect(runnerCommand(b1)).toBe('land executor run --dir /var/tmp/land');
+    expect(runnerCommand(v6)).toBe('/usr/bin/node /opt/land/dist/bin/land.js executor run --dir /srv/land');
+    for (const land of ['land; id', '-oProxyCommand=x', 'land  x', '$(id)']) expect(() => runnerCommand({ ...b1, land }), land).toThrow(/not plain words/);
     for (const dir of ['/tmp/$(id)', 'relative', '/tmp/a b', '/tmp/../etc', '/tmp/;x'])
       expect(() => prepareCommand({ ...b1, dir }), dir).toThrow(/not a plain absolute path/);
   });
