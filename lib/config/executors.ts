@@ -83,7 +83,7 @@ export type ExecutorEntry = z.infer<typeof executorSchema>;
 /** What the cross-key check reads of a raw policy, whatever else it holds (valid or not). */
 const rawExecutors = z.looseObject({
   executors: z.array(z.unknown()),
-  batch: z.looseObject({ parallel: z.number() }).optional(),
+  batch: z.looseObject({ parallel: z.number().optional() }).optional(),
 });
 const rawEntry = z.looseObject({ host: z.string(), slots: z.number().optional() });
 

@@ -60,6 +60,10 @@ describe('executors in the policy', () => {
     expect(parse({ executors: [{ host: 'ssh://h' }, { host: 'ssh://h', slots: 2 }] }).problems).toEqual([
       'executors[1].host: ssh://h is listed twice (give it more slots instead)',
     ]);
+    // The same with a batch key that does not name parallel.
+    expect(parse({ batch: { max: 8 }, executors: [{ host: 'ssh://h' }, { host: 'ssh://h' }] }).problems).toEqual([
+      'executors[1].host: ssh://h is listed twice (give it more slots instead)',
+    ]);
     expect(parse({ batch: { parallel: 4 }, executors: [{ host: 'local' }, { host: 'ssh://h', slots: 2 }] }).problems).toEqual([
       'batch.parallel: 4 trains at once need 4 gate slots; executors give 3',
     ]);
