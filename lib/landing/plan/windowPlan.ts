@@ -65,11 +65,19 @@ export function tallyOf(history: readonly WindowHistoryEntry[]): CulpritTally {
 }
 
 /**
+ * Below this, a faded culprit count is no culprit: the tally forgets a culprit for good once the
+ * clean jobs after it faded it this far (about 100 jobs), instead of sizing the window from its
+ * trace for ever (with decay alone, one culprit and 4,000 clean jobs still gave a rate of 0.023).
+ */
+export const FORGOTTEN_CULPRITS = 0.05;
+
+/**
  * The culprit rate the window is sized from: the recorded counts plus the prior. Null while no
- * culprit is recorded (nothing decided yet, or only landings): the window stays at batch.max.
+ * culprit is recorded (nothing decided yet, only landings, or culprits faded below
+ * FORGOTTEN_CULPRITS): the window stays at batch.max.
  */
 export function culpritRate(tally: CulpritTally): number | null {
-  if (tally.jobs <= 0 || tally.culprits <= 0) return null;
+  if (tally.jobs <= 0 || tally.culprits < FORGOTTEN_CULPRITS) return null;
   return (tally.culprits + RATE_PRIOR.culprits) / (tally.jobs + RATE_PRIOR.jobs);
 }
 

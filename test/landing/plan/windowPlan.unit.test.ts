@@ -70,6 +70,17 @@ describe('culpritRate and windowFor', () => {
     expect(windowFor({ jobs: 1, culprits: 0 }, 8)).toBe(8);
   });
 
+  it('forgets a culprit for good once the clean jobs after it faded it away: the window is batch.max again', () => {
+    let tally = addTally({ jobs: 0, culprits: 0 }, { jobs: 1, culprits: 1 });
+    for (let i = 0; i < 4000; i += 1) tally = addTally(tally, { jobs: 1, culprits: 0 });
+    expect(culpritRate(tally)).toBeNull();
+    expect(windowFor(tally, 128)).toBe(128);
+    // Not after a few dozen: the burst is still remembered.
+    let recent = addTally({ jobs: 0, culprits: 0 }, { jobs: 1, culprits: 1 });
+    for (let i = 0; i < 30; i += 1) recent = addTally(recent, { jobs: 1, culprits: 0 });
+    expect(culpritRate(recent)).not.toBeNull();
+  });
+
   it('adds one culprit in seven jobs to what is recorded', () => {
     expect(culpritRate({ jobs: 1, culprits: 1 })).toBe(2 / 8);
     expect(culpritRate({ jobs: 57, culprits: 1 })).toBe(2 / 64);
