@@ -25,7 +25,7 @@ export interface CatFileSession {
   close(): Promise<void>;
 }
 
-/** Opens (or joins) the session for `cwd`; git starts on the first question. */
+/** Opens (or joins) the session for `cwd`: its `git cat-file --batch` starts at once. */
 export function openCatFileSession(cwd: string): CatFileSession {
   let session = SESSIONS.get(cwd);
   if (!session) {
