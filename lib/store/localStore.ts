@@ -76,6 +76,10 @@ export class LocalStore implements QueueStore {
     return { remote: null, drainer: null };
   }
 
+  async drainerRunning(): Promise<boolean> {
+    return this.drainerAlive();
+  }
+
   /** A clone's own queue: its index's lastId says it all (the journal keeps pruned jobs' lines). */
   lastIdGiven(): string | null {
     return null;

@@ -184,6 +184,8 @@ export interface QueueKind {
   refresh(opts?: RefreshOptions): Promise<void>;
   /** Where the queue is kept and who drains it (`land status`). */
   describe(): Promise<QueueView>;
+  /** Whether a drainer drains the queue now: this clone's live drain lock, or a remote queue's held lease. */
+  drainerRunning(): Promise<boolean>;
   /** Lands a train: a compare-and-swap of the target, or one push of the target with the landed records. */
   land(landing: TrainLanding): Promise<LandingResult>;
   /** The sandbox mode when the policy names none (docs/sandbox.md): auto for a clone's own queue, required for a remote's. */

@@ -128,6 +128,12 @@ export class RemoteStore implements QueueStore {
     };
   }
 
+  /** A held lease (a dead holder's counts until it is taken over), or this clone's own drain lock. */
+  async drainerRunning(): Promise<boolean> {
+    const { drainer } = await this.describe();
+    return drainer ? !drainer.released : this.cache.drainerAlive();
+  }
+
   /**
    * One atomic push moves the target (lease: the train's base), the drainer's lease and the
    * landed members' records, or nothing moves (raced: the queue was fetched). After it went

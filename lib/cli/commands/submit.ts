@@ -48,9 +48,7 @@ function jsonLine(outcome: SubmitOutcome, job: JobRecord): Record<string, unknow
 
 /** What `--wait` says while it waits: whether a drainer runs now (a remote queue's live lease, or this clone's drain lock). */
 async function waitingNote(store: QueueStore, id: string): Promise<string> {
-  const { drainer } = await store.describe();
-  const running = drainer ? !drainer.released : store.drainerAlive();
-  return running
+  return (await store.drainerRunning())
     ? `waiting for ${id} to land (a drainer is draining the queue)`
     : `waiting for ${id} to land (no drainer runs now: nothing lands until one runs land run)`;
 }
