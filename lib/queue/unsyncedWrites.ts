@@ -69,6 +69,35 @@ function repairRecords(store: QueueStore, writes: UnsyncedWrites, ids: readonly 
   return repair;
 }
 
+/** Stores whose mark was settled: a process outlives no boot, so once is enough. */
+const settled = new WeakSet<QueueStore>();
+
+function describeRepair(repair: PowerCutRepair): string | null {
+  const what = [
+    repair.rebuilt.length ? `${repair.rebuilt.length} job record(s) rebuilt from the journal` : '',
+    repair.corrupt.length ? `${repair.corrupt.length} unreadable and not rebuildable (see land status)` : '',
+    repair.windowReset ? 'window.json reset' : '',
+  ].filter(Boolean);
+  return what.length ? `the machine restarted while a drain wrote records without fsync: ${what.join(', ')}` : null;
+}
+
+/**
+ * Before a change decided from the records (applyChanges, land reconcile), under the queue lock: a
+ * mark another boot left (no drain ran since the restart) has its records repaired as a drain's
+ * start would, and is removed, so no change is decided from a record the power cut left behind.
+ */
+export function settleRestartLocked(store: QueueStore): void {
+  if (settled.has(store)) return;
+  settled.add(store);
+  const writes = store.unsyncedWrites();
+  const left = writes?.readMark();
+  if (!writes || !left || left.bootId === writes.bootId) return;
+  const repair = repairRecords(store, writes, store.journaledJobIds(left.journalFrom));
+  writes.end();
+  const said = describeRepair(repair);
+  if (said) store.note(said);
+}
+
 /**
  * At a drain's start, under the queue lock: settles what a mark left behind says (fsyncs the
  * records of this boot's writes, or repairs them after another boot's), then writes this drain's
@@ -76,6 +105,7 @@ function repairRecords(store: QueueStore, writes: UnsyncedWrites, ids: readonly 
  * (no boot id, or a queue kept in a remote); the repair otherwise (empty when none was needed).
  */
 export function beginUnsyncedLocked(store: QueueStore): PowerCutRepair | null {
+  settled.add(store);
   const writes = store.unsyncedWrites();
   if (!writes) return null;
   const none: PowerCutRepair = { checked: 0, rebuilt: [], corrupt: [], windowReset: false };

@@ -65,4 +65,23 @@ describe('records written without fsync', () => {
     endUnsynced(store);
     expect(existsSync(store.paths.unsynced)).toBe(false);
   });
+
+  it('after a restart, the first change (no drain yet) repairs the records first and removes the mark', async () => {
+    const dir = makeRepo().dir;
+    const a = record(1);
+    const { store } = await drainStart(dir, 'boot-a');
+    await store.withQueueLock(() => createJobLocked(store, a));
+    const queued = readFileSync(store.paths.job(a.id), 'utf8');
+    await applyChanges(store, [{ id: a.id, to: 'in_progress', event: 'train_started', patch: { attempts: 1 } }]);
+    writeFileSync(store.paths.job(a.id), queued); // the drain's write, lost
+
+    process.env[BOOT_ID_ENV] = 'boot-b';
+    const later = await openStore(dir);
+    const notes: string[] = [];
+    later.note = (message) => notes.push(message);
+    const [canceled] = await applyChanges(later, [{ id: a.id, from: ['in_progress'], to: 'canceled', event: 'canceled' }]);
+    expect(canceled).toMatchObject({ state: 'canceled', attempts: 1 });
+    expect(notes).toEqual(['the machine restarted while a drain wrote records without fsync: 1 job record(s) rebuilt from the journal']);
+    expect(existsSync(later.paths.unsynced)).toBe(false);
+  });
 });
