@@ -82,7 +82,7 @@ function describeRepair(repair: PowerCutRepair): string | null {
 }
 
 /**
- * Before a change decided from the records (applyChanges, land reconcile), under the queue lock: a
+ * Before a change decided from the records (every change goes through applyChanges), under the queue lock: a
  * mark another boot left (no drain ran since the restart) has its records repaired as a drain's
  * start would, and is removed, so no change is decided from a record the power cut left behind.
  */
