@@ -9,7 +9,7 @@ import { openCatFileSession, treeOf } from '../git/index.js';
 import { WorktreePool } from './gates/worktreePool.js';
 import { GateSlots } from './executors/gateSlots.js';
 import { sshSettings } from './executors/sshArgv.js';
-import { jobTarget, runnableJobs } from '../queue/index.js';
+import { endUnsynced, jobTarget, runnableJobs } from '../queue/index.js';
 import type { DrainLease, QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 import { headFastPath } from './proofs/headFastPath.js';
@@ -253,6 +253,18 @@ export async function drain(cwd: string, store: QueueStore, opts: DrainOptions, 
   }
 }
 
+/**
+ * The records this drain wrote without fsync, made durable and the mark removed. A failure leaves
+ * the mark for the next drain's start, which settles it (lib/queue/unsyncedWrites.ts).
+ */
+function syncUnsynced(store: QueueStore): void {
+  try {
+    endUnsynced(store);
+  } catch {
+    // the mark stays: the next drain fsyncs (or, after a restart, checks) what it covers
+  }
+}
+
 async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emit: Emit): Promise<DrainSummary> {
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
   let inForce: LoadedPolicy | null = opts.policy ?? null; // the latest read: the notifier's policy
@@ -310,6 +322,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     emit({ type: 'drain_started', pid: process.pid, target: opts.target });
     if (isolation) emit({ type: 'warning', message: isolation });
     store.removeStaleTempFiles();
+    await run.queue.beginUnsynced();
     await run.queue.rebuildMissing();
     const tip = await targetTip(cwd, store, opts.target);
     if (tip) await recoverInProgress({ cwd, store, targetTip: tip, emit: noting, target: store.movesLocalTarget ? opts.target : undefined });
@@ -322,6 +335,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     // A leftover is the next drain's recovery's. With the state folder gone, git's records of the
     // worktrees that were in it stay: they are what tells `land status` there was a queue here.
     if (!store.stateFolderVanished()) await ctx.worktrees?.close().catch(() => undefined);
+    if (!store.stateFolderVanished()) syncUnsynced(store);
     await lease.release();
     await notifier.settle(); // each notifier is bounded by its timeout; none holds a landing back
   }

@@ -3,7 +3,7 @@
 // vanished since the last listing (deleted by hand or by a gate), and keeps the live jobs, to name
 // them when the whole state folder vanishes.
 import { LandError } from '../errors.js';
-import { listActiveJobs, rebuildJobLocked, rebuildMissingLocked } from '../queue/index.js';
+import { beginUnsyncedLocked, listActiveJobs, rebuildJobLocked, rebuildMissingLocked } from '../queue/index.js';
 import type { QueueStore, JobRecord } from '../store/index.js';
 import type { Emit } from './events.js';
 
@@ -47,6 +47,21 @@ export class QueueReader {
     const jobs = vanished.length && !store.stateFolderVanished() ? [...listing.jobs, ...(await this.rebuildVanished(vanished))] : listing.jobs;
     this.live = new Map(jobs.filter((job) => job.state === 'queued' || job.state === 'in_progress').map((job) => [job.id, job]));
     return { version, jobs };
+  }
+
+  /**
+   * At the start of a drain, before any other write: the records a power cut left behind the
+   * journal are rebuilt (or reported), and from then on records are written without fsync
+   * (lib/queue/unsyncedWrites.ts; the drain's end fsyncs them).
+   */
+  async beginUnsynced(): Promise<void> {
+    const { store } = this;
+    const repair = await store.withQueueLock(() => beginUnsyncedLocked(store));
+    if (!repair) return;
+    for (const job of repair.rebuilt) this.emit({ type: 'record_rebuilt', job: job.id, state: job.state });
+    for (const bad of repair.corrupt) this.reportCorrupt(`${bad.id}.json`, bad.problem);
+    if (repair.windowReset)
+      this.emit({ type: 'warning', message: 'window.json was unreadable after the machine restarted: the window starts again at batch.max' });
   }
 
   /** At the start of a drain: every record the journal knows but the jobs folder lacks is rebuilt (or reported). */

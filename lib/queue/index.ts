@@ -1,5 +1,6 @@
 export { nowIso, dayStamp } from './clock.js';
 export { applyChanges, applyChangesLocked, createJobLocked, canTransition, REOPEN_EVENTS, RECONCILE_EVENTS } from './transition.js';
+export { beginUnsyncedLocked, checkRecord, endUnsynced, sameRecord, settleRestartLocked, type PowerCutRepair, type RecordCheck } from './unsyncedWrites.js';
 export { foldJournal, rebuildJobLocked, rebuildEveryMissingLocked, recordDelta } from './rebuild.js';
 export {
   rebuildMissingLocked,

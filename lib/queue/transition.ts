@@ -12,6 +12,7 @@ import type { JobReason, JobRecord, JobState, JournalDetailOf, JournalEventDetai
 import { nowIso } from './clock.js';
 import { beginIndexUpdate } from './activeSet.js';
 import { prunedError, rebuildJobLocked, recordDelta, wasPruned } from './rebuild.js';
+import { settleRestartLocked } from './unsyncedWrites.js';
 
 // `uncertain`: git and the record disagree in a way the journal does not explain. Only `land
 // reconcile` moves a job into it (event `uncertain`) or out of it (`reconciled` once evidence
@@ -104,6 +105,7 @@ function writeJournaled(store: QueueStore, job: JobRecord, offset: number): void
  */
 export function applyChangesLocked(store: QueueStore, changes: readonly JobChange[]): JobRecord[] {
   const results: JobRecord[] = [];
+  settleRestartLocked(store); // after a power cut, no change is decided from a record it left behind
   const index = beginIndexUpdate(store);
   for (const change of changes) {
     const job = readOrRebuild(store, change);

@@ -7,7 +7,7 @@ import { RemoteStore } from './remoteStore.js';
 
 export type { QueueStore, RefreshOptions, StateFolder, JobsAndJournal, ActiveIndexFiles, DrainerCaches, DrainerFiles, QueueKind } from './queueStore.js';
 export type { CorruptRecord, JobListing, JobRead, ProtectHookRead } from './queueStore.js';
-export type { SourcedRow } from './queueStore.js';
+export type { SourcedRow, UnsyncedWrites } from './queueStore.js';
 export type { LandingResult, LandOutcome, TokenIssuer, TrainLanding } from './landing.js';
 export { withLandingToken } from './landing.js';
 export type { PruneRequest, PruneResult, QueueView } from './queueKind.js';

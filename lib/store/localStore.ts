@@ -17,13 +17,15 @@ import * as jobs from './local/jobs.js';
 import * as journal from './local/journal.js';
 import { landByCas } from './local/landByCas.js';
 import * as logs from './local/logs.js';
+import * as unsynced from './local/unsynced.js';
+import { currentBootId } from './bootId.js';
 import * as metrics from './local/metrics.js';
 import { QueueLock } from './local/queueLock.js';
 import { acquireDrainLock, readDrainHolder, type DrainLease } from './lock.js';
 import { StatePaths } from './paths.js';
 import { appendPrunedJobs, forgetJobs, prunedJobsOf, readPrunedJobsFile, removeJobFiles, stillPrunable } from './local/prune.js';
 import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
-import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow } from './queueStore.js';
+import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow, UnsyncedWrites } from './queueStore.js';
 import type { TextSlice } from './scan.js';
 import type {
   DrainHolder,
@@ -52,6 +54,8 @@ export class LocalStore implements QueueStore {
   readonly paths: StatePaths;
   readonly gitDir: string;
   private readonly queueLock: QueueLock;
+  /** False while a drain holds the unsynced mark: job records and window.json are written without fsync. */
+  private durableRecords = true;
   note: (message: string) => void = (message) => process.stderr.write(`land: ${message}\n`);
 
   constructor(
@@ -133,6 +137,26 @@ export class LocalStore implements QueueStore {
     return !existsSync(this.paths.jobsDir) && !existsSync(this.paths.journal);
   }
 
+  unsyncedWrites(): UnsyncedWrites | null {
+    const bootId = currentBootId();
+    if (bootId === null) return null;
+    const { paths } = this;
+    return {
+      bootId,
+      readMark: () => unsynced.readUnsyncedMark(paths),
+      begin: (mark) => {
+        unsynced.writeUnsyncedMark(paths, mark);
+        this.durableRecords = false;
+      },
+      syncRecords: (ids) => unsynced.syncRecords(paths, ids),
+      dropUnreadableWindow: () => unsynced.dropUnreadableWindow(paths),
+      end: () => {
+        this.durableRecords = true;
+        unsynced.removeUnsyncedMark(paths);
+      },
+    };
+  }
+
   removeStaleTempFiles(): string[] {
     const { paths } = this;
     const dirs = [paths.root, paths.jobsDir, paths.locksDir, paths.verdictsDir, paths.proofsDir, join(paths.proofsDir, 'tips'), paths.gatePassesDir];
@@ -149,7 +173,7 @@ export class LocalStore implements QueueStore {
   jobsVersion = (): string => jobs.jobsVersion(this.paths);
   /** fs.watch on the jobs folder, with a poll every 2 s as the fallback. */
   waitForChange = (opts: WaitForChangeOptions): Promise<WaitOutcome> => waitForJobsChange(this.paths.jobsDir, opts);
-  writeJob = (job: JobRecord): void => jobs.writeJob(this.paths, job);
+  writeJob = (job: JobRecord): void => jobs.writeJob(this.paths, job, this.durableRecords);
   appendJournal = (entry: JournalLine): number => journal.appendJournal(this.paths, entry);
   /** Appends a line as it was read elsewhere (a remote queue's lines, written by any version). */
   replayJournal = (entry: JournalEntry): number => journal.appendJournal(this.paths, entry);
@@ -190,7 +214,7 @@ export class LocalStore implements QueueStore {
   readProofTreeOfTip = (tip: string): string | null => caches.readProofTreeOfTip(this.paths, tip);
   writeProofTreeOfTip = (tip: string, tree: string): void => caches.writeProofTreeOfTip(this.paths, tip, tree);
   readWindow = (): WindowState | null => caches.readWindow(this.paths);
-  writeWindow = (state: WindowState): void => caches.writeWindow(this.paths, state);
+  writeWindow = (state: WindowState): void => caches.writeWindow(this.paths, state, this.durableRecords);
   readGatePasses = (commit: string): Record<string, string> | null => caches.readGatePasses(this.paths, commit);
   writeGatePasses = (commit: string, passes: Record<string, string>): void => caches.writeGatePasses(this.paths, commit, passes);
   appendMetric = (row: WrittenMetricsRow): void => metrics.appendMetric(this.paths, row);

@@ -45,6 +45,10 @@ export class StatePaths {
   get window(): string {
     return join(this.root, 'window.json');
   }
+  /** Exists while a drain writes records without fsync (lib/store/local/unsynced.ts). */
+  get unsynced(): string {
+    return join(this.root, 'unsynced.json');
+  }
   get verdictsDir(): string {
     return join(this.root, 'verdicts');
   }

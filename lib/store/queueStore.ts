@@ -21,6 +21,7 @@ import type {
   Proof,
   ProofRead,
   ProtectHook,
+  UnsyncedMark,
   VerdictRecord,
   WindowState,
   WrittenMetricsRow,
@@ -48,10 +49,31 @@ export interface StateFolder {
   /** Removes the temp files killed writers left in every folder of the state; returns their paths. */
   removeStaleTempFiles(): string[];
   /**
+   * Job records and window.json written without fsync while a drain runs, the journal (fsynced
+   * first) able to rebuild them (lib/queue/unsyncedWrites.ts); null: this store always fsyncs them
+   * (no boot id to tell a power cut by, or a queue kept in a remote, whose cache the remote rebuilds).
+   */
+  unsyncedWrites(): UnsyncedWrites | null;
+  /**
    * Where the queue's one-line notes to a person go (a slow-path rebuild of the index of active
    * jobs, lib/queue/activeSet.ts): stderr, unless whoever holds this store points them elsewhere.
    */
   note: (message: string) => void;
+}
+
+/** Writes without fsync, and what makes them durable again (lib/store/local/unsynced.ts). */
+export interface UnsyncedWrites {
+  /** This boot of the machine (lib/store/bootId.ts). */
+  readonly bootId: string;
+  readMark(): UnsyncedMark | null;
+  /** Writes the mark (fsynced); from then on this store writes job records and window.json without fsync. */
+  begin(mark: UnsyncedMark): void;
+  /** Fsyncs the records of `ids`, window.json and their folders. */
+  syncRecords(ids: readonly string[]): void;
+  /** Removes a window.json a power cut left unreadable; true when it did. */
+  dropUnreadableWindow(): boolean;
+  /** Writes with fsync again and removes the mark (after syncRecords). */
+  end(): void;
 }
 
 /** The job records and the journal: the queue's truth, shared by everyone who uses the queue. */

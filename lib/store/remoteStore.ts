@@ -17,7 +17,7 @@ import { OutageNotice } from './outage.js';
 import type { StatePaths } from './paths.js';
 import type { PruneRequest, PruneResult, QueueView } from './queueKind.js';
 import { pruneRemote } from './remote/prune.js';
-import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow } from './queueStore.js';
+import type { JobListing, JobRead, ProtectHookRead, QueueStore, RefreshOptions, SourcedRow, UnsyncedWrites } from './queueStore.js';
 import { RemoteCacheFiles } from './remote/cacheFiles.js';
 import { byTime, byTimeOf, PublishedFiles } from './remote/publishedFiles.js';
 import { QueueRaced, remoteError } from './remote/errors.js';
@@ -374,6 +374,8 @@ export class RemoteStore implements QueueStore {
 
   ensure = (): void => this.cache.ensure();
   stateFolderVanished = (): boolean => this.cache.stateFolderVanished();
+  /** The cache's records are always fsynced: the remote's refs rebuild them, not this clone's journal. */
+  unsyncedWrites = (): UnsyncedWrites | null => null;
   removeStaleTempFiles = (): string[] => this.cache.removeStaleTempFiles();
   readJob = (id: string): JobRecord | null => this.cache.readJob(id);
   jobExists = (id: string): boolean => this.cache.jobExists(id);

@@ -2,7 +2,7 @@
 // really died there (the state it left says so), then that a plain `land run` finishes the queue:
 // every job landed exactly once or failed with a reason, nothing unexpected landed, and
 // `land reconcile --check` finds nothing to repair.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land, startLand } from '../helpers/cli.js';
@@ -16,8 +16,8 @@ afterAll(cleanupTempDirs);
 const stateDir = (repo: TestRepo) => join(repo.dir, '.git', 'land');
 
 /** Runs the CLI with a failpoint armed; it must die by SIGKILL, saying which point fired. */
-async function killedAt(repo: TestRepo, args: string[], point: string): Promise<void> {
-  const run = startLand(repo.dir, args, { env: { LAND_FAILPOINT: point } });
+async function killedAt(repo: TestRepo, args: string[], point: string, env: Record<string, string> = {}): Promise<void> {
+  const run = startLand(repo.dir, args, { env: { ...env, LAND_FAILPOINT: point } });
   const ended = await run.done;
   expect(ended.signal, `${args.join(' ')} with LAND_FAILPOINT=${point}: ${ended.stderr}`).toBe('SIGKILL');
   expect(ended.stderr).toContain(`failpoint ${point.replace(/@\d+$/, '')} reached`);
@@ -108,15 +108,31 @@ describe('failpoints kill the CLI where they say, and the next land run finishes
     await finishes(repo, before, [good as string, other as string], null);
   });
 
-  it('after-cas: the target moved, but the records do not say landed yet; recovery lands them once', async () => {
+  it('after-cas, then a power cut: the records the drain wrote without fsync are rebuilt from the journal; recovery lands them once', async () => {
     const repo = makeQueueRepo();
     const [first, second] = await submitBranches(repo, 2);
     const before = repo.tip('main');
-    await killedAt(repo, ['run'], 'after-cas');
+    const recordOf = (id: string) => join(stateDir(repo), 'jobs', `${id}.json`);
+    const submitted = readFileSync(recordOf(second as string), 'utf8'); // fsynced by the submit
+    await killedAt(repo, ['run'], 'after-cas', { LAND_BOOT_ID: 'boot-a' });
     expect(repo.tip('main')).not.toBe(before);
     expect(landedOrder(repo).sort()).toEqual([first, second].sort()); // the train is in the target
     expect(await states(repo, [first as string, second as string])).toEqual(['in_progress', 'in_progress']);
-    const run = await land(repo.dir, ['run', '--json']);
+    // The machine stops before the page cache reached the disk: the drain's writes without fsync
+    // are lost, one record left empty and the other as it was before the drain (queued).
+    expect(existsSync(join(stateDir(repo), 'unsynced.json'))).toBe(true);
+    writeFileSync(recordOf(first as string), '');
+    writeFileSync(recordOf(second as string), submitted);
+    const run = await land(repo.dir, ['run', '--json'], { env: { LAND_BOOT_ID: 'boot-b' } });
+    expect(
+      run
+        .lines()
+        .filter((e) => e.type === 'record_rebuilt')
+        .map((e) => e.job)
+        .sort(),
+    ).toEqual([first, second].sort());
+    expect(run.lines().filter((e) => e.type === 'corrupt_record')).toEqual([]);
+    expect(existsSync(join(stateDir(repo), 'unsynced.json'))).toBe(false);
     expect(run.lines().filter((e) => e.type === 'recovered')).toHaveLength(2);
     await finishes(repo, before, [first as string, second as string], null);
     expect(repo.gateRuns()).toBe(1); // the recovered train is not gated again

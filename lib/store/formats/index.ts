@@ -16,3 +16,4 @@ export * from './lease.js';
 export * from './gatePasses.js';
 export * from './protectHook.js';
 export * from './notification.js';
+export * from './unsyncedMark.js';

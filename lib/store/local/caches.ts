@@ -108,8 +108,9 @@ export function readWindow(paths: StatePaths): WindowState | null {
   return parsed.value;
 }
 
-export function writeWindow(paths: StatePaths, state: WindowState): void {
-  writeJsonAtomic(paths.window, state);
+/** `durable` false: not fsynced (a drain under the unsynced mark: lib/queue/unsyncedWrites.ts). */
+export function writeWindow(paths: StatePaths, state: WindowState, durable = true): void {
+  writeJsonAtomic(paths.window, state, { durable });
 }
 
 /** gate name → hash of that gate's definition, for each gate that passed on `commit`; null when none (or corrupt: a miss). */

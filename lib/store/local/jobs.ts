@@ -1,4 +1,5 @@
-// The job records (jobs/<id>.json): one file a job, written atomically and fsynced. Only lib/queue's
+// The job records (jobs/<id>.json): one file a job, written atomically and fsynced (or not, under a
+// drain's unsynced mark: lib/queue/unsyncedWrites.ts). Only lib/queue's
 // transition functions write them, after journaling.
 import { existsSync, readdirSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -92,8 +93,11 @@ export function jobsVersion(paths: StatePaths): string {
   return jobsFolderVersion(paths.jobsDir);
 }
 
-/** Writes a record. Only lib/queue's transition functions call this, after journaling. */
-export function writeJob(paths: StatePaths, job: JobRecord): void {
+/**
+ * Writes a record. Only lib/queue's transition functions call this, after journaling. `durable`
+ * false: not fsynced (a drain under the unsynced mark: lib/queue/unsyncedWrites.ts).
+ */
+export function writeJob(paths: StatePaths, job: JobRecord, durable = true): void {
   assertSafeId(job.id);
-  writeJsonAtomic(paths.job(job.id), job);
+  writeJsonAtomic(paths.job(job.id), job, { durable });
 }
