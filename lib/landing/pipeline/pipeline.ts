@@ -10,7 +10,9 @@ import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
 import type { Next } from '../plan/settlement.js';
+import { slotUses, type HeadShape, type SlotUse } from '../plan/speculation.js';
 import { planTrain } from '../plan/trainPlan.js';
+import { expectedRate } from '../plan/windowPlan.js';
 import {
   batchIdentity,
   publish,
@@ -21,9 +23,9 @@ import {
   type PassView,
   type TrainPlan,
 } from '../trains/runTrains.js';
-import { currentWindow } from '../window.js';
+import { currentWindow, recordedTally } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
-import { dropProbe, keepProbe, probedHalf, probeWorth, startProbe, type Probe } from './probe.js';
+import { dropProbe, keepProbe, probeHolds, probeWindow, startProbe, type Probe } from './probe.js';
 
 export interface PipelineOptions {
   /** batch.parallel: the most trains in flight. */
@@ -46,12 +48,27 @@ interface Pipeline {
   held: Set<string>;
   /** The trains being added behind the last one, while the head gates and settles. */
   filling: Promise<void>;
-  /** The head's first half, gated in case the head fails (./probe.ts). */
-  probe: Probe | null;
+  /** The head's probes (./probe.ts): at most one of each branch. */
+  probes: Probe[];
+  /** The second half waiting behind the head when the head is the first half of a failed train. */
+  second: { train: string; jobs: JobRecord[] } | null;
 }
 
-/** Trains in flight, the probe included: at most batch.parallel. */
-const room = (p: Pipeline) => p.flights.length + (p.probe ? 1 : 0) < p.opts.parallel;
+/** Trains in flight, the probes included: at most batch.parallel. */
+const room = (p: Pipeline) => p.flights.length + p.probes.length < p.opts.parallel;
+
+/** What is known of the head's culprits (plan/speculation.ts). */
+function shapeOf(p: Pipeline, head: Flight): HeadShape {
+  const size = head.started.members.length;
+  if (p.second?.train === head.started.trainId) return { size, known: 'first_half', sibling: p.second.jobs.length };
+  // A second half from the queue: its first half passed, so it holds the culprit.
+  return { size, known: head.bisecting ? 'holds_one' : 'fresh', sibling: 0 };
+}
+
+/** How the spare slots are spent while this head gates, from the culprit rate recorded now. */
+function usesFor(p: Pipeline, head: Flight): SlotUse[] {
+  return slotUses(shapeOf(p, head), expectedRate(recordedTally(p.ctx.store)), p.opts.parallel - 1);
+}
 
 /** Waits for the trains being added (so that an abandonment covers them too). */
 const filled = (p: Pipeline) => p.filling;
@@ -71,10 +88,22 @@ async function planBehind(p: Pipeline, last: Flight): Promise<{ plan: TrainPlan;
   };
 }
 
-/** Fills the pipeline up to batch.parallel trains, each on the one ahead. */
+/** Starts the head's probes that its slot uses name and it does not have yet. */
+async function startProbes(p: Pipeline, head: Flight, uses: readonly SlotUse[]): Promise<void> {
+  for (const branch of ['fails', 'passes'] as const) {
+    if (!uses.includes(branch) || p.probes.some((probe) => probe.branch === branch) || !room(p) || p.opts.stopAsked()) continue;
+    const probe = await startProbe(p.ctx, head, branch, p.second?.jobs ?? []);
+    if (probe) p.probes.push(probe);
+  }
+}
+
+/** Fills the pipeline up to batch.parallel: the head's probes, then trains behind it (each on the one ahead), as plan/speculation.ts spends the slots. */
 async function fill(p: Pipeline): Promise<void> {
   const head = p.flights[0];
-  if (head && !p.probe && probeWorth(head) && room(p) && !p.opts.stopAsked()) p.probe = await startProbe(p.ctx, head);
+  if (!head) return;
+  const uses = usesFor(p, head);
+  await startProbes(p, head, uses);
+  if (!uses.includes('behind')) return;
   // A plan whose riders all left (canceled, contained, conflicting) is planned again; a few times at most.
   for (let tries = 0; room(p) && tries < 4 && !p.opts.stopAsked(); tries += 1) {
     const last = p.flights.at(-1);
@@ -122,7 +151,7 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   const next = await settleStarted(p.ctx, batch, head.plan, head.started, judged);
   const landed = next.next === 'publish';
   await filled(p);
-  await settleProbe(p, trainId, next);
+  await settleProbes(p, trainId, next);
   p.flights.shift();
   if (!landed && p.flights.length) {
     if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
@@ -132,13 +161,14 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   return { next, landed };
 }
 
-/** The head settled: its probe is kept when the head split into exactly the probed half, else dropped. */
-async function settleProbe(p: Pipeline, trainId: string, next: Next): Promise<void> {
-  const probe = p.probe;
-  if (!probe) return;
-  p.probe = null;
-  if (next.next === 'first_half' && probedHalf(probe, trainId, next.members)) await keepProbe(probe);
-  else await dropProbe(probe);
+/** The head settled: each probe is kept when its assumption came true (./probe.ts probeHolds), else dropped. */
+async function settleProbes(p: Pipeline, trainId: string, next: Next): Promise<void> {
+  const probes = p.probes.splice(0);
+  const window = probeWindow(p.ctx, (p.flights[0] as Flight).plan.view.loaded.policy.batch.max);
+  for (const probe of probes) {
+    if (probeHolds(probe, trainId, next)) await keepProbe(probe);
+    else await dropProbe(p.ctx, probe, window);
+  }
 }
 
 /** After a landing: the next train's base is the target now; a policy changed by the landing voids the trains behind. */
@@ -165,7 +195,7 @@ async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting:
 /** Runs the pipeline from the pass's first train until nothing is in flight (or a stop). */
 export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
   const identity = batchIdentity(admitted);
-  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve(), probe: null };
+  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve(), probes: [], second: null };
   try {
     const waiting = waitingHalves(pass.jobs, identity.id, admitted);
     if (!(await startHead(p, { members: admitted, attempt: identity.attempt, view: pass }, identity.id, waiting))) return { kind: 'done', batch: p.first };
@@ -180,7 +210,8 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
           await promote(p, head.started.trainId);
           break;
         case 'first_half':
-          await startHead(p, { members: next.members, attempt: next.attempt, view: await reloaded(ctx) }, head.batchId, [], true);
+          if (await startHead(p, { members: next.members, attempt: next.attempt, view: await reloaded(ctx) }, head.batchId, [], true))
+            p.second = { train: (p.flights[0] as Flight).started.trainId, jobs: next.requeued };
           break;
         case 'done':
           if (next.infra) return { kind: 'done', batch: p.first, infra: next.infra };
@@ -192,7 +223,10 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
     }
   } catch (error) {
     await p.filling.catch(() => undefined);
-    if (p.probe) await dropProbe(p.probe);
+    for (const probe of p.probes.splice(0)) {
+      probe.stop.abort();
+      await probe.done;
+    }
     await dropAll(p.flights);
     throw error;
   }

@@ -1,0 +1,67 @@
+// How the pipeline (batch.parallel above 1) spends its spare gate slots while the head gates: pure
+// functions of the head's shape and the culprit rate. Each use is a bet on the head's verdict, worth
+// the chance that it is the run the drain needs next:
+// - `fails`: the head's own first part (splitFor) on the head's base, in case it fails (a probe);
+// - `passes`: the head is a first half whose second half waits; should the head pass, that second
+//   half on it is the failed train's tree again (a cached FAIL, no gate), and the run needed next is
+//   the second half's own first part on the head's commit (a probe);
+// - `behind`: the next train planned on the head's commit, in case it lands (a speculative train).
+// A use less likely than WORTH to be needed is left out: an item likely to fail is not worth a slot
+// behind it, and a probe of a head that will most likely pass is a run thrown away.
+import { splitFor } from './trainPlan.js';
+
+export type SlotUse = 'fails' | 'passes' | 'behind';
+
+/** What the planner reads of the head. */
+export interface HeadShape {
+  /** Its members. */
+  size: number;
+  /**
+   * What is known of its culprits: `fresh` (nothing: a train of the window), `first_half` (the
+   * first part of a failed train, `sibling` the rest, waiting), or `holds_one` (known to hold a
+   * culprit: the rest of a failed train whose first part passed).
+   */
+  known: 'fresh' | 'first_half' | 'holds_one';
+  /** The failed train's other members (the second half waiting), for a first half; else 0. */
+  sibling: number;
+}
+
+/** The least chance of being needed that is worth a slot. */
+export const WORTH = 1 / 3;
+
+/** The chance that the head fails, each job a culprit with probability `rate` independently. */
+export function failChance(head: HeadShape, rate: number): number {
+  if (head.known === 'holds_one') return 1;
+  const r = Math.min(Math.max(rate, 0), 1);
+  const clean = (n: number) => (1 - r) ** n;
+  if (head.known === 'fresh') return 1 - clean(head.size);
+  // A first part of a failed train: it fails when a culprit is among its members, given that the
+  // whole train held at least one.
+  const whole = 1 - clean(head.size + head.sibling);
+  return whole > 0 ? (1 - clean(head.size)) / whole : head.size / (head.size + head.sibling);
+}
+
+/** The first part's size of a failed train of `members` (what the settlement would gate next). */
+export const probeSize = (members: number, rate: number): number => splitFor(members, rate);
+
+/**
+ * The uses of `spare` slots while this head gates, best first. A probe needs a part to gate: the
+ * head (or the waiting second half) must have two or more members. A train behind a first half
+ * would be its second half, a cached FAIL should the head pass: no use of a slot. Trains behind
+ * may be several (each on the one ahead), probes one of each kind.
+ */
+export function slotUses(head: HeadShape, rate: number, spare: number): SlotUse[] {
+  const fails = failChance(head, rate);
+  const uses: { use: SlotUse; worth: number }[] = [];
+  if (head.size >= 2) uses.push({ use: 'fails', worth: fails });
+  if (head.known === 'first_half' && head.sibling >= 2) uses.push({ use: 'passes', worth: 1 - fails });
+  if (head.known !== 'first_half' || head.sibling === 0) uses.push({ use: 'behind', worth: 1 - fails });
+  const chosen = uses.filter((u) => u.worth >= WORTH).sort((a, b) => b.worth - a.worth);
+  const out: SlotUse[] = [];
+  for (const { use } of chosen) {
+    if (out.length >= spare) break;
+    out.push(use);
+    if (use === 'behind') while (out.length < spare) out.push('behind');
+  }
+  return out;
+}
