@@ -10,7 +10,7 @@ import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
 import type { Next } from '../plan/settlement.js';
-import { slotUses, type HeadShape, type SlotUse } from '../plan/speculation.js';
+import { slotUses, type HeadShape } from '../plan/speculation.js';
 import { planTrain } from '../plan/trainPlan.js';
 import { expectedRate } from '../plan/windowPlan.js';
 import {
@@ -25,7 +25,7 @@ import {
 } from '../trains/runTrains.js';
 import { currentWindow, recordedTally } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
-import { dropProbe, keepProbe, probeHolds, probeWindow, startProbe, type Probe } from './probe.js';
+import { dropProbe, headSpot, judgedBefore, keepProbe, probeHolds, startProbe, type Probe } from './probe.js';
 
 export interface PipelineOptions {
   /** batch.parallel: the most trains in flight. */
@@ -65,11 +65,6 @@ function shapeOf(p: Pipeline, head: Flight): HeadShape {
   return { size, known: head.bisecting ? 'holds_one' : 'fresh', sibling: 0 };
 }
 
-/** How the spare slots are spent while this head gates, from the culprit rate recorded now. */
-function usesFor(p: Pipeline, head: Flight): SlotUse[] {
-  return slotUses(shapeOf(p, head), expectedRate(recordedTally(p.ctx.store)), p.opts.parallel - 1);
-}
-
 /** Waits for the trains being added (so that an abandonment covers them too). */
 const filled = (p: Pipeline) => p.filling;
 
@@ -88,22 +83,29 @@ async function planBehind(p: Pipeline, last: Flight): Promise<{ plan: TrainPlan;
   };
 }
 
-/** Starts the head's probes that its slot uses name and it does not have yet. */
-async function startProbes(p: Pipeline, head: Flight, uses: readonly SlotUse[]): Promise<void> {
-  for (const branch of ['fails', 'passes'] as const) {
-    if (!uses.includes(branch) || p.probes.some((probe) => probe.branch === branch) || !room(p) || p.opts.stopAsked()) continue;
-    const probe = await startProbe(p.ctx, head, branch, p.second?.jobs ?? []);
-    if (probe) p.probes.push(probe);
-  }
+/** Starts the head's probe of this branch unless it has one. */
+async function startHeadProbe(p: Pipeline, head: Flight, branch: Probe['branch']): Promise<void> {
+  if (p.probes.some((probe) => probe.branch === branch)) return;
+  const probe = await startProbe(p.ctx, headSpot(head, branch, p.second?.jobs ?? []), branch);
+  if (probe) p.probes.push(probe);
 }
 
 /** Fills the pipeline up to batch.parallel: the head's probes, then trains behind it (each on the one ahead), as plan/speculation.ts spends the slots. */
 async function fill(p: Pipeline): Promise<void> {
   const head = p.flights[0];
   if (!head) return;
-  const uses = usesFor(p, head);
-  await startProbes(p, head, uses);
-  if (!uses.includes('behind')) return;
+  // A head judged before (most often a second half, its batch's cached FAIL) settles at once: no
+  // bet on it; the next head's fill spends the slots.
+  if (!room(p) || (await judgedBefore(p.ctx, head))) return;
+  for (const use of slotUses(shapeOf(p, head), expectedRate(recordedTally(p.ctx.store)))) {
+    if (!room(p) || p.opts.stopAsked()) return;
+    if (use === 'behind') await fillBehind(p);
+    else await startHeadProbe(p, head, use);
+  }
+}
+
+/** Trains behind the last one in flight, each on the one ahead, while there is room. */
+async function fillBehind(p: Pipeline): Promise<void> {
   // A plan whose riders all left (canceled, contained, conflicting) is planned again; a few times at most.
   for (let tries = 0; room(p) && tries < 4 && !p.opts.stopAsked(); tries += 1) {
     const last = p.flights.at(-1);
@@ -161,13 +163,11 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   return { next, landed };
 }
 
-/** The head settled: each probe is kept when its assumption came true (./probe.ts probeHolds), else dropped. */
+/** The head settled: each of its probes is kept when its assumption came true (./probe.ts probeHolds), else dropped. */
 async function settleProbes(p: Pipeline, trainId: string, next: Next): Promise<void> {
-  const probes = p.probes.splice(0);
-  const window = probeWindow(p.ctx, (p.flights[0] as Flight).plan.view.loaded.policy.batch.max);
-  for (const probe of probes) {
+  for (const probe of p.probes.splice(0)) {
     if (probeHolds(probe, trainId, next)) await keepProbe(probe);
-    else await dropProbe(p.ctx, probe, window);
+    else await dropProbe(p.ctx, probe);
   }
 }
 

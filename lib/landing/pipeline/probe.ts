@@ -11,7 +11,10 @@
 import type { JobRecord } from '../../store/index.js';
 import { nowIso } from '../../queue/index.js';
 import { buildTrain } from '../trains/buildTrain.js';
+import { gatesHash } from '../../config/index.js';
 import { judgeTrain } from '../gates/judge.js';
+import { gatedTreeOf } from '../gates/trusted.js';
+import { cachedVerdict } from '../gates/verdictCache.js';
 import type { Judgement } from '../gates/judgement.js';
 import type { Next } from '../plan/settlement.js';
 import { voidRow } from '../plan/settlement.js';
@@ -28,8 +31,9 @@ export interface Probe {
   /** The train (the head) whose outcome it assumes. */
   forTrain: string;
   batchId: string;
-  /** The head's attempt (what the probe's void row names). */
+  /** The head's attempt and batch.max (what the probe's void row names). */
   attempt: number;
+  max: number;
   trainId: string;
   built: BuiltTrain;
   jobs: JobRecord[];
@@ -42,30 +46,67 @@ export interface Probe {
   done: Promise<Judgement | null>;
 }
 
+/** Where a probe is built and what it assumes: the train (or probe) whose outcome it bets on, and the base its part goes on. */
+export interface ProbeSpot {
+  forTrain: string;
+  batchId: string;
+  attempt: number;
+  loaded: Flight['plan']['view']['loaded'];
+  base: string;
+  baseTree: string;
+  /** The failed (or assumed failed) members whose first part the probe gates. */
+  of: readonly JobRecord[];
+}
+
 /**
- * Builds the part a probe gates and starts its gates; null when the part does not build cleanly.
- * `fails`: the head's first part on the head's base; `passes`: the first part of `second` (the
- * head's waiting second half) on the head's commit.
+ * The spot of a probe of the head: `fails`, the head's first part on the head's base; `passes`,
+ * the first part of `second` (the head's waiting second half) on the head's commit.
  */
-export async function startProbe(ctx: DrainContext, head: Flight, branch: Probe['branch'], second: readonly JobRecord[]): Promise<Probe | null> {
-  const rate = expectedRate(recordedTally(ctx.store));
-  const { built: train } = head.started;
-  const { loaded } = head.plan.view;
-  const { first } = splitFailed(branch === 'fails' ? head.started.members : second, rate);
-  const [base, baseTree] = branch === 'fails' ? [train.base, head.plan.view.baseTree] : [train.train, train.tree];
-  const trainId = ctx.store.claimTrainId(`${head.batchId}-probe`);
+export function headSpot(head: Flight, branch: Probe['branch'], second: readonly JobRecord[]): ProbeSpot {
+  const { built } = head.started;
+  const [base, baseTree] = branch === 'fails' ? [built.base, head.plan.view.baseTree] : [built.train, built.tree];
+  const of = branch === 'fails' ? head.started.members : second;
+  return { forTrain: head.started.trainId, batchId: head.batchId, attempt: head.plan.attempt, loaded: head.plan.view.loaded, base, baseTree, of };
+}
+
+/** Whether the head's verdict is in the verdict cache already (it settles at once: no bet on it). */
+export async function judgedBefore(ctx: DrainContext, head: Flight): Promise<boolean> {
+  const { policy } = head.plan.view.loaded;
+  const { built } = head.started;
+  const gated = await gatedTreeOf(ctx.cwd, policy, built.base, built.tree);
+  return cachedVerdict(ctx.store, gated.tree, gatesHash(policy.gates), head.started.members) !== null;
+}
+
+/** Builds the first part of the spot's members on its base and starts its gates; null when the part does not build cleanly. */
+export async function startProbe(ctx: DrainContext, spot: ProbeSpot, branch: Probe['branch']): Promise<Probe | null> {
+  const { first } = splitFailed(spot.of, expectedRate(recordedTally(ctx.store)));
+  const { loaded, base, baseTree, batchId } = spot;
+  const trainId = ctx.store.claimTrainId(`${batchId}-probe`);
   const built = await buildTrain(ctx.cwd, base, baseTree, first, trainId);
   if (built.members.length !== first.length) return null; // a member contained or conflicting: the half would not be this tree
   const members = first.map((job) => job.id);
-  ctx.emit({ type: 'probe_started', train: trainId, for: head.started.trainId, members, commit: built.train });
+  ctx.emit({ type: 'probe_started', train: trainId, for: spot.forTrain, members, commit: built.train });
   const stop = new AbortController();
   const hold: Probe['hold'] = { writes: [] };
   const own: DrainContext = { ...ctx, abort: AbortSignal.any([ctx.abort, stop.signal]), keep: (write) => hold.writes.push(write) };
-  const done = judgeTrain(own, { loaded, built, baseTree, ids: { batchId: head.batchId, trainId }, members: first }).then(
+  const done = judgeTrain(own, { loaded, built, baseTree, ids: { batchId, trainId }, members: first }).then(
     (judgement) => judgement,
     () => null,
   );
-  return { branch, forTrain: head.started.trainId, batchId: head.batchId, attempt: head.plan.attempt, trainId, built, jobs: first, members, stop, hold, done };
+  return {
+    branch,
+    forTrain: spot.forTrain,
+    batchId,
+    attempt: spot.attempt,
+    max: loaded.policy.batch.max,
+    trainId,
+    built,
+    jobs: first,
+    members,
+    stop,
+    hold,
+    done,
+  };
 }
 
 /** Whether the probe's assumption came true when `forTrain` settled to `next` (then its verdict is kept). */
@@ -83,9 +124,9 @@ export async function keepProbe(probe: Probe): Promise<void> {
 
 /**
  * Anything else: the probe's gates are killed and nothing it found is kept; its row (VOID,
- * speculation_abandoned) keeps the runs it spent for `land stats`. `after`: the train whose outcome voided it.
+ * speculation_abandoned) keeps the runs it spent for `land stats`.
  */
-export async function dropProbe(ctx: DrainContext, probe: Probe, window: number): Promise<void> {
+export async function dropProbe(ctx: DrainContext, probe: Probe): Promise<void> {
   probe.stop.abort();
   const judgement = await probe.done;
   probe.hold.writes.length = 0;
@@ -98,14 +139,11 @@ export async function dropProbe(ctx: DrainContext, probe: Probe, window: number)
     attempt: probe.attempt,
     members: probe.jobs,
     train: { kind: built.kind, base: built.base, commit: built.train, tree: built.tree },
-    window,
+    window: currentWindow(ctx.store, probe.max),
   };
   const row = voidRow(facts, judgement, 'speculation_abandoned');
   await ctx.store.withQueueLock(() => ctx.store.appendMetric(row));
 }
-
-/** The window a probe's void row names (the drain's, unchanged by a probe). */
-export const probeWindow = (ctx: DrainContext, max: number): number => currentWindow(ctx.store, max);
 
 /** Whether the next train is the probed half (same members, same order). */
 export const probedHalf = (probe: Pick<Probe, 'forTrain' | 'members'>, forTrain: string, members: readonly { id: string }[]): boolean =>

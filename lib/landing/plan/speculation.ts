@@ -8,8 +8,6 @@
 // - `behind`: the next train planned on the head's commit, in case it lands (a speculative train).
 // A use less likely than WORTH to be needed is left out: an item likely to fail is not worth a slot
 // behind it, and a probe of a head that will most likely pass is a run thrown away.
-import { splitFor } from './trainPlan.js';
-
 export type SlotUse = 'fails' | 'passes' | 'behind';
 
 /** What the planner reads of the head. */
@@ -41,27 +39,22 @@ export function failChance(head: HeadShape, rate: number): number {
   return whole > 0 ? (1 - clean(head.size)) / whole : head.size / (head.size + head.sibling);
 }
 
-/** The first part's size of a failed train of `members` (what the settlement would gate next). */
-export const probeSize = (members: number, rate: number): number => splitFor(members, rate);
-
 /**
- * The uses of `spare` slots while this head gates, best first. A probe needs a part to gate: the
- * head (or the waiting second half) must have two or more members. A train behind a first half
- * would be its second half, a cached FAIL should the head pass: no use of a slot. Trains behind
- * may be several (each on the one ahead), probes one of each kind.
+ * The uses worth a spare slot while this head gates, best first (the pipeline spends its spare
+ * slots in that order, skipping a use with nothing to gate: no job to plan behind, a part that does
+ * not build). A probe needs a part to gate: the head (or the waiting second half) must have two or
+ * more members. A train behind a first half would be its second half, a cached FAIL should the
+ * head pass: no use of a slot. `behind` stands for every train behind (each on the one ahead);
+ * probes are one of each kind.
  */
-export function slotUses(head: HeadShape, rate: number, spare: number): SlotUse[] {
+export function slotUses(head: HeadShape, rate: number): SlotUse[] {
   const fails = failChance(head, rate);
   const uses: { use: SlotUse; worth: number }[] = [];
   if (head.size >= 2) uses.push({ use: 'fails', worth: fails });
   if (head.known === 'first_half' && head.sibling >= 2) uses.push({ use: 'passes', worth: 1 - fails });
   if (head.known !== 'first_half' || head.sibling === 0) uses.push({ use: 'behind', worth: 1 - fails });
-  const chosen = uses.filter((u) => u.worth >= WORTH).sort((a, b) => b.worth - a.worth);
-  const out: SlotUse[] = [];
-  for (const { use } of chosen) {
-    if (out.length >= spare) break;
-    out.push(use);
-    if (use === 'behind') while (out.length < spare) out.push('behind');
-  }
-  return out;
+  return uses
+    .filter((u) => u.worth >= WORTH)
+    .sort((a, b) => b.worth - a.worth)
+    .map((u) => u.use);
 }
