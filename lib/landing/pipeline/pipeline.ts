@@ -6,6 +6,8 @@
 // When the head does not land, every train behind it is abandoned (gates stopped, members put back
 // as they were, nothing recorded as their verdict) and planned again. The next speculative train is
 // planned with the same pure planTrain over the runnable jobs (those in flight are not runnable).
+// How the spare slots are spent (probes of either outcome of the head, or trains behind it) is
+// plan/speculation.ts's choice, from the culprit rate.
 import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
