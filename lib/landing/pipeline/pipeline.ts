@@ -12,7 +12,7 @@ import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
 import type { Next } from '../plan/settlement.js';
-import { slotUses, type HeadShape } from '../plan/speculation.js';
+import { slotUses, trainPastCulprit, type HeadShape } from '../plan/speculation.js';
 import { planTrain } from '../plan/trainPlan.js';
 import { expectedRate } from '../plan/windowPlan.js';
 import {
@@ -27,7 +27,7 @@ import {
 } from '../trains/runTrains.js';
 import { currentWindow, recordedTally } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
-import { dropProbe, headSpot, judgedBefore, keepProbe, probeHolds, startProbe, type Probe } from './probe.js';
+import { dropProbe, headSpot, judgedBefore, keepProbe, pastCulpritSpot, probeHolds, startProbe, type Probe } from './probe.js';
 
 export interface PipelineOptions {
   /** batch.parallel: the most trains in flight. */
@@ -102,8 +102,24 @@ async function fill(p: Pipeline): Promise<void> {
   for (const use of slotUses(shapeOf(p, head), expectedRate(recordedTally(p.ctx.store)))) {
     if (!room(p) || p.opts.stopAsked()) return;
     if (use === 'behind') await fillBehind(p);
+    else if (use === 'past_culprit') await startPastCulprit(p, head);
     else await startHeadProbe(p, head, use);
   }
+}
+
+/**
+ * The head is a first half whose second half is one job: should the head pass, that job fails
+ * alone from the cache. The train planned after it, without it, is probed on the head's commit.
+ */
+async function startPastCulprit(p: Pipeline, head: Flight): Promise<void> {
+  const culprit = p.second?.jobs[0];
+  if (!culprit || p.opts.once || p.probes.some((probe) => probe.branch === 'passes')) return;
+  const runnable = (await p.opts.runnable()).filter((job) => !p.held.has(job.id));
+  const max = head.plan.view.loaded.policy.batch.max;
+  const train = trainPastCulprit(runnable, culprit, head.started.members.length, recordedTally(p.ctx.store), max);
+  if (!train.length) return;
+  const probe = await startProbe(p.ctx, pastCulpritSpot(head, train), 'passes');
+  if (probe) p.probes.push(probe);
 }
 
 /** Trains behind the last one in flight, each on the one ahead, while there is room. */

@@ -56,6 +56,8 @@ export interface ProbeSpot {
   baseTree: string;
   /** The failed (or assumed failed) members whose first part the probe gates. */
   of: readonly JobRecord[];
+  /** Gate `of` whole (a train planned past a culprit), not its first part. */
+  whole?: boolean;
 }
 
 /**
@@ -69,6 +71,9 @@ export function headSpot(head: Flight, branch: Probe['branch'], second: readonly
   return { forTrain: head.started.trainId, batchId: head.batchId, attempt: head.plan.attempt, loaded: head.plan.view.loaded, base, baseTree, of };
 }
 
+/** The spot of the train planned past the lone culprit behind the head (plan/speculation.ts trainPastCulprit), on the head's commit. */
+export const pastCulpritSpot = (head: Flight, train: readonly JobRecord[]): ProbeSpot => ({ ...headSpot(head, 'passes', []), of: train, whole: true });
+
 /** Whether the head's verdict is in the verdict cache already (it settles at once: no bet on it). */
 export async function judgedBefore(ctx: DrainContext, head: Flight): Promise<boolean> {
   const { policy } = head.plan.view.loaded;
@@ -79,7 +84,7 @@ export async function judgedBefore(ctx: DrainContext, head: Flight): Promise<boo
 
 /** Builds the first part of the spot's members on its base and starts its gates; null when the part does not build cleanly. */
 export async function startProbe(ctx: DrainContext, spot: ProbeSpot, branch: Probe['branch']): Promise<Probe | null> {
-  const { first } = splitFailed(spot.of, expectedRate(recordedTally(ctx.store)));
+  const first = spot.whole ? [...spot.of] : splitFailed(spot.of, expectedRate(recordedTally(ctx.store))).first;
   const { loaded, base, baseTree, batchId } = spot;
   const trainId = ctx.store.claimTrainId(`${batchId}-probe`);
   const built = await buildTrain(ctx.cwd, base, baseTree, first, trainId);

@@ -5,10 +5,16 @@
 // - `passes`: the head is a first half whose second half waits; should the head pass, that second
 //   half on it is the failed train's tree again (a cached FAIL, no gate), and the run needed next is
 //   the second half's own first part on the head's commit (a probe);
+// - `past_culprit`: the head is a first half whose second half is one job: should the head pass,
+//   that job is a culprit known to fail alone (its verdict is the cached FAIL), and the run needed
+//   next is the train planned after it fails, without it, on the head's commit (a probe);
 // - `behind`: the next train planned on the head's commit, in case it lands (a speculative train).
 // A use less likely than WORTH to be needed is left out: an item likely to fail is not worth a slot
 // behind it, and a probe of a head that will most likely pass is a run thrown away.
-export type SlotUse = 'fails' | 'passes' | 'behind';
+import { planTrain, type PlanJob } from './trainPlan.js';
+import { addTally, windowFor, type CulpritTally } from './windowPlan.js';
+
+export type SlotUse = 'fails' | 'passes' | 'past_culprit' | 'behind';
 
 /** What the planner reads of the head. */
 export interface HeadShape {
@@ -52,9 +58,30 @@ export function slotUses(head: HeadShape, rate: number): SlotUse[] {
   const uses: { use: SlotUse; worth: number }[] = [];
   if (head.size >= 2) uses.push({ use: 'fails', worth: fails });
   if (head.known === 'first_half' && head.sibling >= 2) uses.push({ use: 'passes', worth: 1 - fails });
+  if (head.known === 'first_half' && head.sibling === 1) uses.push({ use: 'past_culprit', worth: 1 - fails });
   if (head.known !== 'first_half' || head.sibling === 0) uses.push({ use: 'behind', worth: 1 - fails });
   return uses
     .filter((u) => u.worth >= WORTH)
     .sort((a, b) => b.worth - a.worth)
     .map((u) => u.use);
+}
+
+/**
+ * The train planned after a head of `landed` jobs lands and the lone `culprit` behind it fails
+ * alone: the rest of the culprit's batch (then `culprit_found`, no longer halves) and fresh jobs,
+ * through the window that landing and that culprit leave (the settlement's window moves, in order).
+ */
+export function trainPastCulprit<T extends PlanJob & { id: string }>(
+  runnable: readonly T[],
+  culprit: T,
+  landed: number,
+  tally: CulpritTally,
+  max: number,
+): T[] {
+  const batchId = culprit.batch?.id;
+  const after = runnable
+    .filter((job) => job.id !== culprit.id)
+    .map((job) => (job.requeued && job.batch?.id === batchId && job.reason === 'bisected' ? { ...job, reason: 'culprit_found' } : job));
+  const window = windowFor(addTally(addTally(tally, { jobs: landed, culprits: 0 }), { jobs: 1, culprits: 1 }), max);
+  return planTrain(after, window);
 }

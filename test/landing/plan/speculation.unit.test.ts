@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../bench/sweep.js';
-import { failChance, slotUses, WORTH, type HeadShape } from '../../../lib/landing/plan/speculation.js';
+import { failChance, slotUses, trainPastCulprit, WORTH, type HeadShape } from '../../../lib/landing/plan/speculation.js';
+import { newJobRecord } from '../../../lib/queue/index.js';
+import type { JobRecord } from '../../../lib/store/index.js';
+import { EMPTY_TALLY } from '../../../lib/landing/plan/windowPlan.js';
 
 /** How often the head fails among seeded queues drawn at `rate`, given what is known of it. */
 function observedFailRate(head: HeadShape, rate: number, seed: number, draws: number): number {
@@ -50,9 +53,13 @@ describe('slotUses', () => {
   it('never builds behind a first half whose second half waits (a cached FAIL should it pass): it probes that half instead', () => {
     const uses = slotUses({ size: 1, known: 'first_half', sibling: 2 }, 0.125);
     expect(uses).toEqual(['passes']);
-    // A lone second half: nothing to gate should the head pass (its verdict is the cached FAIL).
+  });
+
+  it('builds past a lone second half known to fail alone should the head pass, when that is likely enough', () => {
+    // [a] of the failed [a b]: a fails with 0.53; should it pass, b fails alone from the cache.
+    expect(slotUses({ size: 1, known: 'first_half', sibling: 1 }, 0.125)).toEqual(['past_culprit']);
+    // [a b] of the failed [a b c] fails with 0.71: only its own first part is worth a slot.
     expect(slotUses({ size: 2, known: 'first_half', sibling: 1 }, 0.125)).toEqual(['fails']);
-    expect(slotUses({ size: 1, known: 'first_half', sibling: 1 }, 0.125)).toEqual([]);
   });
 
   it('gates both halves of a bisection at once when both are worth a slot, the likelier first', () => {
@@ -75,11 +82,37 @@ describe('slotUses', () => {
       const fails = failChance(head, rate);
       const uses = slotUses(head, rate);
       const worth = uses.map((use) => (use === 'fails' ? fails : 1 - fails));
+      if (uses.includes('past_culprit')) expect(head.known === 'first_half' && head.sibling === 1).toBe(true);
       expect(worth.every((w) => w >= WORTH)).toBe(true);
       expect([...worth].sort((a, b) => b - a)).toEqual(worth);
       if (uses.includes('fails')) expect(head.size).toBeGreaterThanOrEqual(2);
       if (uses.includes('passes')) expect(head.known === 'first_half' && head.sibling >= 2).toBe(true);
       if (uses.includes('behind')) expect(head.known === 'first_half' && head.sibling > 0).toBe(false);
     }
+  });
+});
+
+describe('trainPastCulprit', () => {
+  const base = newJobRecord({ id: 'x', branch: 'x', tip: 'x', title: 'x', submitter: 't', urgent: false });
+  const fresh = (id: string): JobRecord => ({ ...base, id, branch: id });
+  const half = (id: string, attempt: number): JobRecord => ({
+    ...fresh(id),
+    requeued: true,
+    reason: 'bisected',
+    batch: { id: 'b1', members: [], attempt, index: 0 },
+  });
+
+  it('is the rest of the batch (no longer halves) and fresh jobs through the window the culprit leaves', () => {
+    // [a b c d] failed, [a b] failed, [a] gates: b is the lone second half; [c d] waits.
+    const runnable = [half('b', 3), half('c', 2), half('d', 2), fresh('e'), fresh('f'), fresh('g')];
+    const train = trainPastCulprit(runnable, runnable[0] as JobRecord, 1, EMPTY_TALLY, 4);
+    // The prior (1 in 7) with one landed job and one culprit: a window of 2 at batch.max 4.
+    expect(train.map((job) => job.id)).toEqual(['c', 'd']);
+    expect(train.map((job) => job.reason)).toEqual(['culprit_found', 'culprit_found']);
+  });
+
+  it("is fresh jobs alone when the culprit was its batch's last half", () => {
+    const runnable = [half('b', 2), fresh('e'), fresh('f')];
+    expect(trainPastCulprit(runnable, runnable[0] as JobRecord, 1, EMPTY_TALLY, 1).map((job) => job.id)).toEqual(['e']);
   });
 });
