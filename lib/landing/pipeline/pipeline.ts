@@ -181,12 +181,24 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   return { next, landed };
 }
 
-/** The head settled: each of its probes is kept when its assumption came true (./probe.ts probeHolds), else dropped. */
+/**
+ * The head settled: each of its probes is kept when its assumption came true (./probe.ts
+ * probeHolds), else dropped. With the drain lock lost, nothing is written (the queue is no longer
+ * this drainer's): the probes are only stopped.
+ */
 async function settleProbes(p: Pipeline, trainId: string, next: Next): Promise<void> {
+  const lost = next.next === 'stop' && next.why === 'lock_lost';
   for (const probe of p.probes.splice(0)) {
-    if (probeHolds(probe, trainId, next)) await keepProbe(probe);
+    if (lost) await stopProbe(probe);
+    else if (probeHolds(probe, trainId, next)) await keepProbe(probe);
     else await dropProbe(p.ctx, probe);
   }
+}
+
+/** Stops a probe's gates and waits for them, keeping and writing nothing. */
+async function stopProbe(probe: Probe): Promise<void> {
+  probe.stop.abort();
+  await probe.done;
 }
 
 /** After a landing: the next train's base is the target now; a policy changed by the landing voids the trains behind. */
@@ -241,10 +253,7 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
     }
   } catch (error) {
     await p.filling.catch(() => undefined);
-    for (const probe of p.probes.splice(0)) {
-      probe.stop.abort();
-      await probe.done;
-    }
+    for (const probe of p.probes.splice(0)) await stopProbe(probe);
     await dropAll(p.flights);
     throw error;
   }
