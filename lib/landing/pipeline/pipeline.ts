@@ -171,7 +171,8 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   const next = await settleStarted(p.ctx, batch, head.plan, head.started, judged);
   const landed = next.next === 'publish';
   await filled(p);
-  await settleProbes(p, trainId, next);
+  // A landing is published before its probes are kept (a probe may still be gating).
+  if (!landed) await settleProbes(p, trainId, next);
   p.flights.shift();
   if (!landed && p.flights.length) {
     if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
@@ -237,6 +238,7 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
       switch (next.next) {
         case 'publish':
           await publish(ctx, head.plan.view.loaded, next.commit);
+          await settleProbes(p, head.started.trainId, next);
           await promote(p, head.started.trainId);
           break;
         case 'first_half':
