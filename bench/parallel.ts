@@ -31,7 +31,7 @@ export interface ParallelRow {
   culprits: number[];
   wallSeconds1: number | null;
   wallSeconds2: number | null;
-  /** wallSeconds2 / wallSeconds1 (the goal: at most 0.7). */
+  /** wallSeconds2 / wallSeconds1 (the goal: at most 0.65). */
   ratio: number | null;
   gateRuns1: number | null;
   gateRuns2: number | null;

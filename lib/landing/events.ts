@@ -21,7 +21,7 @@ export type DrainEvent =
    * spare slot (batch.parallel) in case that train fails. Not a train of jobs: its verdict is kept
    * only when the train splits into exactly this half (docs/drain.md#parallel-and-speculative-trains).
    */
-  | { type: 'probe_started'; train: string; for: string; members: string[]; commit: string }
+  | { type: 'probe_started'; train: string; for: string; assumes: 'fails' | 'passes'; members: string[]; commit: string }
   | { type: 'member_skipped'; train: string; job: string; against: 'target' | 'train'; paths: string[] }
   | { type: 'gate_started'; train: string; gate: string; log: string }
   | { type: 'gate_finished'; train: string; gate: string; status: string; seconds: number }
@@ -126,7 +126,9 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'train_abandoned':
       return `  train ${event.train} abandoned (${event.why}): [${branches(event.members, names)}] back to the queue, not judged`;
     case 'probe_started':
-      return `  probing [${branches(event.members, names)}] as ${event.train}, the first half of train ${event.for} in case it fails`;
+      return event.assumes === 'fails'
+        ? `  probing [${branches(event.members, names)}] as ${event.train}, the first part of train ${event.for} in case it fails`
+        : `  probing [${branches(event.members, names)}] as ${event.train} on train ${event.for}, in case it passes`;
     case 'member_skipped':
       return `  ${who(event.job)} conflicts with the ${event.against} (${event.paths.join(', ')})`;
     case 'gate_started':

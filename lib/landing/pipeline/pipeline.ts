@@ -6,11 +6,15 @@
 // When the head does not land, every train behind it is abandoned (gates stopped, members put back
 // as they were, nothing recorded as their verdict) and planned again. The next speculative train is
 // planned with the same pure planTrain over the runnable jobs (those in flight are not runnable).
+// How the spare slots are spent (probes of either outcome of the head, or trains behind it) is
+// plan/speculation.ts's choice, from the culprit rate.
 import type { LoadedPolicy } from '../../config/index.js';
 import { treeOf } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
 import type { Next } from '../plan/settlement.js';
+import { slotUses, trainPastCulprit, type HeadShape } from '../plan/speculation.js';
 import { planTrain } from '../plan/trainPlan.js';
+import { expectedRate } from '../plan/windowPlan.js';
 import {
   batchIdentity,
   publish,
@@ -21,9 +25,9 @@ import {
   type PassView,
   type TrainPlan,
 } from '../trains/runTrains.js';
-import { currentWindow } from '../window.js';
+import { currentWindow, recordedTally } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
-import { dropProbe, keepProbe, probedHalf, probeWorth, startProbe, type Probe } from './probe.js';
+import { dropProbe, headSpot, judgedBefore, keepProbe, pastCulpritSpot, probeHolds, startProbe, type Probe } from './probe.js';
 
 export interface PipelineOptions {
   /** batch.parallel: the most trains in flight. */
@@ -46,12 +50,22 @@ interface Pipeline {
   held: Set<string>;
   /** The trains being added behind the last one, while the head gates and settles. */
   filling: Promise<void>;
-  /** The head's first half, gated in case the head fails (./probe.ts). */
-  probe: Probe | null;
+  /** The head's probes (./probe.ts): at most one of each branch. */
+  probes: Probe[];
+  /** The second half waiting behind the head when the head is the first half of a failed train. */
+  second: { train: string; jobs: JobRecord[] } | null;
 }
 
-/** Trains in flight, the probe included: at most batch.parallel. */
-const room = (p: Pipeline) => p.flights.length + (p.probe ? 1 : 0) < p.opts.parallel;
+/** Trains in flight, the probes included: at most batch.parallel. */
+const room = (p: Pipeline) => p.flights.length + p.probes.length < p.opts.parallel;
+
+/** What is known of the head's culprits (plan/speculation.ts). */
+function shapeOf(p: Pipeline, head: Flight): HeadShape {
+  const size = head.started.members.length;
+  if (p.second?.train === head.started.trainId) return { size, known: 'first_half', sibling: p.second.jobs.length };
+  // A second half from the queue: its first half passed, so it holds the culprit.
+  return { size, known: head.bisecting ? 'holds_one' : 'fresh', sibling: 0 };
+}
 
 /** Waits for the trains being added (so that an abandonment covers them too). */
 const filled = (p: Pipeline) => p.filling;
@@ -71,10 +85,45 @@ async function planBehind(p: Pipeline, last: Flight): Promise<{ plan: TrainPlan;
   };
 }
 
-/** Fills the pipeline up to batch.parallel trains, each on the one ahead. */
+/** Starts the head's probe of this branch unless it has one. */
+async function startHeadProbe(p: Pipeline, head: Flight, branch: Probe['branch']): Promise<void> {
+  if (p.probes.some((probe) => probe.branch === branch)) return;
+  const probe = await startProbe(p.ctx, headSpot(head, branch, p.second?.jobs ?? []), branch);
+  if (probe) p.probes.push(probe);
+}
+
+/** Fills the pipeline up to batch.parallel: the head's probes, then trains behind it (each on the one ahead), as plan/speculation.ts spends the slots. */
 async function fill(p: Pipeline): Promise<void> {
   const head = p.flights[0];
-  if (head && !p.probe && probeWorth(head) && room(p) && !p.opts.stopAsked()) p.probe = await startProbe(p.ctx, head);
+  if (!head) return;
+  // A head judged before (most often a second half, its batch's cached FAIL) settles at once: no
+  // bet on it; the next head's fill spends the slots.
+  if (!room(p) || (await judgedBefore(p.ctx, head))) return;
+  for (const use of slotUses(shapeOf(p, head), expectedRate(recordedTally(p.ctx.store)))) {
+    if (!room(p) || p.opts.stopAsked()) return;
+    if (use === 'behind') await fillBehind(p);
+    else if (use === 'past_culprit') await startPastCulprit(p, head);
+    else await startHeadProbe(p, head, use);
+  }
+}
+
+/**
+ * The head is a first half whose second half is one job: should the head pass, that job fails
+ * alone from the cache. The train planned after it, without it, is probed on the head's commit.
+ */
+async function startPastCulprit(p: Pipeline, head: Flight): Promise<void> {
+  const culprit = p.second?.jobs[0];
+  if (!culprit || p.opts.once || p.probes.some((probe) => probe.branch === 'passes')) return;
+  const runnable = (await p.opts.runnable()).filter((job) => !p.held.has(job.id));
+  const max = head.plan.view.loaded.policy.batch.max;
+  const train = trainPastCulprit(runnable, culprit, head.started.members.length, recordedTally(p.ctx.store), max);
+  if (!train.length) return;
+  const probe = await startProbe(p.ctx, pastCulpritSpot(head, train), 'passes');
+  if (probe) p.probes.push(probe);
+}
+
+/** Trains behind the last one in flight, each on the one ahead, while there is room. */
+async function fillBehind(p: Pipeline): Promise<void> {
   // A plan whose riders all left (canceled, contained, conflicting) is planned again; a few times at most.
   for (let tries = 0; room(p) && tries < 4 && !p.opts.stopAsked(); tries += 1) {
     const last = p.flights.at(-1);
@@ -122,7 +171,8 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   const next = await settleStarted(p.ctx, batch, head.plan, head.started, judged);
   const landed = next.next === 'publish';
   await filled(p);
-  await settleProbe(p, trainId, next);
+  // A landing is published before its probes are kept (a probe may still be gating).
+  if (!landed) await settleProbes(p, trainId, next);
   p.flights.shift();
   if (!landed && p.flights.length) {
     if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
@@ -132,13 +182,24 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   return { next, landed };
 }
 
-/** The head settled: its probe is kept when the head split into exactly the probed half, else dropped. */
-async function settleProbe(p: Pipeline, trainId: string, next: Next): Promise<void> {
-  const probe = p.probe;
-  if (!probe) return;
-  p.probe = null;
-  if (next.next === 'first_half' && probedHalf(probe, trainId, next.members)) await keepProbe(probe);
-  else await dropProbe(probe);
+/**
+ * The head settled: each of its probes is kept when its assumption came true (./probe.ts
+ * probeHolds), else dropped. With the drain lock lost, nothing is written (the queue is no longer
+ * this drainer's): the probes are only stopped.
+ */
+async function settleProbes(p: Pipeline, trainId: string, next: Next): Promise<void> {
+  const lost = next.next === 'stop' && next.why === 'lock_lost';
+  for (const probe of p.probes.splice(0)) {
+    if (lost) await stopProbe(probe);
+    else if (probeHolds(probe, trainId, next)) await keepProbe(probe);
+    else await dropProbe(p.ctx, probe);
+  }
+}
+
+/** Stops a probe's gates and waits for them, keeping and writing nothing. */
+async function stopProbe(probe: Probe): Promise<void> {
+  probe.stop.abort();
+  await probe.done;
 }
 
 /** After a landing: the next train's base is the target now; a policy changed by the landing voids the trains behind. */
@@ -165,7 +226,7 @@ async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting:
 /** Runs the pipeline from the pass's first train until nothing is in flight (or a stop). */
 export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
   const identity = batchIdentity(admitted);
-  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve(), probe: null };
+  const p: Pipeline = { ctx, opts, flights: [], first: identity.id, held: new Set(), filling: Promise.resolve(), probes: [], second: null };
   try {
     const waiting = waitingHalves(pass.jobs, identity.id, admitted);
     if (!(await startHead(p, { members: admitted, attempt: identity.attempt, view: pass }, identity.id, waiting))) return { kind: 'done', batch: p.first };
@@ -177,10 +238,12 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
       switch (next.next) {
         case 'publish':
           await publish(ctx, head.plan.view.loaded, next.commit);
+          await settleProbes(p, head.started.trainId, next);
           await promote(p, head.started.trainId);
           break;
         case 'first_half':
-          await startHead(p, { members: next.members, attempt: next.attempt, view: await reloaded(ctx) }, head.batchId, [], true);
+          if (await startHead(p, { members: next.members, attempt: next.attempt, view: await reloaded(ctx) }, head.batchId, [], true))
+            p.second = { train: (p.flights[0] as Flight).started.trainId, jobs: next.requeued };
           break;
         case 'done':
           if (next.infra) return { kind: 'done', batch: p.first, infra: next.infra };
@@ -192,7 +255,7 @@ export async function runPipeline(ctx: DrainContext, opts: PipelineOptions, pass
     }
   } catch (error) {
     await p.filling.catch(() => undefined);
-    if (p.probe) await dropProbe(p.probe);
+    for (const probe of p.probes.splice(0)) await stopProbe(probe);
     await dropAll(p.flights);
     throw error;
   }

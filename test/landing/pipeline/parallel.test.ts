@@ -89,8 +89,11 @@ describe('land run with batch.parallel 2', () => {
     for (const train of verdictTrains(repo)) expect(abandonedTrains.has(train)).toBe(false);
     const rows = metricRows(repo).filter((row) => abandonedTrains.has(row.train));
     expect(rows.map((row) => [row.verdict, row.reason])).toEqual([...abandonedTrains].map(() => ['VOID', 'speculation_abandoned']));
+    // A probe dropped meanwhile (its assumption failed) is counted with them: its row is VOID too.
+    const probeIds = new Set(events.filter((e) => e.type === 'probe_started').map((e) => e.train as string));
+    const voided = abandonedTrains.size + metricRows(repo).filter((row) => probeIds.has(row.train) && row.verdict === 'VOID').length;
     const stats = (await land(repo.dir, ['stats', '--json'])).json();
-    expect(stats.trains).toMatchObject({ abandoned: abandonedTrains.size, abandonedByReason: { speculation_abandoned: abandonedTrains.size } });
+    expect(stats.trains).toMatchObject({ abandoned: voided, abandonedByReason: { speculation_abandoned: voided } });
     // Every row whose gates ran counts one gate run, the void ones too (one was stopped part-way).
     const ranGates = metricRows(repo).filter((row) => !row.cached && (row.gate?.results?.length ?? 0) > 0);
     expect(ranGates.filter((row) => row.verdict === 'VOID').length).toBeGreaterThanOrEqual(1); // the train behind, judged before it was abandoned
@@ -193,37 +196,47 @@ describe('land run with batch.parallel 2', () => {
   });
 });
 
-describe('land run with batch.parallel 2: probes during a bisection', () => {
-  it("gates a bisection train's first half in the spare slot; its verdict is kept only when the train splits into it", async () => {
-    const repo = parallelRepo({ parallel: 2, max: 4 });
-    const ids = (await submitBranches(repo, 4, [3])) as [string, string, string, string];
+describe('land run with batch.parallel 3: probes where the culprit rate says', () => {
+  it("gates a failing window's first part beside it, and both halves of a bisection at once; a probe's verdict is kept only when its assumption came true", async () => {
+    const repo = parallelRepo({ parallel: 3, max: 8 });
+    const ids = await submitBranches(repo, 8, [6]);
     // A variant of the speculation's settlement: the drain in this process (a stop of null is `land run`'s exit 0).
     const run = await runDrain(repo.dir);
     expect(run.summary.stopped).toBeNull();
     const events: Event[] = run.events;
+    const trains = builtTrains(events);
     const probes = events.filter((e) => e.type === 'probe_started');
-    const byMembers = (members: string[]) => builtTrains(events).find((e) => JSON.stringify(e.members) === JSON.stringify(members));
-    // [1 2] (the first half of the failed [1 2 3 4]) gates with its own first half [1] probed beside it.
-    expect(probes[0]).toMatchObject({ for: byMembers([ids[0], ids[1]])?.train, members: [ids[0]] });
-    // [1 2] passes: that probe's verdict is dropped (not in the verdict cache).
-    const kept = verdictTrains(repo);
-    expect(kept).not.toContain(probes[0]?.train);
-    // [3 4] (its tree is the failed train's: a cached FAIL) splits into [3], the second probe: kept,
-    // so [3] alone is judged from the cache, and fails alone.
-    expect(probes[1]).toMatchObject({ for: byMembers([ids[2], ids[3]])?.train, members: [ids[2]] });
-    expect(kept).toContain(probes[1]?.train);
-    const lone = byMembers([ids[2]]);
-    expect(events.find((e) => e.type === 'verdict' && e.train === lone?.train)).toMatchObject({ verdict: 'FAIL', cached: true });
-    // A probe is no train of jobs: no record or journal line names it.
-    const probeIds = new Set(probes.map((e) => e.train));
+    const membersOf = (train: unknown) => trains.find((e) => e.train === train)?.members ?? [];
+    // The window of 8 is likely to fail (1 - (6/7)^8 = 0.71): its first part is probed beside it, not a train behind it.
+    expect(trains[0]?.members).toEqual(ids);
+    expect(probes[0]?.for).toBe(trains[0]?.train);
+    expect(trains.filter((e) => e.onTrain === trains[0]?.train)).toEqual([]);
+    // The window failed and split into exactly that part: the probe's verdict is kept, and the part is judged from it.
+    const kept = new Set(verdictTrains(repo));
+    expect(kept.has(probes[0]?.train as string)).toBe(true);
+    expect(trains[1]?.members).toEqual(probes[0]?.members);
+    expect(events.find((e) => e.type === 'verdict' && e.train === trains[1]?.train)).toMatchObject({ verdict: 'PASS', cached: true });
+    // Both halves of a bisection at once: a first half gates with the first part of its second half probed on its commit.
+    const passes = probes.filter((e) => e.assumes === 'passes');
+    for (const e of passes) expect((e.members ?? []).some((id) => membersOf(e.for).includes(id))).toBe(false);
+    expect(passes.length).toBeGreaterThanOrEqual(1);
+    const forCommit = trains.find((e) => e.train === passes[0]?.for)?.commit as string;
+    expect(repo.git('merge-base', '--is-ancestor', forCommit, passes[0]?.commit as string)).toBe('');
+    // A probe is no train of jobs: no record or journal line names it. One whose assumption failed is
+    // dropped: nothing of it is kept, and its row (VOID, speculation_abandoned) counts the runs it spent.
+    const probeIds = new Set(probes.map((e) => e.train as string));
     expect(journal(repo).filter((entry) => probeIds.has(entry.detail?.train as string))).toEqual([]);
-    expect(metricRows(repo).filter((row) => probeIds.has(row.train))).toEqual([]);
+    const rows = metricRows(repo).filter((row) => probeIds.has(row.train));
+    for (const row of rows) expect([row.verdict, row.reason, kept.has(row.train)]).toEqual(['VOID', 'speculation_abandoned', false]);
+    expect(rows.length + probes.filter((e) => kept.has(e.train as string)).length).toBe(probes.length);
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    const stats = (await land(repo.dir, ['stats', '--json'])).json();
+    expect(stats.trains.abandonedByReason.speculation_abandoned).toBe(rows.length);
     const jobs = await jobsById(repo);
-    expect(jobs.get(ids[2]).state).toBe('failed');
-    expect(jobs.get(ids[2]).reason).toBe('gate');
-    for (const id of [ids[0], ids[1], ids[3]]) expect(jobs.get(id).state).toBe('landed');
+    expect(jobs.get(ids[5] as string).state).toBe('failed');
+    for (const id of ids.filter((_, i) => i !== 5)) expect(jobs.get(id).state).toBe('landed');
     expectLandedOnce(repo, ids);
-    expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain('culprit-3');
+    expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain('culprit-6');
   });
 });
 
