@@ -8,6 +8,7 @@ import { isLandError } from '../errors.js';
 import { openCatFileSession, treeOf } from '../git/index.js';
 import { WorktreePool } from './gates/worktreePool.js';
 import { GateSlots } from './executors/gateSlots.js';
+import { healthFile } from './executors/health.js';
 import { sshSettings } from './executors/sshArgv.js';
 import { endUnsynced, jobTarget, runnableJobs } from '../queue/index.js';
 import type { DrainLease, QueueStore, JobRecord } from '../store/index.js';
@@ -305,7 +306,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     tipChecks: new Map(),
     startedAt,
     worktrees: new WorktreePool(cwd, store),
-    slots: new GateSlots(sshSettings(process.env)),
+    slots: new GateSlots(sshSettings(process.env), Date.now, (health) => store.writeExecutorHealth(healthFile(health, Date.now()))),
   };
   const run: DrainRun = {
     ctx,

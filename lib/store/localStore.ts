@@ -35,6 +35,7 @@ import type {
   Proof,
   ProofRead,
   ProtectHook,
+  ExecutorHealthFile,
   VerdictRecord,
   WindowState,
   WrittenMetricsRow,
@@ -275,5 +276,7 @@ export class LocalStore implements QueueStore {
   writePublishState = (state: Record<string, unknown>): void => drainerFiles.writePublishState(this.paths, state);
   readProtectHook = (): ProtectHookRead => drainerFiles.readProtectHook(this.paths);
   writeProtectHook = (hook: ProtectHook): void => drainerFiles.writeProtectHook(this.paths, hook);
+  readExecutorHealth = (): ExecutorHealthFile | null => drainerFiles.readExecutorHealth(this.paths);
+  writeExecutorHealth = (health: ExecutorHealthFile): void => drainerFiles.writeExecutorHealth(this.paths, health);
   clearProtectHook = (): void => drainerFiles.clearProtectHook(this.paths);
 }

@@ -104,6 +104,10 @@ export class StatePaths {
   get protectHook(): string {
     return join(this.root, 'hooks.json');
   }
+  /** Which executors the drain last found down (formats/executorHealth.ts). */
+  get executorHealth(): string {
+    return join(this.root, 'executors.json');
+  }
   get publishState(): string {
     return join(this.root, 'publish.json');
   }

@@ -21,6 +21,7 @@ import type {
   Proof,
   ProofRead,
   ProtectHook,
+  ExecutorHealthFile,
   UnsyncedMark,
   VerdictRecord,
   WindowState,
@@ -197,6 +198,9 @@ export interface DrainerFiles {
   writePublishState(state: Record<string, unknown>): void;
   readProtectHook(): ProtectHookRead;
   writeProtectHook(hook: ProtectHook): void;
+  /** Which executors this clone's drain last found down (executors.json); null when none was written. */
+  readExecutorHealth(): ExecutorHealthFile | null;
+  writeExecutorHealth(health: ExecutorHealthFile): void;
   clearProtectHook(): void;
 }
 

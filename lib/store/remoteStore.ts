@@ -35,6 +35,7 @@ import type {
   Proof,
   ProofRead,
   ProtectHook,
+  ExecutorHealthFile,
   VerdictRecord,
   WindowState,
   WrittenMetricsRow,
@@ -428,5 +429,7 @@ export class RemoteStore implements QueueStore {
   clearToken = (token?: string): void => this.cache.clearToken(token);
   writePublishState = (state: Record<string, unknown>): void => this.cache.writePublishState(state);
   writeProtectHook = (hook: ProtectHook): void => this.cache.writeProtectHook(hook);
+  readExecutorHealth = (): ExecutorHealthFile | null => this.cache.readExecutorHealth();
+  writeExecutorHealth = (health: ExecutorHealthFile): void => this.cache.writeExecutorHealth(health);
   clearProtectHook = (): void => this.cache.clearProtectHook();
 }

@@ -7,6 +7,8 @@ import { hasWindowRow, policyBatchMax, readWindowAndPolicy, windowSummary, type 
 import type { CommandContext } from '../context.js';
 import { action } from '../action.js';
 import { sandboxView } from '../sandboxView.js';
+import { executorLine, executorStatuses } from '../../landing/executors/statusView.js';
+import { executorsOf } from '../../landing/executors/slots.js';
 import { table } from '../../text/table.js';
 import { age, approximately, showName, short } from '../output.js';
 import { printable } from '../../text/safeText.js';
@@ -77,6 +79,8 @@ async function readStatus(store: QueueStore, loadPolicy: PolicyOfCommand, all: b
   const { view: window, policy } = await readWindowAndPolicy(store, loadPolicy, tail);
   // How gates will run: a warning when a queued change's code would run unsandboxed (or not at all).
   const sandbox = policy && (policy.gates.length || policy.refresh.length) ? sandboxView(store, policy) : null;
+  // Where trains gate, when the policy names executors: each one's health as this clone's drain last found it.
+  const executors = policy?.executors.length ? executorStatuses(executorsOf(policy), store.readExecutorHealth()) : null;
   let position = 0;
   const rows = shown.map((job) => ({ position: job.state === 'queued' ? ++position : null, job }));
   // When each queued job may land: trains ahead × the median gated train (see lib/landing/plan/eta.ts).
@@ -93,7 +97,7 @@ async function readStatus(store: QueueStore, loadPolicy: PolicyOfCommand, all: b
   // Uncertain jobs wait for a person (land reconcile --resolve): always shown, apart from the queue.
   const uncertain = jobs.filter((job) => job.state === 'uncertain');
   const etaOf = (pos: number | null) => (pos === null ? null : etaSeconds(pos, basis));
-  return { jobs, corrupt, rows, window, sandbox, queue, basis, uncertain, etaOf, queued: position };
+  return { jobs, corrupt, rows, window, sandbox, executors, queue, basis, uncertain, etaOf, queued: position };
 }
 
 type StatusFacts = Awaited<ReturnType<typeof readStatus>>;
@@ -105,6 +109,7 @@ async function printStatus(ctx: CommandContext, store: QueueStore, facts: Status
     `${printable(windowSummary(window))}; ${jobs.filter((j) => j.state === 'queued').length} queued, ${jobs.filter((j) => j.state === 'in_progress').length} running`,
   );
   if (queue.remote) ctx.out.say(printable(queueLine(queue)));
+  if (facts.executors) ctx.out.say(['executors:', ...facts.executors.map((e) => `  ${printable(executorLine(e, Date.now()))}`)].join('\n'));
   for (const job of uncertain) ctx.out.say(uncertainLine(job));
   if (!rows.length) {
     ctx.out.say(await emptyQueueText(store, ctx.cwd, queue.remote));
@@ -136,7 +141,7 @@ export function registerStatus(program: Command): void {
     .command('status')
     .description('the queue in landing order: position, state, branch, tip, age, estimated time to land')
     .option('--all', 'include landed, failed and canceled jobs')
-    .option('--json', 'print { queue, window, jobs, corrupt, estimate, uncertain } as JSON (each job with its eta in seconds)')
+    .option('--json', 'print { queue, window, jobs, corrupt, estimate, uncertain, sandbox, executors } as JSON (each job with its eta in seconds)')
     .action(
       action<{ all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const { store, policy: loadPolicy } = await ctx.queue();
@@ -144,7 +149,7 @@ export function registerStatus(program: Command): void {
         for (const bad of facts.corrupt) ctx.out.note(`land: skipped corrupt job record ${printable(bad.file)}: ${printable(bad.problem)}`);
         if (facts.sandbox && facts.sandbox.gates !== 'sandbox') ctx.out.note(`warning: ${facts.sandbox.line}`);
         if (!ctx.out.json) return printStatus(ctx, store, facts);
-        const { queue, window, rows, corrupt, basis, uncertain, sandbox, etaOf } = facts;
+        const { queue, window, rows, corrupt, basis, uncertain, sandbox, executors, etaOf } = facts;
         ctx.out.emit({
           queue,
           window,
@@ -153,6 +158,7 @@ export function registerStatus(program: Command): void {
           estimate: basis,
           uncertain,
           sandbox,
+          executors,
         });
       }),
     );

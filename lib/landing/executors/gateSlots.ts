@@ -23,6 +23,8 @@ export class GateSlots {
   constructor(
     readonly settings: SshSettings,
     private readonly now: () => number = Date.now,
+    /** Told each time an executor goes down or comes back (the drain writes executors.json for `land status`). */
+    private readonly onHealth: (health: ExecutorHealth) => void = () => undefined,
   ) {}
 
   /** A free slot of an offered executor (avoiding `avoid` when another can take it); null once `signal` aborts. */
@@ -45,11 +47,14 @@ export class GateSlots {
   down(name: string, reason: string): void {
     this.health = markDown(this.health, name, this.now(), reason);
     this.prepared.delete(name);
+    this.onHealth(this.health);
   }
 
   /** A run reached it. */
   up(name: string): void {
+    const before = this.health;
     this.health = markUp(this.health, name);
+    if (this.health !== before) this.onHealth(this.health);
   }
 
   /** Its cache repository, made on first use (once per drain unless it failed). */

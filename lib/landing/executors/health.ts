@@ -1,6 +1,7 @@
 // Which executors are up: an executor that could not be reached, or whose connection was lost, is
 // marked down for a while (30 s, doubled for each failure in a row, at most 10 min), then tried
 // again; a run that reaches it marks it up. Pure: the drain keeps the value and passes it down.
+import type { ExecutorHealthFile } from '../../store/index.js';
 
 export const DOWN_FIRST_MS = 30_000;
 export const DOWN_MAX_MS = 600_000;
@@ -44,4 +45,9 @@ export function markUp(health: ExecutorHealth, name: string): ExecutorHealth {
 export function offered(health: ExecutorHealth, name: string, now: number): boolean {
   const mark = health.get(name);
   return mark === undefined || mark.until <= now;
+}
+
+/** The health as executors.json keeps it (formats/executorHealth.ts): the executors down, by name. */
+export function healthFile(health: ExecutorHealth, now: number): ExecutorHealthFile {
+  return { version: 1, at: new Date(now).toISOString(), down: [...health].map(([name, mark]) => ({ name, ...mark })) };
 }

@@ -17,3 +17,4 @@ export * from './gatePasses.js';
 export * from './protectHook.js';
 export * from './notification.js';
 export * from './unsyncedMark.js';
+export * from './executorHealth.js';

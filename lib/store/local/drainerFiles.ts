@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { writeFileAtomic, writeJsonAtomic } from '../atomic.js';
 import { formatTokenRecord, newToken, parseTokenRecord, processStart, tokenHash, type TokenRecord } from '../landingToken.js';
 import type { StatePaths } from '../paths.js';
-import { protectHookSchema, type ProtectHook } from '../formats/index.js';
+import { executorHealthFileSchema, protectHookSchema, type ExecutorHealthFile, type ProtectHook } from '../formats/index.js';
 import { CACHE } from './caches.js';
 import { parseWith, readText } from './parse.js';
 
@@ -49,6 +49,18 @@ export function readProtectHook(paths: StatePaths): ProtectHookRead {
 
 export function writeProtectHook(paths: StatePaths, hook: ProtectHook): void {
   writeJsonAtomic(paths.protectHook, hook);
+}
+
+/** Which executors the drain last found down; null when no drain wrote it, or it does not parse. */
+export function readExecutorHealth(paths: StatePaths): ExecutorHealthFile | null {
+  const text = readText(paths.executorHealth);
+  if (text === null) return null;
+  const parsed = parseWith(executorHealthFileSchema, text);
+  return parsed.ok ? parsed.value : null;
+}
+
+export function writeExecutorHealth(paths: StatePaths, health: ExecutorHealthFile): void {
+  writeJsonAtomic(paths.executorHealth, health);
 }
 
 export function clearProtectHook(paths: StatePaths): void {

@@ -174,6 +174,13 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     expect(log).toContain(`== gates on ${up}, slot 0\n== on the executor, slot 0 at `);
     expect(log).toMatch(/== gate test: exit 0 after /);
     expect(existsSync(join(dir, 'slots', '0'))).toBe(true);
+    // land status lists the executors: the one that did not answer as down, with why.
+    const status = await land(repo.dir, ['status', '--json']);
+    expect(status.json().executors).toEqual([
+      expect.objectContaining({ name: down, health: 'down', reason: expect.stringMatching(/^cannot prepare/) }),
+      expect.objectContaining({ name: up, health: 'up' }),
+    ]);
+    expect((await land(repo.dir, ['status'])).stdout).toMatch(new RegExp(`^executors:\n  ${down} \\(1 slot\\): down since \\d\\d:\\d\\d:\\d\\dZ`, 'm'));
   });
 
   it('land doctor lists each executor: the drainer, one that answers, one that does not', async () => {
