@@ -21,7 +21,8 @@ export async function runGc(store: QueueStore, opts: { olderThan: string; spanMs
   const { jobs, corrupt } = store.listJobs({ check: 'shape' });
   const { rows } = parseMetricsRows(store.readOwnMetrics().rows);
   const unreadable = new Set(corrupt.map((record) => basename(record.file, '.json')));
-  const plan = planPrune(jobs, rows, cutoff, { holds: (train) => store.hasLog(train), unreadable });
+  // Only this clone's own logs: a published copy is another drainer's evidence, its gc's to prune.
+  const plan = planPrune(jobs, rows, cutoff, { holds: (train) => store.hasOwnLog(train), unreadable });
   if (plan.jobs.length) plan.trains = [...plan.trains, ...strayLogsOf(store, plan)].sort();
   const result = plan.jobs.length || plan.trains.length ? await store.prune(plan) : { jobs: [], trains: [], remoteRefs: 0 };
   return { olderThan: opts.olderThan, cutoff: new Date(cutoff).toISOString(), ...result };
@@ -37,7 +38,7 @@ function strayLogsOf(store: QueueStore, plan: PrunePlan): string[] {
     const side = gone.has(entry.job) ? pruned : kept;
     side.set(entry.job, [...(side.get(entry.job) ?? []), entry]);
   }
-  return strayTrainLogs({ pruned, kept, planned: plan.trains, hasLog: (train) => store.hasLog(train) });
+  return strayTrainLogs({ pruned, kept, planned: plan.trains, hasLog: (train) => store.hasOwnLog(train) });
 }
 
 export function gcText(outcome: GcOutcome, remote: string | null): string {

@@ -233,6 +233,7 @@ export class LocalStore implements QueueStore {
   readMetricsFrom = (offset: number): { rows: Row[]; end: number } => metrics.readMetricsFrom(this.paths, offset);
   metricsSize = (): number => metrics.metricsSize(this.paths);
   hasLog = (id: string): boolean => logs.hasLog(this.paths, id);
+  hasOwnLog = (id: string): boolean => logs.hasLog(this.paths, id);
   readLogFrom = (id: string, offset = 0): TextSlice => logs.readLogFrom(this.paths, id, offset);
   scanLog = (id: string, onLine: (line: string) => void): boolean => logs.scanLog(this.paths, id, onLine);
   logPath = (id: string): string => logs.logPath(this.paths, id);

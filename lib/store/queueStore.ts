@@ -166,6 +166,8 @@ export interface DrainerCaches {
   readPrunedJobs(): JobRecord[];
   readOwnMetricsMatching(needles: readonly string[]): { rows: Record<string, unknown>[]; badLines: number[] };
   hasLog(id: string): boolean;
+  /** A log this clone's own drain wrote (not a copy another drainer published): what its `land gc` may delete. */
+  hasOwnLog(id: string): boolean;
   readLogFrom(id: string, offset?: number): TextSlice;
   scanLog(id: string, onLine: (line: string) => void): boolean;
   logPath(id: string): string;

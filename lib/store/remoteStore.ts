@@ -350,6 +350,10 @@ export class RemoteStore implements QueueStore {
   }
 
   /** A train's log: this clone's own when its drainer ran the train, else the published one. */
+  hasOwnLog(id: string): boolean {
+    return this.cache.hasLog(id);
+  }
+
   hasLog(id: string): boolean {
     return this.cache.hasLog(id) || this.published.hasLog(id);
   }
