@@ -65,7 +65,8 @@ export function jobLog(store: QueueStore, id: string, train?: string): JobLog {
   const judgedBy = judgingTrain(store, job, chosen, latest);
   const noGate = noGateLine(job, chosen, latest);
   const own = !store.hasLog(chosen) ? 'absent' : noGate === null || store.readLogFrom(chosen, 0).text ? 'present' : 'empty';
-  const choice = chooseLog({ own, judgedBy, judgingHere: judgedBy !== null && store.hasLog(judgedBy), noGate });
+  const leftOut = noGate !== null && job.reason === 'conflict';
+  const choice = chooseLog({ own, judgedBy, judgingHere: judgedBy !== null && store.hasLog(judgedBy), noGate, leftOut });
   if (choice.kind === 'gone')
     throw new LandError('not_found', `the log of train ${chosen} is gone (${store.logPath(chosen)})`, { hint: `land why ${job.id} tells its story` });
   return { job, train: chosen, path: store.logPath(chosen), judgedBy, shows: choice.kind, noGate: choice.kind === 'no_gate' ? choice.line : null };

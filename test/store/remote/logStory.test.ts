@@ -45,7 +45,9 @@ describe("land log in a developer's clone", () => {
     for (const clone of [dev, ci]) {
       const conflict = ok(await land(clone.dir, ['log', c2 as string]));
       expect(conflict.stdout).toMatch(
-        new RegExp(`^train \\S+ ran no gate: ${c2} failed \\(conflict\\): conflicts with main .* in shared\\.txt; .*\\(land why ${c2} tells the story\\)\\n$`),
+        new RegExp(
+          `^no gate ran with ${c2} in train \\S+: it failed \\(conflict\\): conflicts with main .* in shared\\.txt; .*\\(land why ${c2} tells the story\\)\\n$`,
+        ),
       );
     }
 
