@@ -23,19 +23,25 @@ export async function runGc(store: QueueStore, opts: { olderThan: string; spanMs
   const unreadable = new Set(corrupt.map((record) => basename(record.file, '.json')));
   // Only this clone's own logs: a published copy is another drainer's evidence, its gc's to prune.
   const plan = planPrune(jobs, rows, cutoff, { holds: (train) => store.hasOwnLog(train), unreadable });
-  if (plan.jobs.length) plan.trains = [...plan.trains, ...strayLogsOf(store, plan)].sort();
+  const recorded = new Set([...jobs.map((job) => job.id), ...unreadable]);
+  plan.trains = [...plan.trains, ...strayLogsOf(store, plan, { recorded, cutoff })].sort();
   const result = plan.jobs.length || plan.trains.length ? await store.prune(plan) : { jobs: [], trains: [], remoteRefs: 0 };
   return { olderThan: opts.olderThan, cutoff: new Date(cutoff).toISOString(), ...result };
 }
 
-/** The logs of the pruned jobs' trains and target checks that no metrics row names (strayLogs.ts): one scan of the journal. */
-function strayLogsOf(store: QueueStore, plan: PrunePlan): string[] {
+/**
+ * The logs of the pruned jobs' trains and target checks that no metrics row names (strayLogs.ts):
+ * one scan of the journal. A job with no record any more (another clone's gc pruned it) counts as
+ * pruned for the trains it started before the cutoff, so their logs do not stay for ever.
+ */
+function strayLogsOf(store: QueueStore, plan: PrunePlan, known: { recorded: ReadonlySet<string>; cutoff: number }): string[] {
   const pruned = new Map<string, JournalEntry[]>();
   const kept = new Map<string, JournalEntry[]>();
   const gone = new Set(plan.jobs);
+  const prunedBefore = (entry: JournalEntry) => entry.job !== null && !known.recorded.has(entry.job) && Date.parse(entry.at) < known.cutoff;
   for (const entry of store.scanJournal('"train_started"')) {
     if (entry.job === null || entry.event !== 'train_started') continue;
-    const side = gone.has(entry.job) ? pruned : kept;
+    const side = gone.has(entry.job) || prunedBefore(entry) ? pruned : kept;
     side.set(entry.job, [...(side.get(entry.job) ?? []), entry]);
   }
   return strayTrainLogs({ pruned, kept, planned: plan.trains, hasLog: (train) => store.hasOwnLog(train) });
