@@ -69,7 +69,7 @@ export async function pruneRemote(parts: {
   // The cache reflects the new commit only when it reflected its parent; else the next fetch reads the chain.
   if (keep && known) next.published.pruned = keep.update.to;
   files.writeState(next);
-  return { jobs, trains, remoteRefs: updates.length };
+  return { jobs, trains, remoteRefs: updates.filter((update) => update.to === '').length };
 }
 
 /** One more commit on refs/land/pruned carrying `jobs`, and its update leased on what was fetched (a blob there starts a new chain). */

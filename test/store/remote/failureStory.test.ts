@@ -89,6 +89,7 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     const devGc = ok(await land(dev.dir, ['gc', '--older-than', '0m', '--json'])).json();
     expect(devGc.jobs.sort()).toEqual([...ids].sort());
     expect(devGc.trains).toEqual([]); // the drainer's logs and trains, published: not a developer's to delete
+    expect(devGc.remoteRefs).toBe(ids.length * 2); // each job's record and tip deleted; refs/land/pruned made, not counted
     const afterDev = [...serverRefs(team).keys()];
     expect(afterDev.filter((ref) => /^refs\/land\/(jobs|heads)\//.test(ref))).toEqual([]);
     expect(afterDev.filter((ref) => /^refs\/land\/(trains|logs)\//.test(ref)).length).toBeGreaterThan(1);
