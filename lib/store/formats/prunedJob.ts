@@ -9,10 +9,9 @@
 //   write there: a line that is not a counted job's shape is skipped, and a commit larger than
 //   PRUNED_MESSAGE_MAX_BYTES is not read (the metrics chain's caps: published.ts).
 import type { z } from 'zod';
-import { isRecord } from './isRecord.js';
 import { jobRecordSchema, type JobRecord } from './jobRecord.js';
 import { jobShapeProblem } from './jobShape.js';
-import { METRICS_MESSAGE_MAX_BYTES } from './published.js';
+import { jsonLinesOfMessage, METRICS_MESSAGE_MAX_BYTES } from './published.js';
 
 export const prunedJobSchema = jobRecordSchema.pick({
   version: true,
@@ -70,20 +69,6 @@ export function prunedMessages(jobs: readonly PrunedJob[], maxBytes = PRUNED_MES
 
 /** The pruned jobs a commit's message carries; lines without a counted job's shape (jobShape.ts) are counted in `bad`. */
 export function prunedJobsOfMessage(message: string): { jobs: Record<string, unknown>[]; bad: number } {
-  if (Buffer.byteLength(message) > PRUNED_MESSAGE_MAX_BYTES) return { jobs: [], bad: 1 };
-  const jobs: Record<string, unknown>[] = [];
-  let bad = 0;
-  for (const line of message.split('\n').slice(1)) {
-    if (!line.trim()) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      bad += 1;
-      continue;
-    }
-    if (isRecord(raw) && jobShapeProblem(raw) === null) jobs.push(raw);
-    else bad += 1;
-  }
-  return { jobs, bad };
+  const { items, bad } = jsonLinesOfMessage(message, PRUNED_MESSAGE_MAX_BYTES, (raw) => jobShapeProblem(raw) === null);
+  return { jobs: items, bad };
 }

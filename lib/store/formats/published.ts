@@ -78,10 +78,18 @@ export function metricsMessage(drainer: string, rows: readonly unknown[]): strin
   return `land: metrics of drainer ${drainer}, ${rows.length} row${rows.length === 1 ? '' : 's'}\n\n${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
 }
 
-/** The rows a metrics commit's message carries; lines that are not a stored metrics row are counted in `bad`. */
-export function rowsOfMetricsMessage(message: string): { rows: Record<string, unknown>[]; bad: number } {
-  if (Buffer.byteLength(message) > METRICS_MESSAGE_MAX_BYTES) return { rows: [], bad: 1 };
-  const rows: Record<string, unknown>[] = [];
+/**
+ * The JSON lines a published commit's message carries after its subject (a metrics row, a pruned
+ * job): those `accept` takes; every other line is counted in `bad`, and a message over `maxBytes`
+ * is one bad line, unread.
+ */
+export function jsonLinesOfMessage(
+  message: string,
+  maxBytes: number,
+  accept: (raw: Record<string, unknown>) => boolean,
+): { items: Record<string, unknown>[]; bad: number } {
+  if (Buffer.byteLength(message) > maxBytes) return { items: [], bad: 1 };
+  const items: Record<string, unknown>[] = [];
   let bad = 0;
   for (const line of message.split('\n').slice(1)) {
     if (!line.trim()) continue;
@@ -92,10 +100,16 @@ export function rowsOfMetricsMessage(message: string): { rows: Record<string, un
       bad += 1;
       continue;
     }
-    if (isRecord(raw) && storedMetricsRowSchema.safeParse(raw).success) rows.push(raw);
+    if (isRecord(raw) && accept(raw)) items.push(raw);
     else bad += 1;
   }
-  return { rows, bad };
+  return { items, bad };
+}
+
+/** The rows a metrics commit's message carries; lines that are not a stored metrics row are counted in `bad`. */
+export function rowsOfMetricsMessage(message: string): { rows: Record<string, unknown>[]; bad: number } {
+  const { items, bad } = jsonLinesOfMessage(message, METRICS_MESSAGE_MAX_BYTES, (raw) => storedMetricsRowSchema.safeParse(raw).success);
+  return { rows: items, bad };
 }
 
 /** The message of a log commit. */

@@ -67,23 +67,11 @@ async function materializePruned(reader: PublishedReader, object: RefObject | nu
   }
   const since = seen && (await isKnownAncestor(reader.cwd, seen, object.oid)) ? seen : null;
   try {
-    const oids = await chainCommits(reader.cwd, { tip: object.oid, since }, METRICS_CHAIN_MAX_COMMITS);
-    const infos = await objectInfo(reader.cwd, oids);
-    const pick = metricsCommitsToRead(
-      oids.map((oid) => ({ oid, size: infos.get(oid)?.size ?? Number.POSITIVE_INFINITY })),
-      skips.skipped,
-    );
-    for (const oid of pick.tooLarge) skips.skip(oid, `${name} has a commit (${oid.slice(0, 12)}) too large to be pruned jobs; it is skipped`);
-    if (pick.leftOut)
-      reader.warn(`${object.oid} left out`, `${name}: ${pick.leftOut} older commit${pick.leftOut === 1 ? '' : 's'} past the read cap are left out`);
-    const messages = await readCommitMessages(reader.cwd, pick.read);
-    let bad = 0;
-    const jobs = pick.read.flatMap((oid) => {
-      const read = prunedJobsOfMessage(messages.get(oid) ?? '');
-      bad += read.bad;
-      return read.jobs;
-    });
-    if (bad) reader.warn(`${name} ${object.oid}`, `${name} carries ${bad} line${bad === 1 ? '' : 's'} that are not pruned jobs; they are skipped`);
+    const parse = (message: string) => {
+      const { jobs, bad } = prunedJobsOfMessage(message);
+      return { items: jobs, bad };
+    };
+    const jobs = await readChain(reader, name, { tip: object.oid, since }, skips, { what: 'pruned jobs', parse });
     reader.files.writePruned(jobs, since ? 'append' : 'replace');
   } catch (error) {
     skips.skip(object.oid, `${name} (${object.oid.slice(0, 12)}) could not be read (${(error as Error).message}); it is skipped`);
@@ -120,7 +108,7 @@ async function materializeMetrics(
     if (seen[drainer] === object.oid || skips.skipped.has(object.oid)) continue;
     const since = seen[drainer] && (await isKnownAncestor(reader.cwd, seen[drainer], object.oid)) ? seen[drainer] : null;
     try {
-      const rows = await readMetricsChain(reader, name, { tip: object.oid, since }, skips);
+      const rows = await readChain(reader, name, { tip: object.oid, since }, skips);
       reader.files.writeRows(drainer, rows, since ? 'append' : 'replace');
     } catch (error) {
       // A chain git cannot walk (objects missing, say): skipped, and not tried again.
@@ -132,29 +120,47 @@ async function materializeMetrics(
   return next;
 }
 
-/** The rows of a metrics chain's new commits: ids first, then sizes, then the messages within the caps. */
-async function readMetricsChain(
+/** What one published chain's commits carry: its name in warnings, and how a message is read. */
+interface ChainLines {
+  what: string;
+  parse: (message: string) => { items: Record<string, unknown>[]; bad: number };
+}
+
+const METRICS_LINES: ChainLines = {
+  what: 'metrics rows',
+  parse: (message) => {
+    const { rows, bad } = rowsOfMetricsMessage(message);
+    return { items: rows, bad };
+  },
+};
+
+/**
+ * The lines of a published chain's new commits (a drainer's metrics, refs/land/pruned): ids first,
+ * then sizes, then the messages within the caps; what is skipped or left out is said once.
+ */
+async function readChain(
   reader: PublishedReader,
   name: string,
   range: { tip: string; since: string | null },
   skips: Skips,
+  lines: ChainLines = METRICS_LINES,
 ): Promise<Record<string, unknown>[]> {
   const oids = await chainCommits(reader.cwd, range, METRICS_CHAIN_MAX_COMMITS);
   const infos = await objectInfo(reader.cwd, oids);
   const commits = oids.map((oid) => ({ oid, size: infos.get(oid)?.size ?? Number.POSITIVE_INFINITY }));
   const pick = metricsCommitsToRead(commits, skips.skipped);
-  for (const oid of pick.tooLarge) skips.skip(oid, `${name} has a commit (${oid.slice(0, 12)}) too large to be metrics rows; it is skipped`);
+  for (const oid of pick.tooLarge) skips.skip(oid, `${name} has a commit (${oid.slice(0, 12)}) too large to be ${lines.what}; it is skipped`);
   if (pick.leftOut)
     reader.warn(`${range.tip} left out`, `${name}: ${pick.leftOut} older commit${pick.leftOut === 1 ? '' : 's'} past the read cap are left out`);
   const messages = await readCommitMessages(reader.cwd, pick.read);
   let bad = 0;
-  const rows = pick.read.flatMap((oid) => {
-    const read = rowsOfMetricsMessage(messages.get(oid) ?? '');
+  const items = pick.read.flatMap((oid) => {
+    const read = lines.parse(messages.get(oid) ?? '');
     bad += read.bad;
-    return read.rows;
+    return read.items;
   });
-  if (bad) reader.warn(`${name} ${range.tip}`, `${name} carries ${bad} line${bad === 1 ? '' : 's'} that are not metrics rows; they are skipped`);
-  return rows;
+  if (bad) reader.warn(`${name} ${range.tip}`, `${name} carries ${bad} line${bad === 1 ? '' : 's'} that are not ${lines.what}; they are skipped`);
+  return items;
 }
 
 async function materializeLogs(
