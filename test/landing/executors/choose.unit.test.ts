@@ -4,15 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { chooseSlot, type SlotAsk } from '../../../lib/landing/executors/choose.js';
 import { ALL_UP, markDown } from '../../../lib/landing/executors/health.js';
 import type { Executor } from '../../../lib/landing/executors/slots.js';
+import { sshExecutor } from '../../helpers/executors.js';
 
-const ssh = (name: string, slots: number): Executor => ({
-  kind: 'ssh',
-  name,
-  slots,
-  ssh: { user: undefined, host: name, port: undefined },
-  dir: '/var/tmp/land',
-  land: 'land',
-});
+const ssh = sshExecutor;
 const local: Executor = { kind: 'local', name: 'local', slots: 1 };
 const executors = [local, ssh('b1', 2), ssh('b2', 2)];
 

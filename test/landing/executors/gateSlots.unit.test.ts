@@ -2,16 +2,9 @@
 // a train waits while every offered slot is busy, and avoids an executor that was just lost.
 import { describe, expect, it } from 'vitest';
 import { GateSlots } from '../../../lib/landing/executors/gateSlots.js';
-import type { Executor } from '../../../lib/landing/executors/slots.js';
+import { sshExecutor } from '../../helpers/executors.js';
 
-const ssh = (name: string, slots: number): Executor => ({
-  kind: 'ssh',
-  name,
-  slots,
-  ssh: { user: undefined, host: name, port: undefined },
-  dir: '/var/tmp/land',
-  land: 'land',
-});
+const ssh = sshExecutor;
 const executors = [ssh('b1', 2), ssh('b2', 1)];
 const never = new AbortController().signal;
 
