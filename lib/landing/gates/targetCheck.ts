@@ -5,7 +5,7 @@
 // re-runs, retries.flaky, when it fails), and a target tree with a cached verdict costs no gate run.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
-import { decideRerun, gateRunOf } from '../plan/flakyPlan.js';
+import { decideRerun, gateRunOf, retriesRule } from '../plan/flakyPlan.js';
 import { judgeTrain, type JudgeContext } from './judge.js';
 
 export type TargetHealth =
@@ -52,7 +52,7 @@ export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): P
   // flaky allowance as a lone job's (plan/flakyPlan.ts), so one unlucky run does not stop the drain.
   const runs = [gateRunOf(judgement, 1, trainId)];
   for (;;) {
-    const decision = decideRerun({ members: 1, prior: { key: trainId, runs: 0, reruns: 0 }, runs }, input.loaded.policy.retries.flaky);
+    const decision = decideRerun({ members: 1, prior: { key: trainId, runs: 0, reruns: 0 }, runs }, retriesRule(input.loaded.policy.retries.flaky));
     if (decision.kind === 'settle' || ctx.abort.aborted) break;
     judgement = await judgeTrain(ctx, { ...train, rerun: decision.run });
     runs.push(gateRunOf(judgement, decision.run, trainId));

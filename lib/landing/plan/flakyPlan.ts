@@ -7,6 +7,7 @@
 // run and performs what it says; the settlement records what `flakeOf` finds.
 import type { FlakyRecord, GateResult, GateRun, JobRecord, TrainRuns } from '../../store/index.js';
 import type { Judgement } from '../gates/judge.js';
+import { decideOnEvidence, type EvidenceDecision, type GateEvidence } from './flakeEvidence.js';
 
 /** A train (the same members at the same tips on the same base) is gated at most this many times. */
 export const MAX_TRAIN_RUNS = 5;
@@ -38,25 +39,46 @@ export interface RunHistory {
   runs: readonly GateRun[];
 }
 
+/**
+ * How a failed run is judged (policy `flaky.rule`): `evidence` (the default) re-runs what the
+ * evidence rule says (./flakeEvidence.ts); `retries` is the fixed allowance of `retries.flaky`
+ * re-runs of a lone job, as before.
+ */
+export type RerunRule = { kind: 'retries'; allowance: number } | { kind: 'evidence'; threshold: number; jobRate: number; gate: (name: string) => GateEvidence };
+
+/** The fixed allowance: `retries.flaky` re-runs of a lone job. */
+export const retriesRule = (allowance: number): RerunRule => ({ kind: 'retries', allowance });
+
 export type RerunDecision =
   /** Run the gates again on the same tree; `run` is its number within the train. */
-  | { kind: 'rerun'; run: number }
+  | { kind: 'rerun'; run: number; why?: EvidenceDecision['why'] }
   /** Settle the last run's verdict. */
-  | { kind: 'settle'; why: 'not_failed' | 'batch' | 'reason' | 'allowance_spent' | 'train_cap' | 'no_run' };
+  | {
+      kind: 'settle';
+      why: 'not_failed' | 'batch' | 'reason' | 'allowance_spent' | 'train_cap' | 'no_run' | 'evidence';
+    };
 
 /** Gate runs of this history that ran (a cached verdict ran none). */
 const ran = (runs: readonly GateRun[]) => runs.filter((r) => !r.cached).length;
 
-export function decideRerun(history: RunHistory, flaky: number): RerunDecision {
+export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision {
   const last = history.runs.at(-1);
   if (!last) return { kind: 'settle', why: 'no_run' };
   if (last.verdict !== 'FAIL') return { kind: 'settle', why: 'not_failed' };
-  if (history.members !== 1) return { kind: 'settle', why: 'batch' };
+  if (rule.kind === 'retries' && history.members !== 1) return { kind: 'settle', why: 'batch' };
   if (last.reason === null || !RERUN_REASONS.includes(last.reason)) return { kind: 'settle', why: 'reason' };
-  const reruns = history.prior.reruns + history.runs.length - 1;
-  if (reruns >= flaky) return { kind: 'settle', why: 'allowance_spent' };
+  if (rule.kind === 'retries' && history.prior.reruns + history.runs.length - 1 >= rule.allowance) return { kind: 'settle', why: 'allowance_spent' };
   if (history.prior.runs + ran(history.runs) >= MAX_TRAIN_RUNS) return { kind: 'settle', why: 'train_cap' };
-  return { kind: 'rerun', run: history.runs.length + 1 };
+  if (rule.kind === 'retries') return { kind: 'rerun', run: history.runs.length + 1 };
+  const decision = decideOnEvidence({
+    members: history.members,
+    fails: history.runs.filter((r) => r.verdict === 'FAIL').length,
+    jobRate: rule.jobRate,
+    gate: rule.gate(last.gate ?? ''),
+    threshold: rule.threshold,
+  });
+  if (decision.kind === 'settle') return { kind: 'settle', why: decision.why };
+  return { kind: 'rerun', run: history.runs.length + 1, why: decision.why };
 }
 
 /** The runs of a train as the records keep them after `runs`: absolute counts, not increments. */

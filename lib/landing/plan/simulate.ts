@@ -5,13 +5,20 @@
 // tree, a cached FAIL) and main's own check before a lone job fails. A tree is the set of jobs
 // merged on the base. No git, no files: a queue of 64 replays in about a millisecond, so the tests
 // and the benchmark can compare planner rules across thousands of queues.
+//
+// With `flakes`, the one gate also fails a good tree with probability `rate` on each fresh run
+// (seeded): each train is judged with its re-runs as trains/rerunTrain.ts does (plan/flakyPlan.ts
+// decideRerun under the rule given), and the gate's flake history (runs, flakes, confirmed
+// failures: what lib/stats/flakeTally.ts reads from the metrics rows) grows as the drain goes.
 import { newJobRecord, startChanges, type JobChange } from '../../queue/index.js';
-import type { JobRecord } from '../../store/index.js';
+import type { GateRun, JobRecord } from '../../store/index.js';
 import type { Verdicted } from '../gates/gateRunner.js';
 import { judgementOf, type Judgement } from '../gates/judgement.js';
+import type { GateEvidence } from './flakeEvidence.js';
+import { decideRerun, retriesRule, type RerunRule } from './flakyPlan.js';
 import { effectNeeded, settleTrain, type Found, type Next } from './settlement.js';
 import { planTrain, startsBatch } from './trainPlan.js';
-import { addTally, EMPTY_TALLY, initialWindow, type CulpritTally } from './windowPlan.js';
+import { addTally, EMPTY_TALLY, expectedRate, initialWindow, type CulpritTally } from './windowPlan.js';
 
 export interface SimResult {
   gateRuns: number;
@@ -21,6 +28,31 @@ export interface SimResult {
   failed: number[];
   /** The window after each train that decided jobs. */
   windows: number[];
+}
+
+/** The one gate's history as the flake estimate reads it (lib/stats/flakeTally.ts). */
+export interface SimGateHistory {
+  runs: number;
+  passed: number;
+  flakes: number;
+  confirmed: number;
+}
+
+export const NO_HISTORY: SimGateHistory = { runs: 0, passed: 0, flakes: 0, confirmed: 0 };
+
+/** A flaky gate: a good tree FAILs a fresh run with probability `rate`; `random` is the seeded draw. */
+export interface SimFlakes {
+  rate: number;
+  random: () => number;
+  /** How a FAIL is judged: the evidence rule (threshold) or the fixed retries.flaky allowance. */
+  rule: { kind: 'evidence'; threshold: number } | { kind: 'retries'; allowance: number };
+  /** The gate's history before this drain (changed in place as the drain goes). */
+  history: SimGateHistory;
+}
+
+/** The gate's evidence from its history. */
+export function evidenceOf(history: SimGateHistory): GateEvidence {
+  return { passed: history.passed, flakes: history.flakes };
 }
 
 interface Sim {
@@ -36,6 +68,7 @@ interface Sim {
   window: number;
   max: number;
   batches: number;
+  flakes: SimFlakes | null;
   out: SimResult;
 }
 
@@ -51,14 +84,52 @@ function treeOf(sim: Sim, members: readonly JobRecord[]): string {
   return [...sim.landed, ...members.map(position)].sort((a, b) => a - b).join(',');
 }
 
-/** The verdict on a tree: from the cache when it was judged, else one gate run. */
-function judgeTree(sim: Sim, tree: string, members: readonly JobRecord[]): Judgement {
-  const known = sim.cache.get(tree);
+/** A tree holds a culprit when a landed job or a member is one (a landed culprit: a wrong verdict). */
+function badTree(sim: Sim, members: readonly JobRecord[]): boolean {
+  return members.some((job) => sim.culprits.has(job.id)) || [...sim.landed].some((n) => sim.culprits.has(String(n)));
+}
+
+/** The verdict on a tree: from the cache when it was judged (unless `fresh`: a re-run), else one gate run. */
+function judgeTree(sim: Sim, tree: string, members: readonly JobRecord[], fresh = false): Judgement {
+  const known = fresh ? undefined : sim.cache.get(tree);
   if (known !== undefined) return known ? sim.verdicts.cachedPass : sim.verdicts.cachedFail;
   sim.out.gateRuns += 1;
-  const pass = !members.some((job) => sim.culprits.has(job.id));
+  if (sim.flakes) sim.flakes.history.runs += 1;
+  const pass = !badTree(sim, members) && !(sim.flakes && sim.flakes.random() < sim.flakes.rate);
   sim.cache.set(tree, pass);
+  if (pass && sim.flakes) sim.flakes.history.passed += 1;
   return pass ? sim.verdicts.pass : sim.verdicts.fail;
+}
+
+/** One run as the records keep it (what decideRerun and the settlement read). */
+function simRun(run: number, judgement: Judgement): GateRun {
+  const failed = judgement.verdict === 'FAIL';
+  const base = { run, train: '', cached: judgement.cached, seconds: 0, log: null, results: [] };
+  return { ...base, verdict: judgement.verdict, reason: failed ? 'gate' : null, gate: failed ? 'gate' : null, status: failed ? 'exit 1' : null };
+}
+
+function rerunRule(sim: Sim, flakes: SimFlakes): RerunRule {
+  if (flakes.rule.kind === 'retries') return retriesRule(flakes.rule.allowance);
+  const evidence = evidenceOf(flakes.history);
+  return { kind: 'evidence', threshold: flakes.rule.threshold, jobRate: expectedRate(sim.tally), gate: () => evidence };
+}
+
+/** A train's judgement with its re-runs (trains/rerunTrain.ts), the gate's history updated with what they showed. */
+function judgeWithReruns(sim: Sim, tree: string, members: readonly JobRecord[]): { judgement: Judgement; runs: GateRun[] } {
+  let judgement = judgeTree(sim, tree, members);
+  const runs = [simRun(1, judgement)];
+  const flakes = sim.flakes;
+  if (!flakes) return { judgement, runs };
+  for (;;) {
+    const decision = decideRerun({ members: members.length, prior: { key: tree, runs: 0, reruns: 0 }, runs }, rerunRule(sim, flakes));
+    if (decision.kind === 'settle') break;
+    judgement = judgeTree(sim, tree, members, true);
+    runs.push(simRun(decision.run, judgement));
+  }
+  const fails = runs.filter((r) => r.verdict === 'FAIL').length;
+  if (fails > 0 && judgement.verdict === 'PASS') flakes.history.flakes += 1;
+  else if (fails >= 2) flakes.history.confirmed += 1;
+  return { judgement, runs };
 }
 
 /** The four judgements a replayed train can get, made once per replay. */
@@ -103,7 +174,7 @@ function rideTrain(sim: Sim, batch: SimBatch, members: readonly JobRecord[], att
   apply(sim, startChanges(members, batch.id, attempt, trainId));
   sim.out.trains += 1;
   const tree = treeOf(sim, members);
-  const judgement = judgeTree(sim, tree, members);
+  const { judgement, runs } = judgeWithReruns(sim, tree, members);
   const found = effectsAfter(sim, judgement, members);
   const settlement = settleTrain(
     {
@@ -118,6 +189,7 @@ function rideTrain(sim: Sim, batch: SimBatch, members: readonly JobRecord[], att
       tally: sim.tally,
       waiting: batch.waiting,
       now: '',
+      runs: { prior: { key: tree, runs: 0, reruns: 0 }, history: runs },
     },
     judgement,
     found,
@@ -159,8 +231,8 @@ function runnable(sim: Sim): JobRecord[] {
   return sim.jobs.filter((job) => job.state === 'queued').sort((a, b) => rank(a) - rank(b) || position(a) - position(b));
 }
 
-/** Replays a drain of `culprits.length` jobs (true: a culprit) from a cold start at batch.max. */
-export function simulateDrain(culprits: readonly boolean[], max: number): SimResult {
+/** Replays a drain of `culprits.length` jobs (true: a culprit) from a cold start at batch.max; `flakes`: its gate is flaky. */
+export function simulateDrain(culprits: readonly boolean[], max: number, flakes: SimFlakes | null = null): SimResult {
   const queued = newJobRecord({ id: '0', branch: '', tip: '', title: '', submitter: 'simulate', urgent: false });
   const jobs = culprits.map((_, i): JobRecord => ({ ...queued, id: String(i + 1), order: String(i + 1), branch: `job-${i + 1}` }));
   const sim: Sim = {
@@ -174,6 +246,7 @@ export function simulateDrain(culprits: readonly boolean[], max: number): SimRes
     window: initialWindow(max),
     max,
     batches: 0,
+    flakes,
     out: { gateRuns: 0, trains: 0, landed: [], failed: [], windows: [] },
   };
   for (let queue = runnable(sim); queue.length; queue = runnable(sim)) runTrains(sim, planTrain(queue, sim.window));

@@ -6,7 +6,7 @@
 import { applyChanges, nowIso, rerunChanges } from '../../queue/index.js';
 import type { GateRun, JobRecord, TrainRuns } from '../../store/index.js';
 import { judgeTrain, type FastPathCheck, type JudgeContext, type Judgement, type JudgeOptions } from '../gates/judge.js';
-import { decideRerun, gateRunOf, priorRuns, runsAfter, trainKey } from '../plan/flakyPlan.js';
+import { decideRerun, gateRunOf, priorRuns, retriesRule, runsAfter, trainKey } from '../plan/flakyPlan.js';
 import { judgedSteps, withdrawals } from '../plan/trainSteps.js';
 
 /**
@@ -49,7 +49,7 @@ export async function judgeWithReruns(ctx: JudgeContext, t: TrainToJudge): Promi
   let judgement = await judgeOnce(ctx, t, t.fastPath, null);
   const runs = [gateRunOf(judgement, 1, ids.trainId)];
   for (;;) {
-    const decision = decideRerun({ members: members.length, prior, runs }, t.loaded.policy.retries.flaky);
+    const decision = decideRerun({ members: members.length, prior, runs }, retriesRule(t.loaded.policy.retries.flaky));
     if (decision.kind === 'settle' || stopAsked(ctx, members)) return { judgement, runs, prior };
     const failed = runs.at(-1) as GateRun;
     await applyChanges(ctx.store, rerunChanges(members, { train: ids.trainId, run: decision.run, failed, trainRuns: runsAfter(prior, runs) }));

@@ -2,7 +2,7 @@
 // settlement keeps of the runs (plan/settlement.ts): the flake, the run count, the metrics row.
 import { describe, expect, it } from 'vitest';
 import type { Judgement } from '../../../lib/landing/gates/judge.js';
-import { decideRerun, flakeOf, MAX_TRAIN_RUNS, priorRuns, runsAfter, trainKey, type RunHistory } from '../../../lib/landing/plan/flakyPlan.js';
+import { decideRerun, flakeOf, MAX_TRAIN_RUNS, priorRuns, retriesRule, runsAfter, trainKey, type RunHistory } from '../../../lib/landing/plan/flakyPlan.js';
 import { settleTrain, type TrainFacts } from '../../../lib/landing/plan/settlement.js';
 import { newJobRecord, type JobChange } from '../../../lib/queue/index.js';
 import type { GateRun, GateTelemetry, JobRecord, TrainRuns } from '../../../lib/store/index.js';
@@ -34,53 +34,53 @@ const history = (runs: GateRun[], extra: Partial<RunHistory> = {}): RunHistory =
 
 describe('decideRerun', () => {
   it('runs a lone FAIL again while the allowance lasts, then settles', () => {
-    expect(decideRerun(history([run(1, 'FAIL')]), 1)).toEqual({ kind: 'rerun', run: 2 });
-    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')]), 1)).toEqual({ kind: 'settle', why: 'allowance_spent' });
-    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')]), 2)).toEqual({ kind: 'rerun', run: 3 });
+    expect(decideRerun(history([run(1, 'FAIL')]), retriesRule(1))).toEqual({ kind: 'rerun', run: 2 });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')]), retriesRule(1))).toEqual({ kind: 'settle', why: 'allowance_spent' });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')]), retriesRule(2))).toEqual({ kind: 'rerun', run: 3 });
   });
 
   it('retries.flaky 0: a lone FAIL settles at once, as before', () => {
-    expect(decideRerun(history([run(1, 'FAIL')]), 0)).toEqual({ kind: 'settle', why: 'allowance_spent' });
+    expect(decideRerun(history([run(1, 'FAIL')]), retriesRule(0))).toEqual({ kind: 'settle', why: 'allowance_spent' });
   });
 
   it('a PASS, an INFRA or a stopped run settles; nothing is run again', () => {
-    expect(decideRerun(history([run(1, 'PASS')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
-    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'PASS')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
-    expect(decideRerun(history([run(1, 'INFRA')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
-    expect(decideRerun(history([run(1, 'STOPPED')]), 4)).toEqual({ kind: 'settle', why: 'not_failed' });
-    expect(decideRerun(history([]), 4)).toEqual({ kind: 'settle', why: 'no_run' });
+    expect(decideRerun(history([run(1, 'PASS')]), retriesRule(4))).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'PASS')]), retriesRule(4))).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([run(1, 'INFRA')]), retriesRule(4))).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([run(1, 'STOPPED')]), retriesRule(4))).toEqual({ kind: 'settle', why: 'not_failed' });
+    expect(decideRerun(history([]), retriesRule(4))).toEqual({ kind: 'settle', why: 'no_run' });
   });
 
   it('a batch FAIL bisects: no re-run', () => {
-    expect(decideRerun(history([run(1, 'FAIL')], { members: 2 }), 4)).toEqual({ kind: 'settle', why: 'batch' });
+    expect(decideRerun(history([run(1, 'FAIL')], { members: 2 }), retriesRule(4))).toEqual({ kind: 'settle', why: 'batch' });
   });
 
   it('re-runs gate exits and timeouts only: not a policy refusal, a missing ledger line or a refresh entry', () => {
-    expect(decideRerun(history([run(1, 'FAIL', { reason: 'timeout' })]), 1)).toEqual({ kind: 'rerun', run: 2 });
+    expect(decideRerun(history([run(1, 'FAIL', { reason: 'timeout' })]), retriesRule(1))).toEqual({ kind: 'rerun', run: 2 });
     for (const reason of ['policy_refused', 'no_ledger_line', 'refresh']) {
-      expect(decideRerun(history([run(1, 'FAIL', { reason })]), 4)).toEqual({ kind: 'settle', why: 'reason' });
+      expect(decideRerun(history([run(1, 'FAIL', { reason })]), retriesRule(4))).toEqual({ kind: 'settle', why: 'reason' });
     }
   });
 
   it('a cached FAIL of a lone job gets the allowance: the gates run again despite the cache', () => {
-    expect(decideRerun(history([run(1, 'FAIL', { cached: true, train: 'old' })]), 1)).toEqual({ kind: 'rerun', run: 2 });
+    expect(decideRerun(history([run(1, 'FAIL', { cached: true, train: 'old' })]), retriesRule(1))).toEqual({ kind: 'rerun', run: 2 });
   });
 
   it('a cached FAIL this same train already confirmed with its re-runs is final', () => {
     const prior = { key: KEY, runs: 2, reruns: 1 };
-    expect(decideRerun(history([run(1, 'FAIL', { cached: true })], { prior }), 1)).toEqual({ kind: 'settle', why: 'allowance_spent' });
+    expect(decideRerun(history([run(1, 'FAIL', { cached: true })], { prior }), retriesRule(1))).toEqual({ kind: 'settle', why: 'allowance_spent' });
     // A larger allowance since: what is left of it.
-    expect(decideRerun(history([run(1, 'FAIL', { cached: true })], { prior }), 2)).toEqual({ kind: 'rerun', run: 2 });
+    expect(decideRerun(history([run(1, 'FAIL', { cached: true })], { prior }), retriesRule(2))).toEqual({ kind: 'rerun', run: 2 });
   });
 
   it('at most five runs of one train in all: earlier infra requeues count', () => {
     const prior = { key: KEY, runs: 3, reruns: 0 };
-    expect(decideRerun(history([run(1, 'FAIL')], { prior }), 4)).toEqual({ kind: 'rerun', run: 2 });
-    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')], { prior }), 4)).toEqual({ kind: 'settle', why: 'train_cap' });
+    expect(decideRerun(history([run(1, 'FAIL')], { prior }), retriesRule(4))).toEqual({ kind: 'rerun', run: 2 });
+    expect(decideRerun(history([run(1, 'FAIL'), run(2, 'FAIL')], { prior }), retriesRule(4))).toEqual({ kind: 'settle', why: 'train_cap' });
     // The largest allowance alone stays within the cap.
     const four = [run(1, 'FAIL'), run(2, 'FAIL'), run(3, 'FAIL'), run(4, 'FAIL')];
-    expect(decideRerun(history(four), 4)).toEqual({ kind: 'rerun', run: 5 });
-    expect(decideRerun(history([...four, run(5, 'FAIL')]), 4)).toEqual({ kind: 'settle', why: 'allowance_spent' });
+    expect(decideRerun(history(four), retriesRule(4))).toEqual({ kind: 'rerun', run: 5 });
+    expect(decideRerun(history([...four, run(5, 'FAIL')]), retriesRule(4))).toEqual({ kind: 'settle', why: 'allowance_spent' });
     expect(MAX_TRAIN_RUNS).toBe(5);
   });
 });
@@ -181,7 +181,7 @@ describe('settling a train that ran more than once', () => {
     const requeued = s.changes.find((c) => c.event === 'requeued') as JobChange;
     const record = patched(requeued, member);
     expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
-    expect(decideRerun({ members: 1, prior: record.trainRuns as TrainRuns, runs: [run(1, 'FAIL', { cached: true })] }, 1)).toEqual({
+    expect(decideRerun({ members: 1, prior: record.trainRuns as TrainRuns, runs: [run(1, 'FAIL', { cached: true })] }, retriesRule(1))).toEqual({
       kind: 'settle',
       why: 'allowance_spent',
     });
