@@ -93,7 +93,13 @@ describe('flakeTally', () => {
 
   it('advisory results are evidence like any other; recent is newest first and capped at 10', () => {
     const rows = Array.from({ length: 12 }, (_, i) => [
-      once(`f${i}`, 100 * i, 100 + i, [{ ...ran(['lint', 1, 'exit 1'])[0], advisory: true }] as ReturnType<typeof ran>, { verdict: 'PASS' }),
+      once(
+        `f${i}`,
+        100 * i,
+        100 + i,
+        ran(['lint', 1, 'exit 1']).map((r) => ({ ...r, advisory: true })),
+        { verdict: 'PASS' },
+      ),
       once(`p${i}`, 100 * i + 50, 100 + i, ran(['lint', 1])),
     ]).flat();
     const lint = flakeTally(rows).get('lint');
