@@ -55,7 +55,7 @@ export interface GateFlakes {
   recent: FlakyTree[];
 }
 
-/** What one gate's runs said about one tree, in time order. */
+/** What one gate's runs said about one tree it failed, in time order. */
 interface TreeEvidence {
   failed: FlakeRun[];
   passed: FlakeRun | null;
@@ -66,7 +66,10 @@ interface TreeEvidence {
 
 interface GateTally {
   runs: number;
+  /** The trees it failed at least once. */
   trees: Map<string, TreeEvidence>;
+  /** The trees it passed at least once (a tree that ever passed has no confirmed failure). */
+  passedTrees: Set<string>;
 }
 
 /** A row's runs, or a job record's flaky runs, with the tree they judged and the jobs they carried. */
@@ -80,7 +83,7 @@ interface Judged {
 function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
   let tally = byGate.get(gate);
   if (!tally) {
-    tally = { runs: 0, trees: new Map() };
+    tally = { runs: 0, trees: new Map(), passedTrees: new Set() };
     byGate.set(gate, tally);
   }
   return tally;
@@ -88,21 +91,24 @@ function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
 
 function observe(tally: GateTally, judged: Judged, run: GateExecution, result: RunResult): void {
   tally.runs += 1;
-  const ok = passed(result);
-  if (!ok && !failedOnTree(result)) return;
+  const seen = (): FlakeRun => ({ train: run.train, log: run.log, status: result.status, at: judged.at });
   let evidence = tally.trees.get(judged.tree);
+  if (passed(result)) {
+    // Only a pass that follows a failure is evidence of a flake; any pass rules out a confirmed failure.
+    tally.passedTrees.add(judged.tree);
+    if (evidence && evidence.passed === null) {
+      evidence.passed = seen();
+      evidence.jobs = [...judged.jobs];
+    }
+    return;
+  }
+  if (!failedOnTree(result)) return;
   if (!evidence) {
     evidence = { failed: [], passed: null, jobs: [...judged.jobs], failures: 0 };
     tally.trees.set(judged.tree, evidence);
   }
-  const seen: FlakeRun = { train: run.train, log: run.log, status: result.status, at: judged.at };
-  if (!ok) {
-    evidence.failures += 1;
-    if (evidence.passed === null) evidence.failed.push(seen);
-  } else if (evidence.passed === null && evidence.failed.length > 0) {
-    evidence.passed = seen;
-    evidence.jobs = [...judged.jobs];
-  }
+  evidence.failures += 1;
+  if (evidence.passed === null) evidence.failed.push(seen());
 }
 
 /** The runs of job records' flakes whose trains no row here names (another drainer's, in a queue kept in a remote). */
@@ -147,7 +153,7 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
         failed: evidence.failed,
         passed: evidence.passed,
       });
-    } else if (evidence.failures >= 2) {
+    } else if (evidence.failures >= 2 && !tally.passedTrees.has(tree)) {
       confirmed += 1;
     }
   }

@@ -73,6 +73,9 @@ describe('flakeTally', () => {
     const timedOut = { name: 'test', outcome: 'timeout', status: 'timed out', seconds: 9 };
     const twoRows = [once('t2', 20, 2, ran(['test', 2, 'exit 1'])), once('t3', 30, 2, [timedOut] as ReturnType<typeof ran>)];
     expect(flakeTally([rerun, ...twoRows]).get('test')).toMatchObject({ runs: 4, flakes: 0, confirmed: 2, rate: 0 });
+    // A tree that passed once (before its failures) has no confirmed failure, and no flake either.
+    const passedFirst = [once('p', 5, 1, ran(['test', 1])), rerun];
+    expect(flakeTally(passedFirst).get('test')).toMatchObject({ runs: 3, flakes: 0, confirmed: 0 });
   });
 
   it('cached verdicts ran no gate: neither a run nor evidence (a cached FAIL then a PASS is no flake)', () => {
