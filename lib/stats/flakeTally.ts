@@ -51,6 +51,8 @@ export interface GateFlakes {
   confirmed: number;
   /** flakes / runs; 0 when no flake is recorded (a gate with no flake history is deterministic: its FAIL is final at once). */
   rate: number;
+  /** Fresh failures of the gate while the policy marked it advisory: recorded, not counted in any verdict. */
+  uncounted: number;
   /** The most recent flaky trees, newest first (at most RECENT_FLAKES). */
   recent: FlakyTree[];
 }
@@ -66,6 +68,7 @@ interface TreeEvidence {
 
 interface GateTally {
   runs: number;
+  uncounted: number;
   /** The trees it failed at least once. */
   trees: Map<string, TreeEvidence>;
   /** The trees it passed at least once (a tree that ever passed has no confirmed failure). */
@@ -83,7 +86,7 @@ interface Judged {
 function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
   let tally = byGate.get(gate);
   if (!tally) {
-    tally = { runs: 0, trees: new Map(), passedTrees: new Set() };
+    tally = { runs: 0, uncounted: 0, trees: new Map(), passedTrees: new Set() };
     byGate.set(gate, tally);
   }
   return tally;
@@ -103,6 +106,7 @@ function observe(tally: GateTally, judged: Judged, run: GateExecution, result: R
     return;
   }
   if (!failedOnTree(result)) return;
+  if (result.advisory) tally.uncounted += 1;
   if (!evidence) {
     evidence = { failed: [], passed: null, jobs: [...judged.jobs], failures: 0 };
     tally.trees.set(judged.tree, evidence);
@@ -160,7 +164,8 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
   const flakes = recent.length;
   // Newest first; a flake known only from a job record (no time) last.
   recent.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
-  return { gate, runs: tally.runs, flakes, confirmed, rate: flakes && tally.runs ? flakes / tally.runs : 0, recent: recent.slice(0, RECENT_FLAKES) };
+  const rate = flakes && tally.runs ? flakes / tally.runs : 0;
+  return { gate, runs: tally.runs, flakes, confirmed, rate, uncounted: tally.uncounted, recent: recent.slice(0, RECENT_FLAKES) };
 }
 
 /**

@@ -33,7 +33,7 @@ export function flakyReport(
   const advisory = 'advisory' in policy ? [...policy.advisory] : null;
   const names = [...new Set([...tally.keys(), ...(advisory ?? [])])].sort();
   const gates = names.map((gate) => {
-    const { recent: _recent, ...figures } = tally.get(gate) ?? { gate, runs: 0, flakes: 0, confirmed: 0, rate: 0, recent: [] };
+    const { recent: _recent, ...figures } = tally.get(gate) ?? { gate, runs: 0, flakes: 0, confirmed: 0, rate: 0, uncounted: 0, recent: [] };
     return { ...figures, advisory: advisory?.includes(gate) ?? false };
   });
   const recent = [...tally.values()]
@@ -67,8 +67,16 @@ export function flakyText(report: FlakyReport): string {
   if (report.gates.length === 0) {
     lines.push("no gate has run yet: the flake figures come from the gates' runs (`land run`)");
   } else {
-    const rows = report.gates.map((g) => [g.gate, String(g.runs), String(g.flakes), String(g.confirmed), rate(g.rate), g.advisory ? 'advisory' : '']);
-    lines.push(table(['gate', 'runs', 'flakes', 'confirmed', 'rate', ''], rows).replace(/ +$/gm, ''));
+    const rows = report.gates.map((g) => [
+      g.gate,
+      String(g.runs),
+      String(g.flakes),
+      String(g.confirmed),
+      rate(g.rate),
+      String(g.uncounted),
+      g.advisory ? 'advisory' : '',
+    ]);
+    lines.push(table(['gate', 'runs', 'flakes', 'confirmed', 'rate', 'not counted', ''], rows).replace(/ +$/gm, ''));
     if (report.recent.length) lines.push('recent flaky trees (newest first):', ...report.recent.map((tree) => `  ${flakyTreeLine(tree)}`));
     else lines.push('no flaky tree recorded: no gate failed on a tree that a later run of it passed');
   }

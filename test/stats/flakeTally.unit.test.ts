@@ -32,7 +32,7 @@ describe('flakeTally', () => {
   it('a deterministic history: every run counted, no flake, rate 0; a failure seen once is not confirmed', () => {
     const tally = flakeTally([once('t1', 10, 1, ran(['lint', 1], ['test', 2])), once('t2', 20, 2, ran(['lint', 1], ['test', 2, 'exit 1']))]);
     expect([...tally.keys()]).toEqual(['lint', 'test']);
-    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, flakes: 0, confirmed: 0, rate: 0, recent: [] });
+    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, flakes: 0, confirmed: 0, rate: 0, uncounted: 0, recent: [] });
     expect(tally.get('lint')).toMatchObject({ runs: 2, flakes: 0, rate: 0 });
   });
 
@@ -94,7 +94,7 @@ describe('flakeTally', () => {
     expect(flakeTally([voided, stoppedRow, passedRow]).get('test')).toMatchObject({ runs: 3, flakes: 1, confirmed: 0, rate: 1 / 3 });
   });
 
-  it('advisory results are evidence like any other; recent is newest first and capped at 10', () => {
+  it('advisory results are evidence like any other (their failures counted as not counted); recent is newest first and capped at 10', () => {
     const rows = Array.from({ length: 12 }, (_, i) => [
       once(
         `f${i}`,
@@ -106,7 +106,8 @@ describe('flakeTally', () => {
       once(`p${i}`, 100 * i + 50, 100 + i, ran(['lint', 1])),
     ]).flat();
     const lint = flakeTally(rows).get('lint');
-    expect(lint).toMatchObject({ runs: 24, flakes: 12, rate: 0.5 });
+    // Its 12 failures were advisory: recorded, not counted.
+    expect(lint).toMatchObject({ runs: 24, flakes: 12, rate: 0.5, uncounted: 12 });
     expect(lint?.recent.map((r) => r.passed.train)).toEqual(['p11', 'p10', 'p9', 'p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2', 'p1', 'p0'].slice(0, 10));
   });
 
