@@ -1,5 +1,6 @@
 // Sentences for the parts of a job record that are nested objects: the fast-path decision, the
 // gate telemetry and the ledger lines of batch stages.
+import { advisoryFailures } from '../landing/gates/advisory.js';
 import { trustedSentence } from '../landing/gates/trusted.js';
 import { PROOF_REFUSALS } from '../landing/proofs/proof.js';
 import {
@@ -53,6 +54,11 @@ function list(values: readonly string[]): string {
   return values.length ? values.join(', ') : '-';
 }
 
+/** "advisory gate lint failed (exit 1); not counted": an advisory gate's failure as `land show` and `land why` tell it. */
+export function advisorySentence(name: string, status: string): string {
+  return `advisory gate ${name} failed (${status}); not counted`;
+}
+
 export function describeGate(gate: GateTelemetry | null): string[] {
   if (!gate) return [];
   const planBase = gate.mode === 'none' ? undefined : gate.planBase;
@@ -77,6 +83,7 @@ export function describeGate(gate: GateTelemetry | null): string[] {
       for (const [name, why] of Object.entries(gate.missReasons ?? {})) lines.push(`runs ${name}: ${why}`);
       if (gate.fallbackReason) lines.push(`fallback: ${gate.fallbackReason}`);
       if (gate.refreshed) lines.push(`refreshed: ${list(gate.refreshed)}`);
+      for (const result of advisoryFailures(gate.results ?? [])) lines.push(advisorySentence(result.name, result.status));
       return lines;
     default: {
       const never: never = gate;

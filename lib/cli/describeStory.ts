@@ -3,7 +3,7 @@
 // escaped as a whole (printable): a title, a message or a gate's output line stays on its line.
 import type { GateOutcome, MemberRef, Story, StoryEvent } from '../story/types.js';
 import { trustedSentence } from '../landing/gates/trusted.js';
-import { describeLogTail } from './describeJob.js';
+import { advisorySentence, describeLogTail } from './describeJob.js';
 import { showName, short } from './output.js';
 import { printable } from '../text/safeText.js';
 
@@ -61,11 +61,16 @@ function trustedLines(event: StoryEvent & { kind: 'verdict' }): string[] {
   return [`${INDENT}${job.length ? trustedSentence(job, 'job') : trustedSentence(restored, 'train')}`];
 }
 
+/** One line per advisory gate that failed in the train's run: told, not counted. */
+function advisoryLines(event: StoryEvent & { kind: 'verdict' }): string[] {
+  return (event.advisoryFailed ?? []).map((g) => `${INDENT}${advisorySentence(g.name, g.status)}`);
+}
+
 function verdictLines(event: StoryEvent & { kind: 'verdict' }, head: string): string[] {
   const from = event.cached ? (event.cachedFrom ? ` (cached: the same tree failed in train ${event.cachedFrom})` : ' (cached)') : '';
   if (event.verdict === 'PASS') {
     const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
-    return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`, ...trustedLines(event)];
+    return [`${head}verdict PASS${event.cached ? ' (cached)' : ''}${ran ? `: ${ran}` : ''}`, ...advisoryLines(event), ...trustedLines(event)];
   }
   if (event.verdict === 'VOID') {
     const ran = event.gates.map((g) => `${g.name} ${g.seconds ?? '?'}s`).join(', ');
@@ -73,7 +78,7 @@ function verdictLines(event: StoryEvent & { kind: 'verdict' }, head: string): st
   }
   const what = event.failing ? gate(event.failing) : (event.reason ?? 'no gate named');
   const lines = [`${head}verdict ${event.verdict}${from}: ${what}${event.reason && event.reason !== 'gate' ? ` (${event.reason})` : ''}`];
-  lines.push(...trustedLines(event));
+  lines.push(...advisoryLines(event), ...trustedLines(event));
   if (event.log) lines.push(`${INDENT}log ${event.log}${event.logHere === false ? ` (the drainer's; not on this machine)` : ''}`);
   if (event.sameOutputAs) {
     lines.push(`${INDENT}the same output as train ${event.sameOutputAs} (above)`);

@@ -112,6 +112,13 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
     ],
     docs: 'docs/stats.md',
   },
+  flaky: {
+    examples: [
+      ['land flaky', "each gate's runs, flakes, confirmed failures and estimated rate; the recent flaky trees and their evidence"],
+      ['land flaky --since 7d --json', 'the last seven days as JSON'],
+    ],
+    docs: 'docs/commands.md#land-flaky',
+  },
   gc: {
     examples: [
       ['land gc', 'prune the jobs that finished more than 30 days ago (their records, logs and, in a remote queue, refs)'],

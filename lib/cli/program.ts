@@ -55,6 +55,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { names: ['log'], group: 'failures', load: async () => (await import('./commands/log.js')).registerLog },
   { names: ['repro'], group: 'failures', load: async () => (await import('./commands/repro.js')).registerRepro },
   { names: ['stats'], group: 'insight', load: async () => (await import('./commands/stats.js')).registerStats },
+  { names: ['flaky'], group: 'insight', load: async () => (await import('./commands/flaky.js')).registerFlaky },
   { names: ['report'], group: 'insight', load: async () => (await import('./commands/report.js')).registerReport },
   { names: ['tune'], group: 'insight', load: async () => (await import('./commands/tune.js')).registerTune },
   { names: ['reconcile'], group: 'insight', load: async () => (await import('./commands/reconcile.js')).registerReconcile },

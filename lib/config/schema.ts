@@ -77,6 +77,12 @@ export const gateSchema = z.strictObject({
   network: z.boolean().optional().describe('This gate may reach the network from its sandbox (overrides sandbox.network for this gate; docs/sandbox.md).'),
   readOnly: z.array(sandboxPath).optional().describe("Paths this gate's sandbox also shows read-only, added to sandbox.readOnly (docs/sandbox.md#paths)."),
   readWrite: z.array(sandboxPath).optional().describe("Paths this gate's sandbox also shows read-write, added to sandbox.readWrite (docs/sandbox.md#paths)."),
+  advisory: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the gate is quarantined: it runs and its failure (exit, signal or timeout) is recorded and reported, but it does not fail the train; the verdict comes from the other gates (docs/policy.md#quarantine-advisory-gates).',
+    ),
 });
 
 export const refreshSchema = z.strictObject({

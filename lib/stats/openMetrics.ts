@@ -154,14 +154,19 @@ function gateFamilies(stats: Stats): Family[] {
     ),
     counter(
       'land_gate_flakes',
-      'Trains where each gate failed and a re-run of the same tree passed.',
+      'Trees where each gate failed and a later run of the same tree passed.',
       per((g) => g.flakes),
     ),
+    counter(
+      'land_gate_confirmed_failures',
+      'Trees where each gate failed on two runs or more and never passed.',
+      per((g) => g.confirmed),
+    ),
     gauge(
-      'land_gate_flake_ratio',
-      'Flakes over trains that ran the gate.',
+      'land_gate_flake_rate',
+      "Each gate's estimated flake rate: flakes over its runs (0: no flake recorded).",
+      // Named as the issue and `land flaky` name it; a rate, so no unit suffix (and no UNIT line).
       per((g) => g.flakeRate),
-      'ratio',
     ),
     summary(
       'land_gate_duration_seconds',

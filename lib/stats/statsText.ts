@@ -77,7 +77,7 @@ function gateLines(gates: readonly GateFigures[]): string[] {
     String(g.runs),
     g.seconds.median === null ? '-' : humanDuration(g.seconds.median),
     g.seconds.p90 === null ? '-' : humanDuration(g.seconds.p90),
-    `${g.flakes} of ${g.trains} trains (${percent(g.flakeRate)})`,
+    `${g.flakes} (rate ${g.flakeRate})${g.confirmed ? `; ${g.confirmed} confirmed` : ''}`,
   ]);
   const headers = ['gate', 'runs', 'median', 'p90', 'flaky'];
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));

@@ -8,11 +8,15 @@ export interface RunResult {
   status: string | null;
   outcome: string | null;
   seconds: number | null;
+  /** The policy marked the gate advisory when it ran: its failure did not count (docs/policy.md#quarantine-advisory-gates). */
+  advisory: boolean;
 }
 
 /** One execution of the gate set for a train (never a cached verdict). */
 export interface GateExecution {
   train: string;
+  /** The log that holds this run's output (the run's, else the row's); null when none was kept. */
+  log: string | null;
   results: RunResult[];
 }
 
@@ -27,6 +31,7 @@ function resultOf(value: unknown): RunResult | null {
     // Any string: an outcome a later version names is shown as it is, not dropped.
     outcome: typeof value.outcome === 'string' ? value.outcome : null,
     seconds: seconds !== undefined && seconds >= 0 ? seconds : null,
+    advisory: gateResultField(value, 'advisory') === true,
   };
 }
 
@@ -50,18 +55,27 @@ export function executionsOf(row: HistoryTrain): GateExecution[] {
   if (Array.isArray(runs) && runs.length > 0) {
     return runs.flatMap((run: unknown) => {
       if (!isRecord(run) || run.cached === true) return [];
-      return [{ train: typeof run.train === 'string' ? run.train : row.train, results: resultsOf(run.results) }];
+      const log = typeof run.log === 'string' ? run.log : (row.log ?? null);
+      return [{ train: typeof run.train === 'string' ? run.train : row.train, log, results: resultsOf(run.results) }];
     });
   }
   if (isCachedRow(row)) return [];
   const results: unknown = row.gate?.results;
   if (Array.isArray(results) && results.length === 0) return [];
-  return [{ train: row.train, results: resultsOf(results) }];
+  return [{ train: row.train, log: row.log ?? null, results: resultsOf(results) }];
 }
 
 /** A result that is a pass: `exit 0` (and exited, when the outcome is recorded). */
 export function passed(result: RunResult): boolean {
   return result.status === 'exit 0' && (result.outcome === null || result.outcome === 'exited');
+}
+
+/**
+ * A result that says the tree failed the gate: not a pass, and the gate ran to an end of its own
+ * (a stopped run or a gate that could not start says nothing about the tree).
+ */
+export function failedOnTree(result: RunResult): boolean {
+  return !passed(result) && result.outcome !== 'stopped' && result.outcome !== 'spawn_failed';
 }
 
 /** The row's window size before and after it, when it records them. */

@@ -2,7 +2,7 @@
 // the trains of its batches, and its record → the events of `land why`. Reading the files and the
 // gate logs is lib/story/readStory.ts; this only puts what they say in order.
 import { journalDetail, trustedTelemetrySchema, type JobRecord, type JournalEntry } from '../store/index.js';
-import { isFailedResult, type TrainRow } from './trainRow.js';
+import { isAdvisoryFailure, isCountedFailure, type TrainRow } from './trainRow.js';
 import type { BisectionStep, GateOutcome, MemberRef, Story, StoryEvent } from './types.js';
 
 export interface StoryInput {
@@ -40,7 +40,7 @@ function failingGate(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>): Gat
   if (row.verdict === 'PASS') return null;
   const refresh = row.gate?.refresh;
   if (row.reason === 'refresh' && refresh?.entry) return { name: `refresh "${refresh.entry}"`, status: refresh.status ?? 'failed', seconds: null };
-  const failed = (row.gate?.results ?? []).find(isFailedResult);
+  const failed = (row.gate?.results ?? []).find(isCountedFailure);
   if (failed) return { name: failed.name, status: failed.status, seconds: failed.seconds ?? null };
   const from = row.gate?.cachedFrom ? byTrain.get(row.gate.cachedFrom) : undefined;
   return from && from !== row ? failingGate(from, byTrain) : null;
@@ -70,7 +70,14 @@ function verdictEvent(row: TrainRow, byTrain: ReadonlyMap<string, TrainRow>, job
     logTrain: row.log ? (cachedFrom ?? row.train) : null,
     output: null,
     trusted: trustedOf(row, jobId),
+    ...advisoryOf(row),
   };
+}
+
+/** The advisory gates that failed in the train's run: told, not counted; absent when none did. */
+function advisoryOf(row: TrainRow): { advisoryFailed?: GateOutcome[] } {
+  const failed = (row.gate?.results ?? []).filter(isAdvisoryFailure);
+  return failed.length ? { advisoryFailed: failed.map((r) => ({ name: r.name, status: r.status, seconds: r.seconds ?? null })) } : {};
 }
 
 function rodeEvent(at: string, train: string, detail: TrainStarted, row: TrainRow | undefined): StoryEvent {

@@ -15,3 +15,13 @@ export const parseTrainRows = parseMetricsRows;
 export function isFailedResult(result: GateResultRow): boolean {
   return !(result.status === 'exit 0' && (result.outcome === undefined || result.outcome === 'exited'));
 }
+
+/** A failure that counted for the verdict: not a pass, of a gate the policy did not mark advisory. */
+export function isCountedFailure(result: GateResultRow): boolean {
+  return isFailedResult(result) && result.advisory !== true;
+}
+
+/** A failure of an advisory gate: recorded and reported, not counted (docs/policy.md#quarantine-advisory-gates). */
+export function isAdvisoryFailure(result: GateResultRow): boolean {
+  return isFailedResult(result) && result.advisory === true;
+}

@@ -88,6 +88,8 @@ export type StoryEvent =
        * version (`restored`), and those this job's own merge changes (`job`); null when none.
        */
       trusted?: { restored: string[]; job: string[] } | null;
+      /** Gates the policy marks advisory that failed in this run: recorded, not counted; absent when none did. */
+      advisoryFailed?: GateOutcome[];
     })
   | (At & { kind: 'bisection'; batch: string; steps: BisectionStep[] })
   | (At & { kind: 'conflict'; train: string | null; against: string | null; paths: string[]; outcome: 'requeued' | 'failed' })

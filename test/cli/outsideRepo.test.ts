@@ -35,6 +35,7 @@ const COMMANDS: string[][] = [
   ['log', 'j-20261130-0001'],
   ['repro', 'j-20261130-0001'],
   ['stats'],
+  ['flaky'],
 ];
 
 describe('outside a git repository', () => {

@@ -89,7 +89,8 @@ function expectedSamples(stats: Stats): Record<string, number> {
     expected[`land_gate_executions_total{gate=${g.name}}`] = g.runs;
     expected[`land_gate_trains_total{gate=${g.name}}`] = g.trains;
     expected[`land_gate_flakes_total{gate=${g.name}}`] = g.flakes;
-    if (g.flakeRate !== null) expected[`land_gate_flake_ratio{gate=${g.name}}`] = g.flakeRate;
+    expected[`land_gate_confirmed_failures_total{gate=${g.name}}`] = g.confirmed;
+    expected[`land_gate_flake_rate{gate=${g.name}}`] = g.flakeRate;
     summary('land_gate_duration_seconds', g.seconds, `gate=${g.name}`);
   }
   return expected;

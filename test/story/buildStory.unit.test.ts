@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../lib/queue/submit.js';
 import type { JobRecord, JournalEntry } from '../../lib/store/index.js';
+import { renderStory } from '../../lib/cli/describeStory.js';
 import { buildStory } from '../../lib/story/buildStory.js';
 import type { TrainRow } from '../../lib/story/trainRow.js';
 
@@ -219,6 +220,33 @@ describe('buildStory', () => {
     expect(landed.events[2]).toMatchObject({ verdict: 'PASS', failing: null, gates: [{ name: 'test', status: 'exit 0', seconds: 1.5 }] });
     expect(landed.events[3]).toMatchObject({ train: 'b-1-1', commit: 'e'.repeat(40), via: 'fast-forward' });
     expect(landed.events[4]).toMatchObject({ state: 'landed', train: 'b-1-1', commit: 'e'.repeat(40), via: 'fast-forward' });
+  });
+
+  it('an advisory gate that failed is told and never named as the failing gate: the verdict comes from the others', () => {
+    const lint = { name: 'lint', outcome: 'exited' as const, status: 'exit 1', seconds: 0.5, advisory: true as const };
+    const test = (status: string) => ({ name: 'test', outcome: 'exited' as const, status, seconds: 1.5 });
+    const storyOf = (verdict: string, status: string) =>
+      buildStory({
+        job: job({ state: verdict === 'PASS' ? 'landed' : 'failed' }),
+        journal: [line('submitted', {}), line('train_started', { batch: 'b-1', attempt: 1, train: 'b-1-1' })],
+        rows: [row('b-1-1', [ID], verdict, { gate: { mode: 'full', executed: ['lint', 'test'], results: [lint, test(status)] } })],
+        position: null,
+        runningLog: null,
+      });
+    const verdictOf = (verdict: string, status: string) => storyOf(verdict, status).events.find((e) => e.kind === 'verdict');
+    expect(verdictOf('PASS', 'exit 0')).toMatchObject({ verdict: 'PASS', failing: null, advisoryFailed: [{ name: 'lint', status: 'exit 1', seconds: 0.5 }] });
+    expect(verdictOf('FAIL', 'exit 2')).toMatchObject({ failing: { name: 'test', status: 'exit 2' }, advisoryFailed: [{ name: 'lint' }] });
+    expect(renderStory(storyOf('PASS', 'exit 0')).join('\n')).toContain('advisory gate lint failed (exit 1); not counted');
+    // A run with no advisory failure carries no such field.
+    expect(
+      buildStory({
+        job: job(),
+        journal: [line('submitted', {}), line('train_started', { train: 'b-1-1' })],
+        rows: [row('b-1-1', [ID], 'PASS')],
+        position: null,
+        runningLog: null,
+      }).events.find((e) => e.kind === 'verdict'),
+    ).not.toHaveProperty('advisoryFailed');
   });
 
   it('without a submission line, the record tells it; skipped journal lines are passed on', () => {

@@ -104,7 +104,15 @@ function outcomeOf(status: string): GateResult['outcome'] {
 function gateRunOf(outcome: Exclude<RemoteOutcome, { kind: 'infra' }>, t: TrainGates, seen: GateLines): GateRun {
   const results = seen.ended.map((ended) => {
     const gate = t.gates.find((g) => g.name === ended.name);
-    return { name: ended.name, outcome: outcomeOf(ended.status), status: ended.status, seconds: ended.seconds, hash: gate ? gatesHash([gate]) : '' };
+    const advisory = gate?.advisory === true ? { advisory: true as const } : {};
+    return {
+      name: ended.name,
+      outcome: outcomeOf(ended.status),
+      status: ended.status,
+      seconds: ended.seconds,
+      hash: gate ? gatesHash([gate]) : '',
+      ...advisory,
+    };
   });
   const seconds = Math.round(results.reduce((sum, r) => sum + r.seconds, 0) * 100) / 100;
   const last = seen.ended.at(-1);

@@ -8,6 +8,7 @@ import type { LogSink } from './logSink.js';
 import { outcomeText as statusText, runInGroup, type GroupOutcome } from './processGroup.js';
 import { failpoint } from '../../failpoint.js';
 import { sandboxForRun, type Isolation } from './sandbox.js';
+import { countedFailure } from './advisory.js';
 
 /** The code under test failed: bisect, or fail a singleton. */
 export type GateFail = { kind: 'fail'; reason: 'gate' | 'timeout' | 'no_ledger_line' | 'refresh'; gate: string; status: string };
@@ -135,11 +136,14 @@ export async function runGates(opts: {
     total += outcome.seconds;
     const status = statusText(outcome);
     opts.log.line(`== gate ${gate.name}: ${status} after ${outcome.seconds}s`);
-    results.push({ name: gate.name, outcome: outcome.kind, status, seconds: outcome.seconds, hash: gatesHash([gate]) });
+    const advisory = gate.advisory === true ? { advisory: true as const } : {};
+    results.push({ name: gate.name, outcome: outcome.kind, status, seconds: outcome.seconds, hash: gatesHash([gate]), ...advisory });
     opts.onGate?.({ phase: 'finished', gate: gate.name, status, seconds: outcome.seconds });
     const classified = classify(gate, outcome);
+    const counted = countedFailure(gate, classified);
+    if (classified && !counted) opts.log.line(`== gate ${gate.name} is advisory (policy): its failure is recorded, not counted`);
     // Why a gate never ran the code under test is usually in its last words on stderr.
-    const failure = classified?.kind === 'infra' && outcome.lastStderrLine ? { ...classified, stderr: opts.log.redact(outcome.lastStderrLine) } : classified;
+    const failure = counted?.kind === 'infra' && outcome.lastStderrLine ? { ...counted, stderr: opts.log.redact(outcome.lastStderrLine) } : counted;
     if (failure) return { ...verdictOf(failure), results, seconds: Math.round(total * 100) / 100 };
   }
   return { ...verdictOf(null), results, seconds: Math.round(total * 100) / 100 };

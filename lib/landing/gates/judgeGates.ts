@@ -6,6 +6,7 @@ import { findLedgerLine, resolveLedgerDir } from '../../ledger/index.js';
 import { nowIso } from '../../queue/index.js';
 import type { LedgerObservation, LedgerObservations, RanGateTelemetry } from '../../store/index.js';
 import type { TrainEnv } from './gateEnv.js';
+import { advisoryFailures } from './advisory.js';
 import { runGatesOnSlot } from './slotGates.js';
 import { recordOutcome, recordPasses } from './judgeRecord.js';
 import { judgementOf, type Judgement, type RefreshedTrain } from './judgement.js';
@@ -53,7 +54,9 @@ export async function judgeCheckout(j: Judging, dir: string, trainEnv: TrainEnv,
   telemetry.executed = executed;
   telemetry.results = run.results;
   const ledger = ledgerOf(j, plan, executed, dir, startedAt);
-  recordOutcome(j, { train, tree, run, selection: plan.telemetry, ran: executed });
+  // An advisory gate that failed keeps no PASS for the next train's selection.
+  const notPassed = new Set(advisoryFailures(run.results).map((r) => r.name));
+  recordOutcome(j, { train, tree, run, selection: plan.telemetry, ran: executed.filter((name) => !notPassed.has(name)) });
   const { results: _results, seconds, ...outcome } = run;
   return judgementOf(outcome, { cached: false, seconds, log: logPath, telemetry, ledger, refreshed });
 }

@@ -22,6 +22,8 @@ export const gateResultSchema = z.looseObject({
   seconds: z.number(),
   /** The gate's own hash (`gatesHash([gate])`): expected times count only runs of its current definition. Absent on earlier rows. */
   hash: z.string().optional(),
+  /** The policy marks the gate advisory (quarantined): it ran, and its failure did not decide the verdict. Absent: it counted. */
+  advisory: z.literal(true).optional(),
 });
 export type GateResult = z.infer<typeof gateResultSchema>;
 

@@ -111,6 +111,62 @@ describe('flaky gates', () => {
     expect(why.stdout).toContain('flaky gate test: it failed (exit 1) and a re-run of the same tree passed');
     const log = readFileSync(job.gateLog as string, 'utf8');
     expect(log).toMatch(/== run 2 of train .*retries\.flaky/);
+
+    // land flaky: the gate's figures from the rows, and the flaky tree with its evidence.
+    const flaky = await land(repo.dir, ['flaky', '--json']);
+    expect(flaky.code, flaky.stderr).toBe(0);
+    const report = flaky.json();
+    expect(report.gates).toEqual([{ gate: 'test', runs: 2, flakes: 1, confirmed: 0, rate: 0.5, uncounted: 0, advisory: false }]);
+    expect(report.recent).toEqual([
+      expect.objectContaining({
+        gate: 'test',
+        tree: job.tree,
+        jobs: [id],
+        failed: [expect.objectContaining({ train: row.train, status: 'exit 1', log: job.gateLog })],
+      }),
+    ]);
+    const text = await land(repo.dir, ['flaky']);
+    expect(text.stdout).toContain(
+      `tree ${(job.tree as string).slice(0, 12)}… gate test (job ${id}): FAIL in train ${row.train} (exit 1, log ${job.gateLog}), PASS in train ${row.train}`,
+    );
+    expect(text.stdout).toContain('advisory gates (policy): none');
+  });
+});
+
+// Quarantine: a gate the policy marks advisory runs, its FAIL is recorded and told, and the
+// verdict comes from the other gates (lib/landing/gates/advisory.ts), in the drain in this process.
+describe('advisory gates', () => {
+  it('an advisory gate that always fails: a good job lands, a culprit fails by the counted gate; both say the advisory failure was not counted', async () => {
+    const repo = makeQueueRepo();
+    const policy = JSON.parse(readFileSync(join(repo.dir, '.ctm.json'), 'utf8'));
+    policy.gates.unshift({ name: 'lint', run: ['sh', '-c', 'echo lint is broken; exit 1'], advisory: true });
+    repo.policy(policy);
+    const good = await submitOne(repo, 'good', 'good.txt');
+    const bad = await submitOne(repo, 'bad', 'culprit-1');
+    const run = await runDrain(repo.dir);
+    expect(run.summary).toMatchObject({ landed: [good], failed: [bad], stopped: null });
+    const jobs = await jobsById(repo);
+    expect(jobs.get(bad)).toMatchObject({ state: 'failed', reason: 'gate' });
+    expect(jobs.get(bad).error?.message).toContain('test');
+    // The good job's PASS is what the verdict cache holds: the advisory FAIL made no cached FAIL.
+    expect(verdictOf(repo, jobs.get(good).tree as string)).toBe('PASS');
+    const landedRow = metricRows(repo).find((r) => r.landed);
+    expect(landedRow.gate.results.map((r: any) => [r.name, r.status, r.advisory])).toEqual([
+      ['lint', 'exit 1', true],
+      ['test', 'exit 0', undefined],
+    ]);
+    expect(readFileSync(landedRow.log, 'utf8')).toContain('== gate lint is advisory (policy): its failure is recorded, not counted');
+
+    const show = await land(repo.dir, ['show', good]);
+    expect(show.stdout).toContain('advisory gate lint failed (exit 1); not counted');
+    const why = await land(repo.dir, ['why', bad]);
+    expect(why.stdout).toMatch(/verdict FAIL: gate test/);
+    expect(why.stdout).toContain('advisory gate lint failed (exit 1); not counted');
+    const flaky = await land(repo.dir, ['flaky']);
+    // Every run of lint failed, none counted: the batch and the good job alone ran it (the culprit
+    // alone has the batch's tree: its FAIL came from the cache).
+    expect(flaky.stdout).toMatch(/^lint +2 +0 +0 +0 +2 +advisory$/m);
+    expect(flaky.stdout).toContain('advisory gates (policy): lint: they run and their failures are recorded, never counted');
   });
 });
 

@@ -1,0 +1,187 @@
+// Each gate's flake history, from the metrics rows: how often it ran, on how many trees it failed
+// and then passed the same tree (a flake), on how many it failed twice or more and never passed (a
+// failure a re-run confirmed), and the estimated flake rate the drain reads. `land stats` and `land
+// flaky` show it. Pure: rows in (as lib/stats/history.ts reads them), figures out.
+//
+// The evidence is every fresh run of a gate (a cached verdict ran none), told per tree in time
+// order: within one row's `runs` (a flaky re-run) and across rows (a FAIL row of tree T, then a
+// later PASS row of T). A void row's runs count too: the gates ran, and what they said about the
+// tree is still true. An advisory gate's results count as any other's (its FAIL did not decide the
+// verdict, but it is evidence about the gate).
+import type { JobRecord } from '../store/index.js';
+import type { HistoryTrain } from './history.js';
+import { executionsOf, failedOnTree, passed, type GateExecution, type RunResult } from './trainRuns.js';
+
+/** The most recent flaky trees kept per gate. */
+export const RECENT_FLAKES = 10;
+
+/** One fresh run of a gate on a tree, as evidence. */
+export interface FlakeRun {
+  train: string;
+  /** The log that holds its output; null when none was kept. */
+  log: string | null;
+  /** "exit 1", "timed out", "exit 0". */
+  status: string | null;
+  /** When the row that holds the run was written (ISO); null for a run known only from a job record. */
+  at: string | null;
+}
+
+/** A tree on which a gate failed and a later fresh run passed. */
+export interface FlakyTree {
+  gate: string;
+  /** The tree (the train's tree as its row names it); `train <id>` for a row that names none. */
+  tree: string;
+  /** The jobs of the train whose run passed. */
+  jobs: string[];
+  /** When the run that passed was recorded (ISO), else when the last failed one was. */
+  at: string | null;
+  /** The fresh runs that failed on the tree before it passed, oldest first. */
+  failed: FlakeRun[];
+  /** The first fresh run that passed after them. */
+  passed: FlakeRun;
+}
+
+export interface GateFlakes {
+  gate: string;
+  /** Fresh executions of this gate (cached verdicts ran none; each run of a train's `runs` counts; a VOID row's runs count too). */
+  runs: number;
+  /** Trees where this gate failed and a later fresh run of the same tree passed (within one row's runs, or across rows). */
+  flakes: number;
+  /** Trees where this gate failed on at least two fresh runs and never passed (a failure confirmed by a re-run). */
+  confirmed: number;
+  /** flakes / runs; 0 when no flake is recorded (a gate with no flake history is deterministic: its FAIL is final at once). */
+  rate: number;
+  /** Fresh failures of the gate while the policy marked it advisory: recorded, not counted in any verdict. */
+  uncounted: number;
+  /** The most recent flaky trees, newest first (at most RECENT_FLAKES). */
+  recent: FlakyTree[];
+}
+
+/** What one gate's runs said about one tree it failed, in time order. */
+interface TreeEvidence {
+  failed: FlakeRun[];
+  passed: FlakeRun | null;
+  jobs: string[];
+  /** Fresh failures in all (before and after a pass). */
+  failures: number;
+}
+
+interface GateTally {
+  runs: number;
+  uncounted: number;
+  /** The trees it failed at least once. */
+  trees: Map<string, TreeEvidence>;
+  /** The trees it passed at least once (a tree that ever passed has no confirmed failure). */
+  passedTrees: Set<string>;
+}
+
+/** A row's runs, or a job record's flaky runs, with the tree they judged and the jobs they carried. */
+interface Judged {
+  tree: string;
+  jobs: readonly string[];
+  at: string | null;
+  executions: readonly GateExecution[];
+}
+
+function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
+  let tally = byGate.get(gate);
+  if (!tally) {
+    tally = { runs: 0, uncounted: 0, trees: new Map(), passedTrees: new Set() };
+    byGate.set(gate, tally);
+  }
+  return tally;
+}
+
+function observe(tally: GateTally, judged: Judged, run: GateExecution, result: RunResult): void {
+  tally.runs += 1;
+  const seen = (): FlakeRun => ({ train: run.train, log: run.log, status: result.status, at: judged.at });
+  let evidence = tally.trees.get(judged.tree);
+  if (passed(result)) {
+    // Only a pass that follows a failure is evidence of a flake; any pass rules out a confirmed failure.
+    tally.passedTrees.add(judged.tree);
+    if (evidence && evidence.passed === null) {
+      evidence.passed = seen();
+      evidence.jobs = [...judged.jobs];
+    }
+    return;
+  }
+  if (!failedOnTree(result)) return;
+  if (result.advisory) tally.uncounted += 1;
+  if (!evidence) {
+    evidence = { failed: [], passed: null, jobs: [...judged.jobs], failures: 0 };
+    tally.trees.set(judged.tree, evidence);
+  }
+  evidence.failures += 1;
+  if (evidence.passed === null) evidence.failed.push(seen());
+}
+
+/** The runs of job records' flakes whose trains no row here names (another drainer's, in a queue kept in a remote). */
+function recordFlakes(jobs: readonly Pick<JobRecord, 'flaky'>[], known: ReadonlySet<string>): Judged[] {
+  const byTrain = new Map<string, Judged>();
+  for (const { flaky } of jobs) {
+    if (!flaky || byTrain.has(flaky.train) || [flaky.train, flaky.failed.train, flaky.passed.train].some((t) => known.has(t))) continue;
+    const asRun = (run: typeof flaky.failed): GateExecution => ({
+      train: run.train,
+      log: run.log,
+      results: run.results.map((r) => ({ name: r.name, status: r.status, outcome: r.outcome, seconds: r.seconds, advisory: r.advisory === true })),
+    });
+    const executions = [flaky.failed, flaky.passed].filter((run) => !run.cached).map(asRun);
+    byTrain.set(flaky.train, { tree: flaky.tree, jobs: [], at: null, executions });
+  }
+  return [...byTrain.values()];
+}
+
+function judgedRows(rows: readonly HistoryTrain[]): { judged: Judged[]; known: Set<string> } {
+  const known = new Set<string>();
+  const judged = [...rows]
+    .sort((a, b) => a.time - b.time)
+    .map((row) => {
+      const executions = executionsOf(row);
+      known.add(row.train);
+      for (const run of executions) known.add(run.train);
+      return { tree: row.tree ?? `train ${row.train}`, jobs: row.members, at: row.at ?? null, executions };
+    });
+  return { judged, known };
+}
+
+function figuresOf(gate: string, tally: GateTally): GateFlakes {
+  const recent: FlakyTree[] = [];
+  let confirmed = 0;
+  for (const [tree, evidence] of tally.trees) {
+    if (evidence.passed) {
+      recent.push({
+        gate,
+        tree,
+        jobs: evidence.jobs,
+        at: evidence.passed.at ?? evidence.failed.at(-1)?.at ?? null,
+        failed: evidence.failed,
+        passed: evidence.passed,
+      });
+    } else if (evidence.failures >= 2 && !tally.passedTrees.has(tree)) {
+      confirmed += 1;
+    }
+  }
+  const flakes = recent.length;
+  // Newest first; a flake known only from a job record (no time) last.
+  recent.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
+  const rate = flakes && tally.runs ? flakes / tally.runs : 0;
+  return { gate, runs: tally.runs, flakes, confirmed, rate, uncounted: tally.uncounted, recent: recent.slice(0, RECENT_FLAKES) };
+}
+
+/**
+ * By gate: its fresh runs, flakes, confirmed failures, estimated flake rate and most recent flaky
+ * trees, from the metrics rows (judged and void, any order) and, for flakes whose trains have no
+ * row here, the job records' `flaky` (formats/gateRecords.ts flakyRecordSchema).
+ */
+export function flakeTally(rows: readonly HistoryTrain[], jobs: readonly Pick<JobRecord, 'flaky'>[] = []): Map<string, GateFlakes> {
+  const byGate = new Map<string, GateTally>();
+  const { judged, known } = judgedRows(rows);
+  for (const one of [...judged, ...recordFlakes(jobs, known)]) {
+    for (const run of one.executions) {
+      for (const result of run.results) observe(tallyOf(byGate, result.name), one, run, result);
+    }
+  }
+  const out = new Map<string, GateFlakes>();
+  for (const gate of [...byGate.keys()].sort()) out.set(gate, figuresOf(gate, byGate.get(gate) as GateTally));
+  return out;
+}

@@ -1,0 +1,123 @@
+// flakeTally on hand-made metrics rows (test/helpers/statsFixture.ts): each gate's runs, flakes,
+// confirmed failures and estimated rate, and the evidence of its recent flaky trees. Pure.
+import { describe, expect, it } from 'vitest';
+import { flakeTally } from '../../lib/stats/flakeTally.js';
+import type { JobRecord } from '../../lib/store/index.js';
+import { job, ran, train } from '../helpers/statsFixture.js';
+
+const full = (results: ReturnType<typeof ran>) => ({ mode: 'full', executed: results.map((r) => r.name), results });
+const tree = (n: number) => n.toString(16).padStart(40, 'a');
+
+/** A row that ran the gates once on tree `t`. */
+function once(id: string, time: number, t: number, results: ReturnType<typeof ran>, fields: Record<string, unknown> = {}) {
+  const failed = results.some((r) => r.status !== 'exit 0');
+  return train(id, time, [time], {
+    tree: tree(t),
+    log: `/logs/${id}.log`,
+    gate: full(results),
+    ...(failed ? { verdict: 'FAIL', reason: 'gate', landed: false } : {}),
+    ...fields,
+  });
+}
+
+const gateRun = (run: number, trainId: string, results: ReturnType<typeof ran>, cached = false) => {
+  const failed = results.find((r) => r.status !== 'exit 0');
+  return {
+    ...{ run, train: trainId, cached, verdict: failed ? 'FAIL' : 'PASS', reason: failed ? 'gate' : null, gate: failed?.name ?? null },
+    ...{ status: failed?.status ?? null, seconds: 1, log: `/logs/${trainId}.log`, results },
+  };
+};
+
+describe('flakeTally', () => {
+  it('a deterministic history: every run counted, no flake, rate 0; a failure seen once is not confirmed', () => {
+    const tally = flakeTally([once('t1', 10, 1, ran(['lint', 1], ['test', 2])), once('t2', 20, 2, ran(['lint', 1], ['test', 2, 'exit 1']))]);
+    expect([...tally.keys()]).toEqual(['lint', 'test']);
+    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, flakes: 0, confirmed: 0, rate: 0, uncounted: 0, recent: [] });
+    expect(tally.get('lint')).toMatchObject({ runs: 2, flakes: 0, rate: 0 });
+  });
+
+  it('a flake within one row: a FAIL then a PASS among its runs, with the evidence (trains, logs, statuses)', () => {
+    const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2]))];
+    const row = once('t1', 10, 1, ran(['test', 2]), { flaky: true, runs });
+    const tally = flakeTally([row, once('t2', 20, 2, ran(['test', 2]))]);
+    expect(tally.get('test')).toMatchObject({ runs: 3, flakes: 1, confirmed: 0, rate: 1 / 3 });
+    expect(tally.get('test')?.recent).toEqual([
+      {
+        gate: 'test',
+        tree: tree(1),
+        jobs: ['j-10'],
+        at: row.at,
+        failed: [{ train: 't1', log: '/logs/t1.log', status: 'exit 1', at: row.at }],
+        passed: { train: 't1', log: '/logs/t1.log', status: 'exit 0', at: row.at },
+      },
+    ]);
+  });
+
+  it('a flake across rows: a FAIL row of a tree, then a later fresh PASS row of the same tree (rows in any order)', () => {
+    const failed = once('b4-2', 10, 7, ran(['test', 2, 'exit 1']));
+    const passedRow = once('b4-3', 20, 7, ran(['test', 2]));
+    const tally = flakeTally([passedRow, failed]);
+    const test = tally.get('test');
+    expect(test).toMatchObject({ runs: 2, flakes: 1, confirmed: 0, rate: 0.5 });
+    expect(test?.recent[0]).toMatchObject({ tree: tree(7), failed: [{ train: 'b4-2', log: '/logs/b4-2.log' }], passed: { train: 'b4-3' } });
+    // A PASS before the FAIL is no flake: the later FAIL is the tree's last word (seen once).
+    expect(flakeTally([once('p', 10, 8, ran(['test', 1])), once('f', 20, 8, ran(['test', 1, 'exit 1']))]).get('test')).toMatchObject({
+      flakes: 0,
+      confirmed: 0,
+    });
+  });
+
+  it('a confirmed failure: two fresh FAILs of a tree and no PASS (a re-run, or two rows); timeouts count as failures', () => {
+    const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2, 'exit 1']))];
+    const rerun = once('t1', 10, 1, ran(['test', 2, 'exit 1']), { runs });
+    const timedOut = { name: 'test', outcome: 'timeout', status: 'timed out', seconds: 9 };
+    const twoRows = [once('t2', 20, 2, ran(['test', 2, 'exit 1'])), once('t3', 30, 2, [timedOut] as ReturnType<typeof ran>)];
+    expect(flakeTally([rerun, ...twoRows]).get('test')).toMatchObject({ runs: 4, flakes: 0, confirmed: 2, rate: 0 });
+    // A tree that passed once (before its failures) has no confirmed failure, and no flake either.
+    const passedFirst = [once('p', 5, 1, ran(['test', 1])), rerun];
+    expect(flakeTally(passedFirst).get('test')).toMatchObject({ runs: 3, flakes: 0, confirmed: 0 });
+  });
+
+  it('cached verdicts ran no gate: neither a run nor evidence (a cached FAIL then a PASS is no flake)', () => {
+    const cachedRow = train('t2', 20, [2], { tree: tree(1), cached: true, verdict: 'FAIL', gate: { mode: 'cached', source: 'cache', executed: [] } });
+    const runs = [gateRun(1, 't0', ran(['test', 2, 'exit 1']), true), gateRun(2, 't3', ran(['test', 2]))];
+    const rerunOfCached = once('t3', 30, 5, ran(['test', 2]), { flaky: true, runs });
+    const tally = flakeTally([cachedRow, rerunOfCached]);
+    expect(tally.get('test')).toMatchObject({ runs: 1, flakes: 0, rate: 0 });
+  });
+
+  it("void rows' runs count, as runs and as evidence; a stopped gate or one that could not start is no evidence", () => {
+    const stopped = { name: 'test', outcome: 'stopped', status: 'stopped', seconds: 1 };
+    const voided = once('v1', 10, 3, ran(['test', 2, 'exit 1']), { verdict: 'VOID', reason: 'interrupted' });
+    const stoppedRow = once('v2', 15, 3, [stopped] as ReturnType<typeof ran>, { verdict: 'VOID', reason: 'interrupted' });
+    const passedRow = once('t1', 20, 3, ran(['test', 2]));
+    expect(flakeTally([voided, stoppedRow, passedRow]).get('test')).toMatchObject({ runs: 3, flakes: 1, confirmed: 0, rate: 1 / 3 });
+  });
+
+  it('advisory results are evidence like any other (their failures counted as not counted); recent is newest first and capped at 10', () => {
+    const rows = Array.from({ length: 12 }, (_, i) => [
+      once(
+        `f${i}`,
+        100 * i,
+        100 + i,
+        ran(['lint', 1, 'exit 1']).map((r) => ({ ...r, advisory: true })),
+        { verdict: 'PASS' },
+      ),
+      once(`p${i}`, 100 * i + 50, 100 + i, ran(['lint', 1])),
+    ]).flat();
+    const lint = flakeTally(rows).get('lint');
+    // Its 12 failures were advisory: recorded, not counted.
+    expect(lint).toMatchObject({ runs: 24, flakes: 12, rate: 0.5, uncounted: 12 });
+    expect(lint?.recent.map((r) => r.passed.train)).toEqual(['p11', 'p10', 'p9', 'p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2', 'p1', 'p0'].slice(0, 10));
+  });
+
+  it("a job record's flake whose train no row names (another drainer's) counts once, its fresh runs too", () => {
+    const runs = [gateRun(1, 'tz1', ran(['test', 2, 'exit 1'])), gateRun(2, 'tz2', ran(['test', 2]))];
+    const flaky = { gate: 'test', tree: tree(9), train: 'tz', failed: runs[0], passed: runs[1] } as JobRecord['flaky'];
+    const jobs = [job(1, 0, { state: 'landed', at: 10 }, { flaky }), job(2, 0, { state: 'landed', at: 10 }, { flaky })];
+    expect(flakeTally([], jobs).get('test')).toMatchObject({ runs: 2, flakes: 1, rate: 0.5 });
+    // Known from a row: the record adds nothing.
+    const row = once('tz', 10, 9, ran(['test', 2]), { flaky: true, runs });
+    expect(flakeTally([row], jobs).get('test')).toMatchObject({ runs: 2, flakes: 1 });
+  });
+});

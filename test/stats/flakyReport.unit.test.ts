@@ -1,0 +1,56 @@
+// `land flaky`'s report and text (lib/stats/flakyReport.ts) from a tally and the policy's advisory gates. Pure.
+import { describe, expect, it } from 'vitest';
+import type { FlakyTree, GateFlakes } from '../../lib/stats/flakeTally.js';
+import { flakyReport, flakyText } from '../../lib/stats/flakyReport.js';
+
+const period = { since: null, until: '2026-12-02T05:00:00.000Z' };
+const tree = (gate: string, n: number): FlakyTree => ({
+  gate,
+  tree: n.toString(16).padStart(40, '3'),
+  jobs: [`j-${n}`],
+  at: `2026-12-01T10:${String(n).padStart(2, '0')}:00.000Z`,
+  failed: [{ train: `b${n}-2`, log: `/logs/b${n}-2.log`, status: 'exit 1', at: null }],
+  passed: { train: `b${n}-3`, log: null, status: 'exit 0', at: null },
+});
+const flakes = (gate: string, runs: number, recent: FlakyTree[], confirmed = 0, uncounted = 0): [string, GateFlakes] => [
+  gate,
+  { gate, runs, flakes: recent.length, confirmed, rate: recent.length / runs, uncounted, recent },
+];
+
+describe('flakyReport', () => {
+  it('lists every gate that ran and every advisory gate, the recent trees of all gates newest first (at most 10)', () => {
+    const tally = new Map([
+      flakes('test', 64, [tree('test', 1), tree('test', 5)], 1),
+      flakes(
+        'e2e',
+        10,
+        Array.from({ length: 9 }, (_, i) => tree('e2e', 10 + i)),
+      ),
+    ]);
+    const report = flakyReport(tally, { advisory: ['lint'] }, period);
+    expect(report.gates).toEqual([
+      { gate: 'e2e', runs: 10, flakes: 9, confirmed: 0, rate: 0.9, uncounted: 0, advisory: false },
+      { gate: 'lint', runs: 0, flakes: 0, confirmed: 0, rate: 0, uncounted: 0, advisory: true },
+      { gate: 'test', runs: 64, flakes: 2, confirmed: 1, rate: 2 / 64, uncounted: 0, advisory: false },
+    ]);
+    expect(report.recent.map((t) => t.jobs[0])).toEqual(['j-18', 'j-17', 'j-16', 'j-15', 'j-14', 'j-13', 'j-12', 'j-11', 'j-10', 'j-5']);
+    expect(report).toMatchObject({ advisory: ['lint'], policyProblem: null });
+  });
+
+  it('tells each flaky tree with its evidence, the rates and the advisory gates; an unreadable policy is said, the history still shown', () => {
+    const tally = new Map([flakes('test', 64, [tree('test', 1)]), flakes('lint', 5, [], 0, 5)]);
+    const text = flakyText(flakyReport(tally, { advisory: ['lint'] }, period));
+    expect(text.split('\n')).toEqual([
+      'land flaky: everything recorded, until 2026-12-02T05:00:00Z',
+      'gate  runs  flakes  confirmed  rate    not counted',
+      'lint  5     0       0          0       5            advisory',
+      'test  64    1       0          0.0156  0',
+      'recent flaky trees (newest first):',
+      `  tree 333333333333… gate test (job j-1): FAIL in train b1-2 (exit 1, log /logs/b1-2.log), PASS in train b1-3 (no log kept): flake`,
+      'advisory gates (policy): lint: they run and their failures are recorded, never counted',
+    ]);
+    const unknown = flakyText(flakyReport(new Map(), { problem: 'the policy cannot be read: bad JSON' }, period));
+    expect(unknown).toContain('no gate has run yet');
+    expect(unknown).toContain('advisory gates: unknown (the policy cannot be read: bad JSON)');
+  });
+});
