@@ -199,6 +199,32 @@ function sandboxSection(r: Report): Section {
   };
 }
 
+function flakySection(r: Report): Section {
+  const first = r.flaky[0];
+  const queues = first ? `${first.seeds} seeded queues of ${first.n} per row (the sweep's), expected figures over ${first.expected.queues}` : 'no rows';
+  return {
+    title: `flaky: a gate that also fails a good tree with probability f per fresh run; planner replay, ${queues}`,
+    headers: ['p', 'f', 'policy', 'good ejected', 'culprits landed', 'runs/job', 'runs/job f=0', 'expected ejected/320', 'expected runs/job', 'expected f=0'],
+    rows: r.flaky.map((row) => [
+      String(row.p),
+      String(row.f),
+      row.policy,
+      String(row.goodEjected),
+      String(row.culpritsLanded),
+      fix(row.gateRunsPerJob, 3),
+      fix(row.gateRunsPerJobNoFlakes, 3),
+      fix(row.expected.goodEjectedPer320, 2),
+      fix(row.expected.gateRunsPerJob, 3),
+      fix(row.expected.gateRunsPerJobNoFlakes, 3),
+    ]),
+    right: [0, 1, 3, 4, 5, 6, 7, 8, 9],
+    notes: [
+      'policy: default, a policy that says nothing about flakes; flaky0 and flaky2, retries.flaky 0 and 2 (a lone failed job is gated again up to that many times)',
+      'runs/job f=0: the same policy on the same queues with a deterministic gate',
+    ],
+  };
+}
+
 function remoteSection(r: Report): Section {
   const q = r.remote;
   return {
@@ -273,6 +299,7 @@ export function sectionsOf(r: Report): Section[] {
     parallelSection(r),
     remoteSection(r),
     sandboxSection(r),
+    flakySection(r),
     ...culpritSection(r),
     rss,
     goalSection(r),
@@ -330,6 +357,12 @@ const DEFINITIONS = `
 - **remote**: the same N one-line branches (gate \`true\`, \`batch.max\` 1) drained from a clone's own queue and from a queue
   kept in a \`file://\` remote ([docs/remote.md](docs/remote.md)); both drains run through a PATH shim that logs each git
   command, which counts the fetches and pushes. Per train = (count - the drain's first fetch, its lease take and release) / trains.
+- **flaky**: the sweep's seeded queues (N = 64, p = 0 and 0.1) drained by the planner's replay
+  (lib/landing/plan/simulate.ts: the drain's own planner, settlement and re-run decision) with a gate that also fails a
+  good tree with probability f on each fresh run (seeded, independent per run), under \`default\` (a policy that says
+  nothing about flakes), \`flaky0\` and \`flaky2\` (\`retries.flaky\` 0 and 2); \`runs/job f=0\` is the same policy on the
+  same queues with a deterministic gate, and the expected figures average many more seeded queues. A replay, not real
+  drains: five queues of 64 are too few to read an ejection rate; the pSweep rows check the replay against real drains.
 - The old culprit rows (N = 8 and 16, one or two culprits at fixed positions) run only with \`--culprits\`: the sweep supersedes them.
 - Timings come from one machine, often shared: compare figures from the same run, not across runs.
 `;

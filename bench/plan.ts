@@ -1,5 +1,6 @@
 // What one `npm run bench` measures: its command-line flags and the counts of each part, full or
 // `--quick` (smaller counts, the same report shape).
+import type { FlakyOptions } from './flaky.js';
 import { BenchError } from './git.js';
 import type { CulpritPattern, ShortQueues } from './sweep.js';
 
@@ -16,7 +17,7 @@ export interface BenchArgs {
 }
 
 /** The parts of a run, in the order they run; `--only <part>` runs one. */
-export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'remote', 'sandbox', 'culprits'] as const;
+export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'remote', 'sandbox', 'flaky', 'culprits'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {
@@ -42,6 +43,8 @@ export interface BenchSettings {
   parallel: { n: number; p: number; seed: number; gateSeconds: number };
   /** The remote-queue row: one-job trains drained from a clone's own queue and from a file:// remote. */
   remote: { n: number };
+  /** The flaky-gate rows (issue 24): the replay with a flaky gate, per policy. */
+  flaky: FlakyOptions;
   culprits: boolean;
 }
 
@@ -92,6 +95,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
       stats: { jobs: 1000, runs: 3 },
       parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
       remote: { n: 6 },
+      flaky: { n: 16, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 2, many: 200 },
       culprits: args.culprits,
     };
   }
@@ -104,6 +108,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     stats: { jobs: 10_000, runs: 5 },
     parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },
     remote: { n: 16 },
+    flaky: { n: 64, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 5, many: 1000 },
     culprits: args.culprits,
   };
 }

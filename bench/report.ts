@@ -1,5 +1,6 @@
 // The benchmark's report: its JSON shape (`--json`), the goals it is read against, and the same
 // sections rendered as text tables (the terminal) or as Markdown (`--markdown BENCHMARKS.md`).
+import type { FlakyRow } from './flaky.js';
 import type { SandboxRow } from './sandbox.js';
 import type { ParallelRow } from './parallel.js';
 import type { BenchSettings } from './plan.js';
@@ -57,6 +58,8 @@ export interface Report {
   remote: RemoteRow;
   /** What the gate sandbox adds to every gate (bench/sandbox.ts). */
   sandbox: SandboxRow;
+  /** The flaky-gate rows (bench/flaky.ts). */
+  flaky: FlakyRow[];
   /** (b) in full: both drains and the git loop. */
   train: TrainFigure;
   /** The old culprit rows (c), only with --culprits. */
@@ -141,6 +144,48 @@ function verdictGoal(report: Pick<Report, 'pSweep' | 'parallel'>): Goal {
   return { figure: 'wrong verdicts (sweep and parallel runs)', measured: String(wrong), goal: '0', met: wrong === 0 };
 }
 
+/**
+ * The flaky-gate goals (issue 24), for the default policy: no culprit ever lands; at f = 0.05 no
+ * good job ejected over the queues and at most 10% more gate runs than without flakes; at f = 0.15
+ * at most one per 320 jobs and at most 30% more; and with f = 0 the figures of the pSweep replay
+ * of the same queues (`sweep`: null when the sweep did not run).
+ */
+export function flakyGoals(rows: readonly FlakyRow[], sweep: readonly SweepRow[] | null): Goal[] {
+  const goals: Goal[] = [];
+  const landed = rows.reduce((sum, row) => sum + row.culpritsLanded, 0);
+  goals.push({ figure: 'flaky rows: culprits landed, every policy', measured: String(landed), goal: '0', met: landed === 0 });
+  for (const row of rows.filter((r) => r.policy === 'default')) {
+    const at = `default policy, N = ${row.n}, p = ${row.p}, f = ${row.f}`;
+    const allowed = row.f <= 0.05 ? 0 : Math.floor((row.n * row.seeds) / 320);
+    const extra = row.f <= 0.05 ? 1.1 : 1.3;
+    goals.push({
+      figure: `good jobs ejected, ${at}, ${row.seeds} queues`,
+      measured: String(row.goodEjected),
+      goal: `<= ${allowed}`,
+      met: row.goodEjected <= allowed,
+    });
+    goals.push({
+      figure: `gate runs per job with flakes / without, ${at}`,
+      measured: `${fix(row.gateRunsPerJob, 3)} / ${fix(row.gateRunsPerJobNoFlakes, 3)}`,
+      goal: `<= ${extra.toFixed(2)}x`,
+      met: row.gateRunsPerJob <= extra * row.gateRunsPerJobNoFlakes + 1e-9,
+    });
+  }
+  const today = sweep?.filter((r) => r.policy === 'default' && r.pattern === 'uniform') ?? [];
+  for (const p of [...new Set(rows.map((r) => r.p))]) {
+    const mine = rows.find((r) => r.policy === 'default' && r.p === p);
+    const theirs = today.find((r) => Math.abs(r.p - p) < 1e-9 && r.n === mine?.n && r.seeds === mine?.seeds);
+    if (!mine || !theirs) continue;
+    goals.push({
+      figure: `gate runs per job with f = 0, default policy, N = ${mine.n}, p = ${p} (replay), vs the pSweep replay`,
+      measured: `${fix(mine.gateRunsPerJobNoFlakes, 3)} vs ${fix(theirs.simulatedPerJob, 3)}`,
+      goal: 'equal',
+      met: Math.abs(mine.gateRunsPerJobNoFlakes - theirs.simulatedPerJob) < 1e-3,
+    });
+  }
+  return goals;
+}
+
 /** The goal of `land stats` over a long history: under a second. */
 export function statsGoal(row: StatsRow): Goal {
   return { figure: `land stats --json, ${row.jobs} finished jobs`, measured: ms(row.statsMs), goal: '< 1000 ms', met: row.statsMs < 1000 };
@@ -192,6 +237,7 @@ export function goalsOf(report: Omit<Report, 'goals'>): Goal[] {
       met: report.remote.fetchesPerTrain <= 1.05 && report.remote.pushesPerTrain <= 1.05,
     },
     statsGoal(report.stats),
+    ...flakyGoals(report.flaky, report.pSweep),
     verdictGoal(report),
     {
       figure: report.settings.quick ? 'total time of this run (--quick; the goal is for the full run)' : 'total time of the full run',
@@ -218,6 +264,7 @@ export const REQUIRED_SHAPE = {
   overhead: ['landMs', 'rawGitMs', 'ratio', 'perTrainOverheadMs'],
   parallel: ['n', 'p', 'wallSeconds1', 'wallSeconds2', 'ratio'],
   remote: ['branches', 'localMs', 'remoteMs', 'addedPerTrainMs', 'fetchesPerTrain', 'pushesPerTrain'],
+  flaky: ['n', 'p', 'f', 'seeds', 'goodEjected', 'culpritsLanded', 'gateRunsPerJob', 'gateRunsPerJobNoFlakes'],
 } as const;
 
 /** What is missing from a parsed `--json` object (empty: it has the issue's shape). */
@@ -226,10 +273,11 @@ export function shapeProblems(value: unknown): string[] {
   const obj = (value ?? {}) as Record<string, unknown>;
   for (const [key, fields] of Object.entries(REQUIRED_SHAPE)) {
     const part = obj[key];
-    const items = key === 'pSweep' ? (Array.isArray(part) ? part : null) : [part];
+    const listed = key === 'pSweep' || key === 'flaky';
+    const items = listed ? (Array.isArray(part) ? part : null) : [part];
     if (!items || items.length === 0) problems.push(`${key}: missing or empty`);
     for (const [i, item] of (items ?? []).entries()) {
-      const where = key === 'pSweep' ? `${key}[${i}]` : key;
+      const where = listed ? `${key}[${i}]` : key;
       if (typeof item !== 'object' || item === null) {
         problems.push(`${where}: ${item === undefined ? 'missing' : 'not an object'}`);
         continue;
@@ -243,6 +291,7 @@ export function shapeProblems(value: unknown): string[] {
       }
       if (key === 'pSweep' && record.policy !== 'serial' && record.policy !== 'default') problems.push(`${where}.policy: not serial or default`);
       if (key === 'pSweep' && !['uniform', 'head', 'burst'].includes(String(record.pattern))) problems.push(`${where}.pattern: not uniform, head or burst`);
+      if (key === 'flaky' && !['default', 'flaky0', 'flaky2'].includes(String(record.policy))) problems.push(`${where}.policy: not default, flaky0 or flaky2`);
     }
   }
   return problems;

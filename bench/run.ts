@@ -7,10 +7,13 @@
 //   stats: `land stats --json` over 10,000 finished jobs and their metrics rows (bench/stats.ts)
 //   parallel: wall time with batch.parallel 1 and 2 (bench/parallel.ts)
 //   remote: per-train cost of a queue kept in a file:// remote against a clone's own (bench/remote.ts)
+//   sandbox: what the gate sandbox adds per gate (bench/sandbox.ts)
+//   flaky: ejected good jobs, landed culprits and gate runs with a flaky gate, per policy (bench/flaky.ts)
 //   c. (--culprits only) gate runs per landed job with culprits at fixed positions, N = 8 and 16
 //   d. peak RSS of the `land run` processes of (b), through GNU time when it is there
 // It measures and prints; it asserts nothing. Flags: see USAGE (bench/plan.ts); `--only <part>` runs
 // one part and prints its figures (and the goals read from them) alone. Progress goes to stderr.
+import { measureFlaky } from './flaky.js';
 import { measureSandbox } from './sandbox.js';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -20,7 +23,7 @@ import { BenchError, git } from './git.js';
 import { gnuTimeWorks } from './land.js';
 import { measureParallel } from './parallel.js';
 import { type BenchArgs, type BenchSettings, type Part, parseArgs, settingsFor, USAGE } from './plan.js';
-import { goalsOf, jsonReport, type Goal, type Machine, metText, overheadOf, type Report, statsGoal } from './report.js';
+import { flakyGoals, goalsOf, jsonReport, type Goal, type Machine, metText, overheadOf, type Report, statsGoal } from './report.js';
 import { measureRemoteQueue } from './remote.js';
 import { measureScale } from './scale.js';
 import { measureStats } from './stats.js';
@@ -64,6 +67,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const parallel = await part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
   const remote = await part('remote', () => measureRemoteQueue(root, { ...settings.remote, progress }));
   const sandbox = await part('sandbox', () => measureSandbox(root, { runs: SANDBOX_RUNS, progress }));
+  const flaky = await part('flaky', () => measureFlaky(settings.flaky));
   const culprits = settings.culprits
     ? await part('culprits', () =>
         measureCulprits(
@@ -76,7 +80,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const rssNote = rss
     ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
     : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' };
-  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, remote, sandbox, culprits, rss: rssNote };
+  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, remote, sandbox, flaky, culprits, rss: rssNote };
 }
 
 /** One part alone (`--only`): its figures, and the goals read from them (the stats part's; the others' need the whole report). */
@@ -102,6 +106,10 @@ async function measureOne(root: string, settings: BenchSettings, only: Part, pro
       return { value: await measureRemoteQueue(root, { ...settings.remote, progress }), goals: [] };
     case 'sandbox':
       return { value: await measureSandbox(root, { runs: SANDBOX_RUNS, progress }), goals: [] };
+    case 'flaky': {
+      const flaky = measureFlaky(settings.flaky);
+      return { value: flaky, goals: flakyGoals(flaky, null) };
+    }
     case 'culprits':
       return {
         value: measureCulprits(

@@ -2,11 +2,12 @@
 // the goals read from the figures, the text and Markdown renderings and the flags. Pure: the
 // benchmark itself takes minutes (`npm run bench -- --quick` is the smoke run), so it is not run here.
 import { describe, expect, it } from 'vitest';
+import { type FlakyRow, measureFlaky } from '../../bench/flaky.js';
 import { formatMarkdown, formatReport } from '../../bench/format.js';
 import type { ParallelRow } from '../../bench/parallel.js';
 import { culpritPositions, positionsOf, queueSeed, sweepShapes } from '../../bench/sweep.js';
 import { parseArgs, settingsFor } from '../../bench/plan.js';
-import { goalsOf, jsonReport, overheadOf, type Report, sameWithin, shapeProblems } from '../../bench/report.js';
+import { flakyGoals, goalsOf, jsonReport, overheadOf, type Report, sameWithin, shapeProblems } from '../../bench/report.js';
 import type { TrainFigure } from '../../bench/scenarios.js';
 import type { SweepRow } from '../../bench/sweep.js';
 
@@ -98,6 +99,7 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
     overhead: overheadOf(train),
     parallel: parallelRow(),
     sandbox: { runs: 21, mechanism: '/usr/bin/bwrap', plainMs: 3, sandboxedMs: 9, perGateMs: 6, note: 'test' },
+    flaky: FLAKY,
     remote: {
       branches: 16,
       trains: 16,
@@ -120,6 +122,9 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
   };
   return { ...partial, goals: goalsOf(partial) };
 }
+
+/** The flaky rows of a tiny replay (pure, milliseconds). */
+const FLAKY: FlakyRow[] = measureFlaky({ n: 16, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 2, many: 20 });
 
 const goal = (report: Report, figure: string) => report.goals.find((g) => g.figure.startsWith(figure));
 
@@ -220,15 +225,19 @@ describe('the goals', () => {
 
 describe('the tables', () => {
   it('prints every part side by side, with the goals and whether they were met', () => {
-    const text = formatReport(fakeReport());
-    for (const title of ['a. startup', 'b. overhead', 'pSweep:', 'scale:', 'parallel:', 'goals']) expect(text).toContain(title);
+    const report = fakeReport();
+    const text = formatReport(report);
+    for (const title of ['a. startup', 'b. overhead', 'pSweep:', 'scale:', 'parallel:', 'flaky:', 'goals']) expect(text).toContain(title);
     expect(text).toMatch(/64 +0\.1 +6 +uniform +default +5 +0\.480 .* <= 0\.48 +met/);
     expect(text).toMatch(/0\.1 +6 +uniform +serial +5 +1\.000 .*\(for comparison\)/);
     expect(text).toContain('per-train overhead = (window 1 - window 32) / (32 trains - 1) = 25 ms (goal <= 30 ms)');
     expect(text).toMatch(/ 2 +12\.00 s +16 +15 +12 +29 +3 +0/);
     expect(text).toContain('stats: land stats --json over 10000 finished jobs and 2500 metrics rows');
     expect(text).toContain('CPU time (user + system, GNU time) of the same command: 700 ms');
-    expect(text).toContain('11 of 14 met');
+    const flakyFigure = /^(flaky rows|good jobs ejected|gate runs per job with)/;
+    const others = report.goals.filter((g) => !flakyFigure.test(g.figure));
+    expect(`${others.filter((g) => g.met).length} of ${others.length}`).toBe('11 of 14');
+    expect(text).toContain(`${report.goals.filter((g) => g.met).length} of ${report.goals.length} met`);
   });
 
   it('writes BENCHMARKS.md with the command, the machine, the goals first and the definitions', () => {
@@ -305,5 +314,37 @@ describe('flags and settings', () => {
     expect(shapes).toHaveLength(4 + 2 * 3 * 3);
     expect(shapes.find((s) => s.n === 16 && s.k === 2 && s.pattern === 'head')).toMatchObject({ seeds: 1, policies: ['default'] });
     expect(shapes.find((s) => s.n === 24 && s.k === 3 && s.pattern === 'burst')).toMatchObject({ p: 0.125, seeds: 3 });
+  });
+});
+
+describe('the flaky rows (bench/flaky.ts)', () => {
+  it("has a row per rate, flake rate and policy with the issue's fields; no culprit lands", () => {
+    expect(FLAKY.map((r) => `${r.p} ${r.f} ${r.policy}`)).toHaveLength(12);
+    for (const row of FLAKY) {
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(['n', 'p', 'f', 'policy', 'seeds', 'goodEjected', 'culpritsLanded', 'gateRunsPerJob', 'gateRunsPerJobNoFlakes']),
+      );
+      expect(row.culpritsLanded).toBe(0);
+    }
+    // retries.flaky 2 gates a lone failed job again: it ejects no more good jobs than 0 re-runs.
+    const ejected = (policy: string) => FLAKY.filter((r) => r.policy === policy).reduce((sum, r) => sum + r.expected.goodEjectedPer320, 0);
+    expect(ejected('flaky2')).toBeLessThan(ejected('flaky0'));
+  });
+
+  it('reads the goals: no good job ejected at f = 0.05, at most 1 per 320 at f = 0.15, runs within 10% / 30%, f = 0 equal to the sweep', () => {
+    const row = (over: Partial<FlakyRow>): FlakyRow => ({ ...(FLAKY[0] as FlakyRow), policy: 'default', n: 64, seeds: 5, ...over });
+    const goals = flakyGoals(
+      [
+        row({ p: 0.1, f: 0.05, goodEjected: 1, gateRunsPerJob: 0.5, gateRunsPerJobNoFlakes: 0.48 }),
+        row({ p: 0.1, f: 0.15, goodEjected: 1, gateRunsPerJob: 0.7, gateRunsPerJobNoFlakes: 0.48 }),
+      ],
+      [sweepRow(0.1, 'default', 0.48)],
+    );
+    const met = (figure: string) => goals.find((g) => g.figure.startsWith(figure))?.met;
+    expect(met('good jobs ejected, default policy, N = 64, p = 0.1, f = 0.05')).toBe(false);
+    expect(met('good jobs ejected, default policy, N = 64, p = 0.1, f = 0.15')).toBe(true);
+    expect(met('gate runs per job with flakes / without, default policy, N = 64, p = 0.1, f = 0.05')).toBe(true);
+    expect(met('gate runs per job with flakes / without, default policy, N = 64, p = 0.1, f = 0.15')).toBe(false);
+    expect(met('gate runs per job with f = 0')).toBe(true);
   });
 });
