@@ -154,11 +154,14 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
     }
     case 'gate_flaky': {
       const d = journalDetail(entry, 'gate_flaky');
+      // Runs before the passing one all failed: a train is gated again only after a FAIL.
+      const failed = Math.max(1, (d?.passedRun ?? 2) - 1);
+      const times = failed === 1 ? 'once' : `${failed} times`;
       return {
         kind: 'note',
         at,
         event: entry.event,
-        text: `flaky gate ${d?.gate ?? '?'}: it failed (${d?.status ?? 'FAIL'}) and a re-run of the same tree passed (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'})`,
+        text: `flaky gate ${d?.gate ?? '?'}: it failed ${times} (${d?.status ?? 'FAIL'}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake, not a culprit`,
       };
     }
     case 'regated':

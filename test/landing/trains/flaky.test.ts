@@ -108,7 +108,8 @@ describe('flaky gates', () => {
     expect(show.stdout).toMatch(/flaky +gate test failed \(exit 1\) in run 1 of train \S+, then passed in run 2/);
     const why = await land(repo.dir, ['why', id]);
     expect(why.stdout).toContain('its gates run again on the same tree (run 2 of train');
-    expect(why.stdout).toContain('flaky gate test: it failed (exit 1) and a re-run of the same tree passed');
+    expect(why.stdout).toContain('flaky gate test: it failed once (exit 1) and then passed on the same tree (run 2 of train');
+    expect(why.stdout).toContain('a flake, not a culprit');
     const log = readFileSync(job.gateLog as string, 'utf8');
     expect(log).toMatch(/== run 2 of train .*retries\.flaky/);
 
