@@ -100,6 +100,7 @@ describe('knownKeysAt', () => {
       'network',
       'readOnly',
       'readWrite',
+      'advisory',
     ]);
     expect(knownKeysAt(policySchema, ['gates', 0, 'batch'])).toEqual(['job', 'measureDir']);
     expect(knownKeysAt(policySchema, ['refresh', 0])).toContain('message');
