@@ -16,7 +16,7 @@ export interface BenchArgs {
 }
 
 /** The parts of a run, in the order they run; `--only <part>` runs one. */
-export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'remote', 'sandbox', 'culprits'] as const;
+export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'executors', 'remote', 'sandbox', 'culprits'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {
@@ -40,6 +40,8 @@ export interface BenchSettings {
   /** `land stats --json` over this many finished jobs (median of `runs`). */
   stats: { jobs: number; runs: number };
   parallel: { n: number; p: number; seed: number; gateSeconds: number };
+  /** The executors row: the parallel row's queue on 1 local slot and on `slots` slots of two sshd hosts. */
+  executors: { n: number; p: number; seed: number; gateSeconds: number; slots: number };
   /** The remote-queue row: one-job trains drained from a clone's own queue and from a file:// remote. */
   remote: { n: number };
   culprits: boolean;
@@ -91,6 +93,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
       scale: { jobs: 1000, queued: 100, runs: 3 },
       stats: { jobs: 1000, runs: 3 },
       parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
+      executors: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5, slots: 4 },
       remote: { n: 6 },
       culprits: args.culprits,
     };
@@ -103,6 +106,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     scale: { jobs: 10_000, queued: 100, runs: 5 },
     stats: { jobs: 10_000, runs: 5 },
     parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },
+    executors: { n: 32, p: 0.1, seed: 1, gateSeconds: 1, slots: 4 },
     remote: { n: 16 },
     culprits: args.culprits,
   };
