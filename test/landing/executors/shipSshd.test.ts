@@ -112,7 +112,7 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     expect(execFileSync('git', ['--git-dir', join(dir, 'cache.git'), 'cat-file', '-t', first], { encoding: 'utf8' }).trim()).toBe('commit');
   });
 
-  it('runs a train’s gates on the executor over one master connection: the log streamed back, the verdict from the exit status, an abandoned run killed there', async () => {
+  it('runs a train’s gates on the executor over one master connection: the log streamed back, the verdict from the exit status, an abandoned or timed-out gate killed there', async () => {
     const controlDir = openControlDir() ?? '';
     expect(controlDir).toMatch(/^\/tmp\/land-ssh-/);
     expect(statSync(controlDir).mode & 0o777).toBe(0o700);
@@ -154,6 +154,20 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     expect(await running).toEqual({ kind: 'abandoned' });
     for (let waited = 0; !processGone(marker) && waited < 8_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processGone(marker)).toBe(true);
+
+    // A gate past its timeout: FAIL (timeout), and its process group on the executor killed.
+    const slow = `sleep 96${process.pid % 1000}`;
+    const timedOut = collectingLog();
+    const timeoutRun = runOnExecutor({
+      settings,
+      executor,
+      request: requestFor(train, base, { run: `echo started; ${slow}`, timeoutSeconds: 1 }),
+      log: timedOut.log,
+    });
+    expect(await timeoutRun).toEqual({ kind: 'fail', reason: 'timeout' });
+    expect(timedOut.text()).toMatch(/started\n[\s\S]*== gate test: timed out after /);
+    for (let waited = 0; !processGone(slow) && waited < 8_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processGone(slow)).toBe(true);
 
     // Every call went through the one master (its socket in the folder); the drain's end closes it.
     const [socket] = readdirSync(controlDir);
