@@ -185,6 +185,32 @@ function parallelSection(r: Report): Section {
   };
 }
 
+function executorsSection(r: Report): Section {
+  const e = r.executors;
+  const notes = [
+    `culprits at ${e.culprits.join(' ') || 'none'} (seed ${e.seed}); ratio wall(ssh ${e.slots}) / wall(local 1) = ${e.ratio === null ? '-' : fix(e.ratio)} (goal <= 0.45)`,
+    `for comparison, the same ${e.slots} slots on the drainer: wall(local ${e.slots}) / wall(local 1) = ${e.wallSecondsLocalK && e.wallSecondsLocal1 ? fix(e.wallSecondsLocalK / e.wallSecondsLocal1) : '-'}`,
+  ];
+  if (e.skipped) notes.push(`not measured: ${e.skipped}`);
+  if (e.error) notes.push(`not measured: ${e.error}`);
+  return {
+    title: `executors: N = ${e.n}, p = ${e.p} (k = ${e.k}), gates sleep ${e.gateSeconds} s; 1 local gate slot vs ${e.slots} slots on ${e.hosts} sshd hosts`,
+    headers: ['gate slots', 'wall', 'gate runs', 'finished', 'trains', 'landed', 'failed', 'wrong'],
+    rows: e.runs.map((run) => [
+      run.slots,
+      secs(run.wallSeconds),
+      String(run.gateRuns),
+      String(run.gateRunsFinished),
+      String(run.trains),
+      String(run.landed),
+      String(run.failed),
+      String(run.wrongVerdicts),
+    ]),
+    right: [1, 2, 3, 4, 5, 6, 7],
+    notes,
+  };
+}
+
 function sandboxSection(r: Report): Section {
   const s = r.sandbox;
   return {
@@ -297,6 +323,7 @@ export function sectionsOf(r: Report): Section[] {
     scaleSection(r),
     statsSection(r),
     parallelSection(r),
+    executorsSection(r),
     remoteSection(r),
     sandboxSection(r),
     flakySection(r),
@@ -354,6 +381,11 @@ const DEFINITIONS = `
   wall time after one warm-up.
 - **parallel**: N branches, k = round(p x N) culprits at positions from a fixed seed, gates that sleep; wall seconds of
   \`land run\` with \`batch.parallel\` 1 and 2; ratio = wall(2) / wall(1).
+- **executors**: the parallel row's queue drained with 1 local gate slot, then with 4 slots on two sshd processes on
+  127.0.0.1 as two [executors](docs/executors.md) (2 slots each, \`batch.parallel\` 4, the executors' land this build);
+  ratio = wall(ssh 4) / wall(local 1), gate runs and finished as for parallel; the third run puts the same 4 slots on the
+  drainer (\`local 4\`): what the plan gets from 4 slots without ssh's cost. On a machine without sshd the row is
+  \`{ skipped: "no sshd (...)" }\` with null figures. Both "hosts" are this machine: the 4 gates and the 2 sshds share its cores.
 - **remote**: the same N one-line branches (gate \`true\`, \`batch.max\` 1) drained from a clone's own queue and from a queue
   kept in a \`file://\` remote ([docs/remote.md](docs/remote.md)); both drains run through a PATH shim that logs each git
   command, which counts the fetches and pushes. Per train = (count - the drain's first fetch, its lease take and release) / trains.

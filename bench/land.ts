@@ -20,10 +20,10 @@ export interface Timed {
 }
 
 /** Times `program args` in `cwd` (wall clock around spawnSync). */
-export function timed(cwd: string, program: string, args: readonly string[], opts: { rssFile?: string } = {}): Timed {
+export function timed(cwd: string, program: string, args: readonly string[], opts: { rssFile?: string; env?: Record<string, string> } = {}): Timed {
   const [cmd, argv] = opts.rssFile ? [GNU_TIME, ['-f', '%M', '-o', opts.rssFile, program, ...args]] : [program, [...args]];
   const started = performance.now();
-  const result = spawnSync(cmd, argv, { cwd, env: childEnv({ CI: '1', NO_COLOR: '1' }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(cmd, argv, { cwd, env: childEnv({ CI: '1', NO_COLOR: '1', ...opts.env }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - started;
   if (result.error) throw new BenchError(`could not run ${program}: ${result.error.message}`);
   let maxRssKiB: number | null = null;
@@ -36,7 +36,7 @@ export function timed(cwd: string, program: string, args: readonly string[], opt
 }
 
 /** `land args` in `cwd`; a non-zero exit is a BenchError (the set-up or the measured run broke). */
-export function land(cwd: string, args: readonly string[], opts: { rssFile?: string } = {}): Timed {
+export function land(cwd: string, args: readonly string[], opts: { rssFile?: string; env?: Record<string, string> } = {}): Timed {
   const run = timed(cwd, process.execPath, [LAND_BIN, ...args], opts);
   if (run.code !== 0) throw new BenchError(`land ${args.join(' ')} in ${cwd} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-5).join(' | ')}`);
   return run;

@@ -49,8 +49,9 @@ export interface ParallelOptions {
 }
 
 // The gate: counts its start, sleeps $1 seconds, fails when the train carries a culprit-* file,
-// counts its end. argv, no quoting of paths: the files come through the environment.
-const GATE_SCRIPT = [
+// counts its end. argv, no quoting of paths: the files come through the environment. The
+// executors row (bench/executors.ts) drains the same queue with the same gate.
+export const GATE_SCRIPT = [
   'echo "$LAND_JOB" >> "$GATE_STARTS"',
   'sleep "$1"',
   'for f in culprit-*; do if [ -e "$f" ]; then echo "found $f: failing"; echo "$LAND_JOB" >> "$GATE_ENDS"; exit 1; fi; done',
@@ -58,7 +59,7 @@ const GATE_SCRIPT = [
   'echo "no culprit: passing"',
 ].join('\n');
 
-function branches(n: number, culprits: ReadonlySet<number>): BranchSpec[] {
+export function branches(n: number, culprits: ReadonlySet<number>): BranchSpec[] {
   return Array.from({ length: n }, (_, i) => {
     const name = `b${String(i + 1).padStart(2, '0')}`;
     // A culprit's one commit adds a culprit-* file, which is what makes the gate fail.
@@ -66,7 +67,7 @@ function branches(n: number, culprits: ReadonlySet<number>): BranchSpec[] {
   });
 }
 
-function lines(path: string): number {
+export function lines(path: string): number {
   return existsSync(path)
     ? readFileSync(path, 'utf8')
         .split('\n')
@@ -75,7 +76,7 @@ function lines(path: string): number {
 }
 
 /** Submits every branch in order with one `land submit`; returns job id -> branch position (1..n). */
-function submitAll(dir: string, specs: readonly BranchSpec[]): Map<string, number> {
+export function submitAll(dir: string, specs: readonly BranchSpec[]): Map<string, number> {
   const out = land(dir, ['submit', ...specs.map((b) => b.name), '--json']).stdout;
   const positions = new Map<string, number>();
   for (const line of out.split('\n').filter((l) => l.trim() !== '')) {

@@ -17,7 +17,7 @@ export interface BenchArgs {
 }
 
 /** The parts of a run, in the order they run; `--only <part>` runs one. */
-export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'remote', 'sandbox', 'flaky', 'culprits'] as const;
+export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'executors', 'remote', 'sandbox', 'flaky', 'culprits'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {
@@ -41,6 +41,8 @@ export interface BenchSettings {
   /** `land stats --json` over this many finished jobs (median of `runs`). */
   stats: { jobs: number; runs: number };
   parallel: { n: number; p: number; seed: number; gateSeconds: number };
+  /** The executors row: the parallel row's queue on 1 local slot and on `slots` slots of two sshd hosts. */
+  executors: { n: number; p: number; seed: number; gateSeconds: number; slots: number };
   /** The remote-queue row: one-job trains drained from a clone's own queue and from a file:// remote. */
   remote: { n: number };
   /** The flaky-gate rows (issue 24): the replay with a flaky gate, per policy. */
@@ -94,6 +96,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
       scale: { jobs: 1000, queued: 100, runs: 3 },
       stats: { jobs: 1000, runs: 3 },
       parallel: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5 },
+      executors: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5, slots: 4 },
       remote: { n: 6 },
       flaky: { n: 16, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 2, many: 200 },
       culprits: args.culprits,
@@ -107,6 +110,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     scale: { jobs: 10_000, queued: 100, runs: 5 },
     stats: { jobs: 10_000, runs: 5 },
     parallel: { n: 32, p: 0.1, seed: 1, gateSeconds: 1 },
+    executors: { n: 32, p: 0.1, seed: 1, gateSeconds: 1, slots: 4 },
     remote: { n: 16 },
     flaky: { n: 64, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 5, many: 1000 },
     culprits: args.culprits,

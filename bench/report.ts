@@ -1,5 +1,6 @@
 // The benchmark's report: its JSON shape (`--json`), the goals it is read against, and the same
 // sections rendered as text tables (the terminal) or as Markdown (`--markdown BENCHMARKS.md`).
+import type { ExecutorsRow } from './executors.js';
 import type { FlakyRow } from './flaky.js';
 import type { SandboxRow } from './sandbox.js';
 import type { ParallelRow } from './parallel.js';
@@ -55,6 +56,8 @@ export interface Report {
   startup: Startup;
   overhead: Overhead;
   parallel: ParallelRow;
+  /** 1 local gate slot against ssh executor slots on two sshd hosts (bench/executors.ts). */
+  executors: ExecutorsRow;
   remote: RemoteRow;
   /** What the gate sandbox adds to every gate (bench/sandbox.ts). */
   sandbox: SandboxRow;
@@ -139,9 +142,17 @@ function sweepGoals(rows: readonly SweepRow[]): Goal[] {
   });
 }
 
-function verdictGoal(report: Pick<Report, 'pSweep' | 'parallel'>): Goal {
-  const wrong = report.pSweep.reduce((sum, row) => sum + row.wrongVerdicts, 0) + report.parallel.runs.reduce((sum, run) => sum + run.wrongVerdicts, 0);
-  return { figure: 'wrong verdicts (sweep and parallel runs)', measured: String(wrong), goal: '0', met: wrong === 0 };
+function verdictGoal(report: Pick<Report, 'pSweep' | 'parallel' | 'executors'>): Goal {
+  const runs = [...report.parallel.runs, ...report.executors.runs];
+  const wrong = report.pSweep.reduce((sum, row) => sum + row.wrongVerdicts, 0) + runs.reduce((sum, run) => sum + run.wrongVerdicts, 0);
+  return { figure: 'wrong verdicts (sweep, parallel and executors runs)', measured: String(wrong), goal: '0', met: wrong === 0 };
+}
+
+/** The executors goal: K slots on two ssh hosts at most 0.45 of one local slot's wall time. */
+export function executorsGoal(row: ExecutorsRow): Goal {
+  const figure = `wall time, ${row.slots} executor slots on ${row.hosts} sshd hosts / 1 local slot (N = ${row.n}, p = ${row.p})`;
+  if (row.ratio === null) return { figure, measured: `not measured (${row.skipped ?? row.error ?? 'see executors'})`, goal: '<= 0.45', met: null };
+  return { figure, measured: fix(row.ratio), goal: '<= 0.45', met: row.ratio <= 0.45 };
 }
 
 /**
@@ -230,6 +241,7 @@ export function goalsOf(report: Omit<Report, 'goals'>): Goal[] {
       goal: '<= 0.65',
       met: p === null ? null : p <= 0.65,
     },
+    executorsGoal(report.executors),
     {
       figure: `per train, a queue in a file:// remote vs a clone's own (N = ${report.remote.branches}, one job per train)`,
       measured: `${fix(report.remote.fetchesPerTrain)} fetch + ${fix(report.remote.pushesPerTrain)} push, +${ms(report.remote.addedPerTrainMs)}`,

@@ -6,6 +6,7 @@
 //   scale: status, submit and per-train overhead with 10,000 jobs present (bench/scale.ts)
 //   stats: `land stats --json` over 10,000 finished jobs and their metrics rows (bench/stats.ts)
 //   parallel: wall time with batch.parallel 1 and 2 (bench/parallel.ts)
+//   executors: the same queue on 1 local gate slot and on 4 slots of two sshd hosts (bench/executors.ts)
 //   remote: per-train cost of a queue kept in a file:// remote against a clone's own (bench/remote.ts)
 //   sandbox: what the gate sandbox adds per gate (bench/sandbox.ts)
 //   flaky: ejected good jobs, landed culprits and gate runs with a flaky gate, per policy (bench/flaky.ts)
@@ -18,12 +19,13 @@ import { measureSandbox } from './sandbox.js';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { measureExecutors } from './executors.js';
 import { formatMarkdown, formatReport } from './format.js';
 import { BenchError, git } from './git.js';
 import { gnuTimeWorks } from './land.js';
 import { measureParallel } from './parallel.js';
 import { type BenchArgs, type BenchSettings, type Part, parseArgs, settingsFor, USAGE } from './plan.js';
-import { flakyGoals, goalsOf, jsonReport, type Goal, type Machine, metText, overheadOf, type Report, statsGoal } from './report.js';
+import { executorsGoal, flakyGoals, goalsOf, jsonReport, type Goal, type Machine, metText, overheadOf, type Report, statsGoal } from './report.js';
 import { measureRemoteQueue } from './remote.js';
 import { measureScale } from './scale.js';
 import { measureStats } from './stats.js';
@@ -65,6 +67,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const scale = await part('scale', () => measureScale(root, { ...settings.scale, progress }));
   const stats = await part('stats', () => measureStats(root, { ...settings.stats, progress }));
   const parallel = await part('parallel', () => measureParallel(root, { ...settings.parallel, progress }));
+  const executors = await part('executors', () => measureExecutors(root, { ...settings.executors, progress }));
   const remote = await part('remote', () => measureRemoteQueue(root, { ...settings.remote, progress }));
   const sandbox = await part('sandbox', () => measureSandbox(root, { runs: SANDBOX_RUNS, progress }));
   const flaky = await part('flaky', () => measureFlaky(settings.flaky));
@@ -80,7 +83,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const rssNote = rss
     ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
     : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' };
-  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, remote, sandbox, flaky, culprits, rss: rssNote };
+  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, executors, remote, sandbox, flaky, culprits, rss: rssNote };
 }
 
 /** One part alone (`--only`): its figures, and the goals read from them (the stats part's; the others' need the whole report). */
@@ -102,6 +105,10 @@ async function measureOne(root: string, settings: BenchSettings, only: Part, pro
     }
     case 'parallel':
       return { value: await measureParallel(root, { ...settings.parallel, progress }), goals: [] };
+    case 'executors': {
+      const executors = await measureExecutors(root, { ...settings.executors, progress });
+      return { value: executors, goals: [executorsGoal(executors)] };
+    }
     case 'remote':
       return { value: await measureRemoteQueue(root, { ...settings.remote, progress }), goals: [] };
     case 'sandbox':

@@ -336,6 +336,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     // A leftover is the next drain's recovery's. With the state folder gone, git's records of the
     // worktrees that were in it stay: they are what tells `land status` there was a queue here.
     if (!store.stateFolderVanished()) await ctx.worktrees?.close().catch(() => undefined);
+    await ctx.slots?.close().catch(() => undefined); // the executors' ssh master connections
     if (!store.stateFolderVanished()) syncUnsynced(store);
     await lease.release();
     await notifier.settle(); // each notifier is bounded by its timeout; none holds a landing back

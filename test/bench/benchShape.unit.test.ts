@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { type FlakyRow, measureFlaky } from '../../bench/flaky.js';
 import { formatMarkdown, formatReport } from '../../bench/format.js';
+import type { ExecutorsRow } from '../../bench/executors.js';
 import type { ParallelRow } from '../../bench/parallel.js';
 import { culpritPositions, positionsOf, queueSeed, sweepShapes } from '../../bench/sweep.js';
 import { parseArgs, settingsFor } from '../../bench/plan.js';
@@ -69,6 +70,24 @@ function parallelRow(overrides: Partial<ParallelRow> = {}): ParallelRow {
   };
 }
 
+function executorsRow(overrides: Partial<ExecutorsRow> = {}): ExecutorsRow {
+  const run = (slots: string, wallSeconds: number) => ({
+    slots,
+    wallSeconds,
+    gateRuns: 18,
+    gateRunsFinished: 15,
+    trains: 12,
+    landed: 29,
+    failed: 3,
+    wrongVerdicts: 0,
+  });
+  return {
+    ...{ n: 32, p: 0.1, k: 3, seed: 1, gateSeconds: 1, culprits: [4, 17, 30], slots: 4, hosts: 2 },
+    ...{ wallSecondsLocal1: 20, wallSecondsK: 9, ratio: 0.45, wallSecondsLocalK: 8, gateRuns: 18, finished: 15, runs: [run('local 1', 20), run('ssh 4', 9)] },
+    ...overrides,
+  };
+}
+
 function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
   const partial: Omit<Report, 'goals'> = {
     command: 'npm run bench -- --json',
@@ -98,6 +117,7 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
     startup: { runs: 5, nodeBaselineMs: 60, versionMs: 85, statusMs: 130, statusJobs: 8 },
     overhead: overheadOf(train),
     parallel: parallelRow(),
+    executors: executorsRow(),
     sandbox: { runs: 21, mechanism: '/usr/bin/bwrap', plainMs: 3, sandboxedMs: 9, perGateMs: 6, note: 'test' },
     flaky: FLAKY,
     remote: {
@@ -183,6 +203,28 @@ describe('the goals', () => {
     expect(goal(worse, 'wall time, batch.parallel')?.met).toBeNull();
   });
 
+  it('reads the executors row: ratio at most 0.45; not measured where there is no sshd', () => {
+    expect(goal(fakeReport(), 'wall time, 4 executor slots on 2 sshd hosts / 1 local slot')).toMatchObject({ measured: '0.45', met: true });
+    const slower = fakeReport({ executors: executorsRow({ ratio: 0.46 }) });
+    expect(goal(slower, 'wall time, 4 executor slots')?.met).toBe(false);
+    const none = executorsRow({
+      wallSecondsLocal1: null,
+      wallSecondsK: null,
+      ratio: null,
+      wallSecondsLocalK: null,
+      gateRuns: null,
+      finished: null,
+      runs: [],
+      skipped: 'no sshd (/usr/sbin/sshd)',
+    });
+    expect(goal(fakeReport({ executors: none }), 'wall time, 4 executor slots')).toMatchObject({
+      measured: 'not measured (no sshd (/usr/sbin/sshd))',
+      met: null,
+    });
+    expect(formatReport(fakeReport({ executors: none }))).toContain('not measured: no sshd (/usr/sbin/sshd)');
+    expect(formatReport(fakeReport())).toMatch(/ssh 4 +9\.00 s +18 +15 +12 +29 +3 +0/);
+  });
+
   it('at p = 0.3 the default policy must also stay at or under serial', () => {
     const report = fakeReport();
     const g = goal(report, 'gate runs per job, default policy, N = 64, p = 0.3');
@@ -236,7 +278,7 @@ describe('the tables', () => {
     expect(text).toContain('CPU time (user + system, GNU time) of the same command: 700 ms');
     const flakyFigure = /^(flaky rows|good jobs ejected|gate runs per job with)/;
     const others = report.goals.filter((g) => !flakyFigure.test(g.figure));
-    expect(`${others.filter((g) => g.met).length} of ${others.length}`).toBe('11 of 14');
+    expect(`${others.filter((g) => g.met).length} of ${others.length}`).toBe('12 of 15');
     expect(text).toContain(`${report.goals.filter((g) => g.met).length} of ${report.goals.length} met`);
   });
 

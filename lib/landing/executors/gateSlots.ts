@@ -1,8 +1,10 @@
 // The drain's gate slots across its executors: which slot of which executor each running train
 // holds, which executors are down (health.ts), and each ssh executor's cache repository made once
-// per drain. A train takes a slot (chooseSlot: waiting while every offered one is busy, or every
+// per drain, through one ssh master connection each (connectionReuse.ts, closed by close() at the
+// drain's end). A train takes a slot (chooseSlot: waiting while every offered one is busy, or every
 // executor is down), runs its gates there, and gives it back.
 import { chooseSlot } from './choose.js';
+import { closeMasters, openControlDir } from './connectionReuse.js';
 import { ALL_UP, type ExecutorHealth, markDown, markUp } from './health.js';
 import { type ExecutorInfra, prepareExecutor } from './ship.js';
 import type { Executor } from './slots.js';
@@ -19,9 +21,12 @@ export class GateSlots {
   private readonly used = new Map<string, Set<number>>();
   private readonly prepared = new Map<string, Promise<ExecutorInfra | null>>();
   private waiters: (() => void)[] = [];
+  /** The master sockets' folder: made on the first ssh executor's use (null: no reuse). */
+  private controlDir: string | null | undefined;
+  private readonly reached = new Map<string, SshExecutor>();
 
   constructor(
-    readonly settings: SshSettings,
+    private readonly ssh: SshSettings,
     private readonly now: () => number = Date.now,
     /** Told each time an executor goes down or comes back (the drain writes executors.json for `land status`). */
     private readonly onHealth: (health: ExecutorHealth) => void = () => undefined,
@@ -57,14 +62,29 @@ export class GateSlots {
     if (this.health !== before) this.onHealth(this.health);
   }
 
+  /** The ssh settings of every call to an executor: the drainer's, through the drain's masters. */
+  get settings(): SshSettings {
+    return this.controlDir ? { ...this.ssh, controlDir: this.controlDir } : this.ssh;
+  }
+
   /** Its cache repository, made on first use (once per drain unless it failed). */
   prepare(executor: SshExecutor): Promise<ExecutorInfra | null> {
+    if (this.controlDir === undefined) this.controlDir = openControlDir();
+    this.reached.set(executor.name, executor);
     let made = this.prepared.get(executor.name);
     if (made === undefined) {
       made = prepareExecutor(this.settings, executor);
       this.prepared.set(executor.name, made);
     }
     return made;
+  }
+
+  /** The drain ended: the executors' master connections end, their sockets' folder goes. */
+  async close(): Promise<void> {
+    const settings = this.settings;
+    this.controlDir = undefined;
+    await closeMasters(settings, [...this.reached.values()]);
+    this.reached.clear();
   }
 
   private hold(executor: Executor): TakenSlot {

@@ -12,6 +12,11 @@ export interface SshSettings {
   program: string;
   /** LAND_SSH_CONFIG: `ssh -F <file>`. */
   config: string | undefined;
+  /**
+   * The drain's private folder of ssh master sockets (connectionReuse.ts): every ssh to an executor
+   * (the pushes too) goes through one master connection per executor. Unset: each ssh connects anew.
+   */
+  controlDir?: string;
 }
 
 export function sshSettings(env: Record<string, string | undefined>): SshSettings {
@@ -21,7 +26,29 @@ export function sshSettings(env: Record<string, string | undefined>): SshSetting
 /** ssh never prompts, gives up on a host that does not answer in 5 s, and sends none of the drainer's variables. */
 const SSH_OPTIONS = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-o', 'SendEnv=-*'];
 
+/** How long a master connection outlives its last session (the drain ends it sooner: closeMasters). */
+export const CONTROL_PERSIST_SECONDS = 60;
+
+/**
+ * The connection reuse options: a master per executor (its socket `<controlDir>/%C`, one per host,
+ * port and user), kept CONTROL_PERSIST_SECONDS after its last session; keepalives end a session
+ * whose master lost the host in 30 s (a new ssh would give up after ConnectTimeout).
+ */
+function reuseOptions(settings: SshSettings): string[] {
+  if (settings.controlDir === undefined) return [];
+  return [
+    ...['-o', 'ControlMaster=auto', '-o', `ControlPath=${safeControlDir(settings.controlDir)}/%C`, '-o', `ControlPersist=${CONTROL_PERSIST_SECONDS}`],
+    ...['-o', 'ServerAliveInterval=10', '-o', 'ServerAliveCountMax=3'],
+  ];
+}
+
 const SAFE_DIR = /^\/[A-Za-z0-9._/-]*$/;
+
+/** The control folder, checked again: ssh reads `%` and spaces in an option's value. */
+function safeControlDir(dir: string): string {
+  if (!SAFE_DIR.test(dir)) throw new Error(`ssh control folder ${JSON.stringify(dir)} is not a plain absolute path`);
+  return dir;
+}
 
 /** The executor's dir, checked again before it goes into a remote shell line. */
 export function safeDir(executor: SshExecutor): string {
@@ -37,16 +64,34 @@ export function cachePath(executor: SshExecutor): string {
 
 /** The argv that runs `remoteCommand` (a fixed line built here) on the executor. */
 export function sshArgv(settings: SshSettings, executor: SshExecutor, remoteCommand: string): string[] {
-  const { user, host, port } = executor.ssh;
   return [
     settings.program,
     ...SSH_OPTIONS,
+    ...reuseOptions(settings),
     ...(settings.config === undefined ? [] : ['-F', settings.config]),
-    ...(port === undefined ? [] : ['-p', String(port)]),
-    ...(user === undefined ? [] : ['-l', user]),
-    '--',
-    host.replace(/^\[(.*)\]$/, '$1'),
+    ...destination(executor),
     remoteCommand,
+  ];
+}
+
+function destination(executor: SshExecutor): string[] {
+  const { user, host, port } = executor.ssh;
+  return [...(port === undefined ? [] : ['-p', String(port)]), ...(user === undefined ? [] : ['-l', user]), '--', host.replace(/^\[(.*)\]$/, '$1')];
+}
+
+/** The argv that tells the executor's master connection to end (`ssh -O exit`); null without reuse. */
+export function exitMasterArgv(settings: SshSettings, executor: SshExecutor): string[] | null {
+  if (settings.controlDir === undefined) return null;
+  const control = ['-o', `ControlPath=${safeControlDir(settings.controlDir)}/%C`];
+  return [
+    settings.program,
+    '-o',
+    'BatchMode=yes',
+    ...control,
+    ...(settings.config === undefined ? [] : ['-F', settings.config]),
+    '-O',
+    'exit',
+    ...destination(executor),
   ];
 }
 
@@ -83,8 +128,9 @@ function quote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** GIT_SSH_COMMAND for the push to an executor: the same program, options and config as sshArgv. */
+/** GIT_SSH_COMMAND for the push to an executor: the same program, options, master connection and config as sshArgv. */
 export function gitSshCommand(settings: SshSettings): string {
   const config = settings.config === undefined ? [] : ['-F', quote(settings.config)];
-  return [quote(settings.program), ...SSH_OPTIONS.map((word) => (word.includes('*') ? quote(word) : word)), ...config].join(' ');
+  const options = [...SSH_OPTIONS, ...reuseOptions(settings)].map((word) => (/^[A-Za-z0-9=-]+$/.test(word) ? word : quote(word)));
+  return [quote(settings.program), ...options, ...config].join(' ');
 }

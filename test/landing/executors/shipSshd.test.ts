@@ -3,7 +3,7 @@
 // executor that does not answer reported as INFRA that marks it down, never as a verdict. Left out
 // (reported as skipped) only on a machine without sshd and without LAND_REQUIRE_SSHD=1.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { LAND_BIN, land } from '../../helpers/cli.js';
 import { VERSION } from '../../../lib/version.js';
 import { runOnExecutor } from '../../../lib/landing/executors/remoteRun.js';
 import type { ExecutorRequestInput } from '../../../lib/landing/executors/request.js';
+import { closeMasters, openControlDir } from '../../../lib/landing/executors/connectionReuse.js';
 import { prepareExecutor, shipCommit } from '../../../lib/landing/executors/ship.js';
 import { type SshExecutor, sshSettings } from '../../../lib/landing/executors/sshArgv.js';
 import { runDrain } from '../../helpers/drainHarness.js';
@@ -111,8 +112,11 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     expect(execFileSync('git', ['--git-dir', join(dir, 'cache.git'), 'cat-file', '-t', first], { encoding: 'utf8' }).trim()).toBe('commit');
   });
 
-  it('runs a train’s gates on the executor: the log streamed back, the verdict from the exit status, an abandoned run killed there', async () => {
-    const settings = sshSettings({ LAND_SSH_CONFIG: started().config });
+  it('runs a train’s gates on the executor over one master connection: the log streamed back, the verdict from the exit status, an abandoned or timed-out gate killed there', async () => {
+    const controlDir = openControlDir() ?? '';
+    expect(controlDir).toMatch(/^\/tmp\/land-ssh-/);
+    expect(statSync(controlDir).mode & 0o777).toBe(0o700);
+    const settings = { ...sshSettings({ LAND_SSH_CONFIG: started().config }), controlDir };
     const repo = makeRepo();
     const base = repo.tip('main');
     const dir = join(tempDir('land-executor-'), 'land');
@@ -150,6 +154,28 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     expect(await running).toEqual({ kind: 'abandoned' });
     for (let waited = 0; !processGone(marker) && waited < 8_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processGone(marker)).toBe(true);
+
+    // A gate past its timeout: FAIL (timeout), and its process group on the executor killed.
+    const slow = `sleep 96${process.pid % 1000}`;
+    const timedOut = collectingLog();
+    const timeoutRun = runOnExecutor({
+      settings,
+      executor,
+      request: requestFor(train, base, { run: `echo started; ${slow}`, timeoutSeconds: 1 }),
+      log: timedOut.log,
+    });
+    expect(await timeoutRun).toEqual({ kind: 'fail', reason: 'timeout' });
+    expect(timedOut.text()).toMatch(/started\n[\s\S]*== gate test: timed out after /);
+    for (let waited = 0; !processGone(slow) && waited < 8_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processGone(slow)).toBe(true);
+
+    // Every call went through the one master (its socket in the folder); the drain's end closes it.
+    const [socket] = readdirSync(controlDir);
+    expect(processGone(`${controlDir}/${socket} \\[mux\\]`)).toBe(false);
+    await closeMasters(settings, [executor]);
+    expect(existsSync(controlDir)).toBe(false);
+    for (let waited = 0; !processGone(`${controlDir}/`) && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processGone(`${controlDir}/`)).toBe(true);
   });
 
   it('a drain gates a train on an executor and lands it; an unreachable executor is INFRA for that run, retried on the other', async () => {
