@@ -84,13 +84,18 @@ export type ExecutorEntry = z.infer<typeof executorSchema>;
 const rawExecutors = z.looseObject({
   executors: z.array(z.unknown()),
   batch: z.looseObject({ parallel: z.number().optional() }).optional(),
+  gates: z.array(z.unknown()).optional(),
 });
+/** A gate with a batch stage (`land batch`): its ledger lines are written where it runs. */
+const rawBatchGate = z.looseObject({ name: z.string().optional(), batch: z.looseObject({}) });
 const rawEntry = z.looseObject({ host: z.string(), slots: z.number().optional() });
 
 /**
- * The problems no single entry shows: a host listed twice, and batch.parallel above the slots the
- * entries give (a train that could never find a slot). Read on the raw value so they are reported
- * with the schema's own problems.
+ * The problems no single entry shows: a host listed twice, batch.parallel above the slots the
+ * entries give (a train that could never find a slot), and a batch stage gate with an ssh
+ * executor (its ledger lines would be written on the executor, where the drainer cannot check
+ * them: every such train would FAIL for a missing ledger line). Read on the raw value so they are
+ * reported with the schema's own problems.
  */
 export function executorProblems(raw: unknown): string[] {
   const parsed = rawExecutors.safeParse(raw);
@@ -108,5 +113,13 @@ export function executorProblems(raw: unknown): string[] {
   const parallel = parsed.data.batch?.parallel;
   if (parsed.data.executors.length > 0 && parallel !== undefined && parallel > slots)
     problems.push(`batch.parallel: ${parallel} trains at once need ${parallel} gate slots; executors give ${slots}`);
+  const remote = parsed.data.executors.some((value) => rawEntry.safeParse(value).data?.host !== 'local');
+  (parsed.data.gates ?? []).forEach((value, index) => {
+    const gate = rawBatchGate.safeParse(value);
+    if (remote && gate.success)
+      problems.push(
+        `gates[${index}].batch: a batch stage gate cannot run on an ssh executor (its ledger is checked on the drainer); drop the ssh executors or the batch stage`,
+      );
+  });
   return problems;
 }

@@ -72,6 +72,17 @@ describe('executors in the policy', () => {
     expect(parse({ batch: { parallel: 2 }, executors: [{ host: 'ssh://h', slots: 4 }] }).problems).toEqual([]);
   });
 
+  it('refuses a batch stage gate with an ssh executor: its ledger lines would be on the executor', () => {
+    const gates = [
+      { name: 'test', run: ['true'] },
+      { name: 'bench', run: ['true'], batch: { job: 'bench' } },
+    ];
+    expect(parse({ gates, executors: [{ host: 'ssh://h' }] }).problems).toContain(
+      'gates[1].batch: a batch stage gate cannot run on an ssh executor (its ledger is checked on the drainer); drop the ssh executors or the batch stage',
+    );
+    expect(parse({ gates, executors: [{ host: 'local', slots: 2 }] }).problems.filter((p) => p.includes('batch stage'))).toEqual([]);
+  });
+
   it('has its keys known for "did you mean"', () => {
     expect(knownKeysAt(policySchema, ['executors', 0])).toEqual(['host', 'slots', 'dir', 'land']);
   });
