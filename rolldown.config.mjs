@@ -15,6 +15,12 @@ rmSync('dist/bin/chunks', { recursive: true, force: true });
 export default defineConfig({
   input: 'dist/bin/land.js',
   platform: 'node',
+  // land's own modules (dist/lib/) run nothing at import that another module relies on: a module
+  // only declares (functions, constants, zod schemas). So a command's chunk need not load a module
+  // whose exports it never uses, even when a barrel (lib/store/index.ts) re-exports it: `land status`
+  // then does not build the ledger's, journal's or gates' schemas (docs/development.md, start-up).
+  // Other modules keep their own declaration (zod's package.json says it has none), as before.
+  treeshake: { moduleSideEffects: (id) => (id.includes('/dist/lib/') ? false : undefined) },
   output: {
     dir: 'dist/bin',
     format: 'esm',

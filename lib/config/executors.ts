@@ -4,6 +4,7 @@
 // set: both end up in an ssh command line (the folder inside the remote shell's command), so
 // nothing in them may need quoting.
 import { z } from 'zod';
+import { PARSED_ONCE } from './parseOnce.js';
 
 /** `ssh://[user@]host[:port]`: the user, host and port as ssh takes them, nothing else. */
 const SSH_HOST = /^ssh:\/\/(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])(?::([0-9]{1,5}))?$/;
@@ -98,13 +99,13 @@ const rawEntry = z.looseObject({ host: z.string(), slots: z.number().optional() 
  * reported with the schema's own problems.
  */
 export function executorProblems(raw: unknown): string[] {
-  const parsed = rawExecutors.safeParse(raw);
+  const parsed = rawExecutors.safeParse(raw, PARSED_ONCE);
   if (!parsed.success) return [];
   const problems: string[] = [];
   const seen = new Set<string>();
   let slots = 0;
   parsed.data.executors.forEach((value, index) => {
-    const entry = rawEntry.safeParse(value);
+    const entry = rawEntry.safeParse(value, PARSED_ONCE);
     if (!entry.success) return;
     if (seen.has(entry.data.host)) problems.push(`executors[${index}].host: ${entry.data.host} is listed twice (give it more slots instead)`);
     seen.add(entry.data.host);

@@ -2,6 +2,7 @@
 // named by `--queue-remote`, else by `queue.remote` in the policy. The policy is read at the clone's
 // target branch, else (a clone that has no such local branch) at origin's remote-tracking ref.
 import { z } from 'zod';
+import { PARSED_ONCE } from './parseOnce.js';
 import { LandError } from '../errors.js';
 import { branchRef, configGet, readCommitFile, type CommitFile } from '../git/index.js';
 import { POLICY_FILE, queueSchema } from './schema.js';
@@ -36,8 +37,8 @@ function queueSection(ref: string, read: CommitFile | null): QueueSection | null
   } catch {
     return null; // an unreadable policy is reported by the command that loads it
   }
-  const section = withQueue.safeParse(raw);
-  const parsed = queueSchema.safeParse((section.success ? section.data.queue : undefined) ?? {});
+  const section = withQueue.safeParse(raw, PARSED_ONCE);
+  const parsed = queueSchema.safeParse((section.success ? section.data.queue : undefined) ?? {}, PARSED_ONCE);
   if (!parsed.success) {
     const problem = parsed.error.issues[0];
     throw new LandError('config', `${POLICY_FILE} at ${ref}: queue.${problem?.path.join('.') ?? ''}: ${problem?.message ?? 'invalid'}`);

@@ -1,5 +1,6 @@
 // Turns a .ctm.json text into a policy or into every problem at once, each with its key path.
 import { z } from 'zod';
+import { PARSED_ONCE } from './parseOnce.js';
 import { LandError } from '../errors.js';
 import { executorProblems } from './executors.js';
 import { knownKeysAt } from './knownKeys.js';
@@ -59,7 +60,7 @@ export function parsePolicy(text: string): PolicyParse {
   } catch (error) {
     return { ok: false, problems: [`(file): not valid JSON: ${(error as Error).message}`] };
   }
-  const result = policySchema.safeParse(raw);
+  const result = policySchema.safeParse(raw, PARSED_ONCE);
   // Duplicate gate names (and executor hosts) are checked on the raw value so they are reported with the schema's own
   // problems, not only once those are fixed.
   const problems = result.success ? [] : result.error.issues.flatMap((issue) => describeIssue(issue, raw));
@@ -73,12 +74,12 @@ const rawGates = z.looseObject({ gates: z.array(z.unknown()) });
 const namedGate = z.looseObject({ name: z.string() });
 
 function duplicateGateNames(raw: unknown): string[] {
-  const parsed = rawGates.safeParse(raw);
+  const parsed = rawGates.safeParse(raw, PARSED_ONCE);
   if (!parsed.success) return [];
   const problems: string[] = [];
   const seen = new Set<string>();
   parsed.data.gates.forEach((gate, index) => {
-    const named = namedGate.safeParse(gate);
+    const named = namedGate.safeParse(gate, PARSED_ONCE);
     if (!named.success) return;
     const { name } = named.data;
     if (seen.has(name)) problems.push(`gates[${index}].name: duplicate gate name "${name}"`);

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { LandError } from '../errors.js';
+import { commonDirFromFiles } from './commonDirFromFiles.js';
 import { git, GitError } from './run.js';
 
 /**
@@ -10,6 +11,12 @@ export async function commonDir(cwd: string): Promise<string> {
   // Asked by several modules of one command (the store, the worktree lookup): git is asked once.
   const known = COMMON_DIRS.get(cwd);
   if (known) return known;
+  // The plain cases from the repository's files, without a git process; git for anything else.
+  const fromFiles = commonDirFromFiles(cwd);
+  if (fromFiles !== null) {
+    COMMON_DIRS.set(cwd, fromFiles);
+    return fromFiles;
+  }
   try {
     const out = await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
     const dir = isAbsolute(out) ? out : resolve(cwd, out);

@@ -3,7 +3,6 @@ import { commonDir } from '../git/index.js';
 import { LocalStore } from './localStore.js';
 import type { QueueStore } from './queueStore.js';
 import type { QueueRemote } from './remoteLayout.js';
-import { RemoteStore } from './remoteStore.js';
 
 export type { QueueStore, RefreshOptions, StateFolder, JobsAndJournal, ActiveIndexFiles, DrainerCaches, DrainerFiles, QueueKind } from './queueStore.js';
 export type { CorruptRecord, JobListing, JobRead, ProtectHookRead } from './queueStore.js';
@@ -59,6 +58,9 @@ export async function openQueueStore(cwd: string, queue: Omit<QueueRemote, 'cwd'
   // for longer than a local queue's minute: up to about ten minutes. A dead holder's lock still
   // goes stale after 10 s.
   const cache = new LocalStore(join(stateRoot(gitDir), 'remote', encodeURIComponent(queue.remote)), { gitDir, queueLockRetries: 6000 });
+  // Loaded here, not at the top: a clone's own queue (most commands, and every `land status` there)
+  // never compiles the remote store's modules (docs/development.md, start-up).
+  const { RemoteStore } = await import('./remoteStore.js');
   const store = new RemoteStore(cache, { ...queue, cwd });
   store.ensure();
   await store.refresh();

@@ -2,7 +2,6 @@
 // The queue lock guards short read-modify-write sections; the drain lock keeps one drainer per
 // repository. Neither is trusted for correctness: the landing itself is a compare-and-swap of the
 // target ref, so two drainers that both believed they held the lock still cannot land twice.
-import lockfile from 'proper-lockfile';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +11,17 @@ import { ensureDir, writeJsonAtomic } from './atomic.js';
 import { processStart, recordProcessAlive } from './landingToken.js';
 import { drainHolderSchema, type DrainHolder } from './formats/index.js';
 import type { StatePaths } from './paths.js';
+
+/**
+ * proper-lockfile, loaded when a lock is first taken: it brings graceful-fs, retry and signal-exit
+ * (about 40 kB, and graceful-fs patches fs as it loads), which a command that only reads the state
+ * folder (`land status`) never needs (docs/development.md, start-up).
+ */
+let lockfileModule: Promise<typeof import('proper-lockfile')> | null = null;
+function properLockfile(): Promise<typeof import('proper-lockfile')> {
+  lockfileModule ??= import('proper-lockfile').then((loaded) => loaded.default);
+  return lockfileModule;
+}
 
 const QUEUE_LOCK = {
   realpath: false,
@@ -52,7 +62,7 @@ async function holdFileLock<T>(lockPath: string, fn: () => Promise<T> | T, retri
   let compromised: Error | null = null;
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(lockPath, {
+    release = await (await properLockfile()).lock(lockPath, {
       ...QUEUE_LOCK,
       retries: { ...QUEUE_LOCK.retries, retries },
       onCompromised: (error) => {
@@ -190,7 +200,7 @@ async function tryDrainLock(paths: StatePaths): Promise<DrainLease | null> {
   let compromised: Error | null = null;
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(paths.drainLock, {
+    release = await (await properLockfile()).lock(paths.drainLock, {
       ...DRAIN_LOCK,
       onCompromised: (error) => {
         compromised = error;

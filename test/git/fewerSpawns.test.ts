@@ -1,11 +1,14 @@
 // The git reads a drain makes without one process per question: a commit, its tree and one of its
 // files through one `cat-file --batch`; whether a branch is checked out anywhere from git's HEAD
 // files; a train worktree removed without `git worktree remove`; a train built with containment
-// answered from its merges. Each must say what the slower git calls said.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// answered from its merges; the common dir read from the repository's files. Each must say what the
+// slower git calls said.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discardWorktree, readCommitFile, treeOf, worktreeOfBranch } from '../../lib/git/index.js';
+import { commonDirFromFiles } from '../../lib/git/commonDirFromFiles.js';
 import { buildTrain } from '../../lib/landing/trains/buildTrain.js';
 import type { JobRecord } from '../../lib/store/index.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
@@ -67,6 +70,41 @@ describe('worktreeOfBranch and discardWorktree', () => {
     await discardWorktree(repo.dir, dir);
     expect(existsSync(join(dir, 'keep.txt'))).toBe(true);
     expect(existsSync(join(repo.dir, '.git', 'HEAD'))).toBe(true);
+  });
+});
+
+describe('commonDirFromFiles', () => {
+  const gitSays = (cwd: string) => execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, encoding: 'utf8' }).trim();
+
+  it("finds git's common dir in a main worktree, a folder in it, a linked worktree and through a symlink", () => {
+    const repo = makeRepo();
+    const sub = join(repo.dir, 'a', 'b');
+    mkdirSync(sub, { recursive: true });
+    const linked = join(tempDir(), 'linked');
+    repo.git('worktree', 'add', '-q', '--detach', linked);
+    const link = join(tempDir(), 'link');
+    symlinkSync(sub, link);
+    for (const cwd of [repo.dir, sub, linked, link]) {
+      expect(commonDirFromFiles(cwd)).toBe(gitSays(cwd));
+      expect(commonDirFromFiles(cwd)).not.toBeNull();
+    }
+  });
+
+  it('leaves to git a bare repository, a folder in one, no repository, a .git that is no repository, and GIT_DIR', () => {
+    const bare = tempDir();
+    execFileSync('git', ['init', '-q', '--bare', bare]);
+    const plain = tempDir();
+    const fake = tempDir();
+    mkdirSync(join(fake, '.git'));
+    for (const cwd of [bare, join(bare, 'refs'), plain, fake]) expect(commonDirFromFiles(cwd)).toBeNull();
+    const repo = makeRepo();
+    process.env.GIT_DIR = join(repo.dir, '.git');
+    try {
+      expect(commonDirFromFiles(repo.dir)).toBeNull();
+    } finally {
+      delete process.env.GIT_DIR;
+    }
+    expect(commonDirFromFiles(repo.dir)).toBe(gitSays(repo.dir));
   });
 });
 
