@@ -237,6 +237,8 @@ export interface LandInfo {
   gateLog: string | null;
   gate: GateTelemetry | null;
   verdict: 'PASS';
+  /** The landing train's run count (its flaky re-runs included), as a failure records it; absent: left as it is. */
+  trainRuns?: TrainRuns;
 }
 
 export function landChanges(
@@ -260,6 +262,7 @@ export function landChanges(
       landedVia: info.via,
       gateLog: info.gateLog,
       gate: info.gate,
+      ...(info.trainRuns ? { trainRuns: info.trainRuns } : {}),
       stopRequest: null,
       timestamps: { ...current.timestamps, landed: nowIso() },
     }),

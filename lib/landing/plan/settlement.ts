@@ -413,6 +413,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
             gateLog: judgement.log,
             gate: judgement.telemetry,
             verdict: 'PASS',
+            trainRuns: trainRunsOf(facts),
           }),
         ],
         metric: metricRow(facts, judgement, {

@@ -150,6 +150,9 @@ describe('settling a train that ran more than once', () => {
     expect(flakyChange.detail).toMatchObject({ gate: 'test', failedRun: 1, passedRun: 2, status: 'exit 1' });
     expect(patched(flakyChange, member).flaky).toMatchObject({ gate: 'test', tree: TREE, failed: { run: 1 }, passed: { run: 2 } });
     expect(s.metric).toMatchObject({ flaky: true, landed: true, verdict: 'PASS', gateSeconds: 4, runs });
+    // The landing records the train's runs as a failure does: both runs, one a re-run (not run 1's count).
+    const stale = { ...member, trainRuns: { key: KEY, runs: 1, reruns: 0 } };
+    expect(patched(s.changes[1] as JobChange, stale).trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
   });
 
   it('one run: flaky false and no runs list (its results are in gate.results)', () => {
