@@ -336,6 +336,28 @@ export function rerunChanges(jobs: readonly JobRecord[], rerun: { train: string;
   }));
 }
 
+/**
+ * The target check made for a job that failed alone (gates/targetCheck.ts) saw a gate fail on the
+ * target's tree and a re-run of the same tree pass: a flake on a known-good tree, told in the job's
+ * journal (`land why`). Nothing of the record changes.
+ */
+export function targetFlakyChanges(jobs: readonly JobRecord[], flaky: FlakyRecord): JobChange[] {
+  return jobs.map((job) => ({
+    id: job.id,
+    lenient: true,
+    from: ['in_progress'] as const,
+    event: 'target_flaky',
+    detail: {
+      gate: flaky.gate,
+      tree: flaky.tree,
+      train: flaky.train,
+      failedRun: flaky.failed.run,
+      status: flaky.failed.status,
+      passedRun: flaky.passed.run,
+    },
+  }));
+}
+
 /** A gate failed and a re-run of the same tree passed: the flake is kept on the record and in the journal. */
 export function flakyChanges(jobs: readonly JobRecord[], flaky: FlakyRecord): JobChange[] {
   return jobs.map((job) => ({

@@ -173,6 +173,15 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         text: `flaky gate ${d?.gate ?? '?'}: it failed ${times} (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake, not a culprit`,
       };
     }
+    case 'target_flaky': {
+      const d = journalDetail(entry, 'target_flaky');
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `before failing this job, the target itself was gated: its gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake on the target, which is green`,
+      };
+    }
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
     case 'rebuilt':

@@ -266,6 +266,17 @@ describe('buildStory', () => {
       'it failed once (exit 1; cached: the same tree failed in train b-0-1) and then passed',
     );
     expect(flatStatus(undefined)).toBe('FAIL');
+    // A flake on the target, met by the target check made before failing the job.
+    const target = buildStory({
+      job: job(),
+      journal: [line('target_flaky', { gate: 'test', tree: BASE, train: 'b-1-target', failedRun: 1, status: 'exit 1', passedRun: 2 })],
+      rows: [],
+      position: null,
+      runningLog: null,
+    }).events.find((e) => e.kind === 'note') as { text: string };
+    expect(target.text).toBe(
+      'before failing this job, the target itself was gated: its gate test failed (exit 1) and then passed on the same tree (run 2 of train b-1-target): a flake on the target, which is green',
+    );
     expect(flatStatus('exit 1')).toBe('exit 1');
   });
 

@@ -175,6 +175,22 @@ describe('settling a train that ran more than once', () => {
     expect(s.metric).toMatchObject({ flaky: false, verdict: 'FAIL', runs: [{ run: 1 }, { run: 2 }] });
   });
 
+  it('a flake the target check met (a FAIL, then a PASS of the target tree) is told in the journal of the job it fails', () => {
+    const member = job(1);
+    const target = [run(1, 'FAIL', { train: 't1-target' }), run(2, 'PASS', { train: 't1-target' })];
+    const flake = { gate: 'test', tree: BASE, train: 't1-target', failed: target[0] as GateRun, passed: target[1] as GateRun };
+    const s = settleTrain(facts([member], [run(1, 'FAIL')]), fail, { step: 'target_checked', health: { kind: 'green', cached: false, log: null, flake } });
+    expect(s.changes.map((c) => c.event)).toEqual(['target_flaky', 'failed']);
+    expect(s.changes[0]).toMatchObject({
+      id: member.id,
+      detail: { gate: 'test', tree: BASE, train: 't1-target', failedRun: 1, status: 'exit 1', passedRun: 2 },
+    });
+    expect(s.changes[0]?.to).toBeUndefined();
+    // A green target with no flake adds nothing.
+    const plain = settleTrain(facts([member], [run(1, 'FAIL')]), fail, { step: 'target_checked', health: { kind: 'green', cached: false, log: null } });
+    expect(plain.changes.map((c) => c.event)).toEqual(['failed']);
+  });
+
   it('a red target sends the job back with its runs counted, so the next drain does not spend the allowance again', () => {
     const member = job(1);
     const s = settleTrain(facts([member], [run(1, 'FAIL'), run(2, 'FAIL')]), fail, {

@@ -264,6 +264,16 @@ describe('flaky gates, the drain in process', () => {
     expect(runsOf(repo, id)).toBe(2);
     expect(repo.gateRuns()).toBe(4);
     expect(verdictOf(repo, repo.git('rev-parse', 'main^{tree}'))).toBe('PASS');
+    // The target's flake is told in the journal of the job the check was made for (land why).
+    expect(journal(repo, id).find((e) => e.event === 'target_flaky')?.detail).toMatchObject({
+      gate: 'test',
+      tree: repo.git('rev-parse', 'main^{tree}'),
+      failedRun: 1,
+      status: 'exit 1',
+      passedRun: 2,
+    });
+    const why = await land(repo.dir, ['why', id]);
+    expect(why.stdout).toContain('its gate test failed (exit 1) and then passed on the same tree (run 2 of train');
   });
 
   it('at most five runs of one train in all: infra requeues of the same train count against the flaky allowance', async () => {
