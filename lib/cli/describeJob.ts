@@ -107,7 +107,9 @@ export function describeFlaky(flaky: FlakyRecord | undefined): string | null {
   if (!flaky) return null;
   const { failed, passed } = flaky;
   const where = failed.cached ? `the cached FAIL of train ${failed.train}` : `run ${failed.run} of train ${failed.train}`;
-  return `gate ${flaky.gate} failed (${failed.status ?? 'FAIL'}) in ${where}, then passed in run ${passed.run} of train ${passed.train} on tree ${flaky.tree.slice(0, 12)}`;
+  // A cached run's status says where it came from ("exit 1 (cached: ...)"): `where` says it already.
+  const status = (failed.status ?? 'FAIL').replace(/ \(cached: [^)]*\)$/, '');
+  return `gate ${flaky.gate} failed (${status}) in ${where}, then passed in run ${passed.run} of train ${passed.train} on tree ${flaky.tree.slice(0, 12)}`;
 }
 
 /**

@@ -7,3 +7,4 @@ export { loadPolicy, policyOfRead, missingTargetError, missingTargetHint, resolv
 export type { LoadedPolicy } from './load.js';
 export { policyJsonSchema } from './jsonSchema.js';
 export { suggestTrusted, CI_FOLDERS } from './suggestTrusted.js';
+export { unreadablePolicyReason } from './unreadable.js';

@@ -50,6 +50,8 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
     return [`${pathOf(issue.path)}: required (expected ${issue.expected})`];
   }
+  // Every boolean key in the project's words, not zod's ("Invalid input: expected boolean, received string").
+  if (issue.code === 'invalid_type' && issue.expected === 'boolean') return [`${pathOf(issue.path)}: expected true or false`];
   return [`${pathOf(issue.path)}: ${issue.message}`];
 }
 

@@ -24,7 +24,8 @@ export type DrainEvent =
   | { type: 'probe_started'; train: string; for: string; assumes: 'fails' | 'passes'; members: string[]; commit: string }
   | { type: 'member_skipped'; train: string; job: string; against: 'target' | 'train'; paths: string[] }
   | { type: 'gate_started'; train: string; gate: string; log: string }
-  | { type: 'gate_finished'; train: string; gate: string; status: string; seconds: number }
+  /** `advisory`: the gate failed and the policy marks it advisory: its failure is recorded, not counted. */
+  | { type: 'gate_finished'; train: string; gate: string; status: string; seconds: number; advisory?: boolean }
   | { type: 'verdict'; train: string; verdict: string; cached: boolean; reason: string | null; seconds: number; log: string | null }
   | { type: 'landed'; train: string; commit: string; via: string; members: string[] }
   | { type: 'bisected'; train: string; attempt: number; first: string[]; second: string[] }
@@ -134,7 +135,7 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'gate_started':
       return `  gate ${event.gate} started; log ${event.log}`;
     case 'gate_finished':
-      return `  gate ${event.gate}: ${event.status} (${event.seconds}s)`;
+      return `  gate ${event.gate}: ${event.status} (${event.seconds}s${event.advisory ? '; advisory, not counted' : ''})`;
     case 'verdict':
       return `  verdict ${event.verdict}${event.cached ? ' (cached)' : ''}${event.reason ? ` (${event.reason})` : ''}${event.log ? `  log ${event.log}` : ''}`;
     case 'landed':

@@ -1,9 +1,8 @@
 // The window as `land status` and `land window` show it. An unreadable policy does not hide the
 // queue, but it does make the window unknown: the size depends on batch.max, so it is reported as
 // unknown with the reason rather than guessed.
-import type { LoadedPolicy, Policy } from '../config/index.js';
+import { unreadablePolicyReason, type LoadedPolicy, type Policy } from '../config/index.js';
 import { metricsRowField, type QueueStore, type WindowHistoryEntry } from '../store/index.js';
-import { isLandError } from '../errors.js';
 import { initialWindow, clampWindow } from './plan/windowPlan.js';
 
 export interface WindowView {
@@ -34,12 +33,8 @@ export async function policyBatchMax(loadPolicy: PolicyOfCommand): Promise<Polic
     const { policy } = await loadPolicy();
     return { kind: 'known', max: policy.batch.max, policy };
   } catch (error) {
-    // An unreadable policy must not hide the queue; a bad --target is still the user's error.
-    if (!isLandError(error) || error.code === 'usage') throw error;
-    const [first, ...more] = error.details;
-    const detail = first === undefined ? '' : `: ${first}${more.length ? ` (and ${more.length} more)` : ''}`;
-    const hint = error.hint ? `; ${error.hint}` : '';
-    return { kind: 'unknown', reason: `the policy cannot be read: ${error.message}${detail}${hint}` };
+    // An unreadable policy must not hide the queue.
+    return { kind: 'unknown', reason: unreadablePolicyReason(error) };
   }
 }
 

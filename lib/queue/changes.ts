@@ -237,6 +237,8 @@ export interface LandInfo {
   gateLog: string | null;
   gate: GateTelemetry | null;
   verdict: 'PASS';
+  /** The landing train's run count (its flaky re-runs included), as a failure records it; absent: left as it is. */
+  trainRuns?: TrainRuns;
 }
 
 export function landChanges(
@@ -260,6 +262,7 @@ export function landChanges(
       landedVia: info.via,
       gateLog: info.gateLog,
       gate: info.gate,
+      ...(info.trainRuns ? { trainRuns: info.trainRuns } : {}),
       stopRequest: null,
       timestamps: { ...current.timestamps, landed: nowIso() },
     }),
@@ -330,6 +333,28 @@ export function rerunChanges(jobs: readonly JobRecord[], rerun: { train: string;
     event: 'gate_rerun',
     detail: { train: rerun.train, run: rerun.run, failedRun: failed.run, gate: failed.gate, status: failed.status, cached: failed.cached, log: failed.log },
     patch: { trainRuns: rerun.trainRuns },
+  }));
+}
+
+/**
+ * The target check made for a job that failed alone (gates/targetCheck.ts) saw a gate fail on the
+ * target's tree and a re-run of the same tree pass: a flake on a known-good tree, told in the job's
+ * journal (`land why`). Nothing of the record changes.
+ */
+export function targetFlakyChanges(jobs: readonly JobRecord[], flaky: FlakyRecord): JobChange[] {
+  return jobs.map((job) => ({
+    id: job.id,
+    lenient: true,
+    from: ['in_progress'] as const,
+    event: 'target_flaky',
+    detail: {
+      gate: flaky.gate,
+      tree: flaky.tree,
+      train: flaky.train,
+      failedRun: flaky.failed.run,
+      status: flaky.failed.status,
+      passedRun: flaky.passed.run,
+    },
   }));
 }
 

@@ -36,6 +36,7 @@ export {
   ledgerObservedChanges,
   rerunChanges,
   flakyChanges,
+  targetFlakyChanges,
 } from './changes.js';
 export type { RequeueOptions, FailInfo, LandInfo, ReopenEvent } from './changes.js';
 export { runnableJobs, displayOrder, compareLandingOrder } from './order.js';

@@ -6,8 +6,11 @@
 // The evidence is every fresh run of a gate (a cached verdict ran none), told per tree in time
 // order: within one row's `runs` (a flaky re-run) and across rows (a FAIL row of tree T, then a
 // later PASS row of T). A void row's runs count too: the gates ran, and what they said about the
-// tree is still true. An advisory gate's results count as any other's (its FAIL did not decide the
-// verdict, but it is evidence about the gate).
+// tree is still true. A run of a gate while the policy marked it advisory counts in its runs, but
+// its failure is neither a flake nor a confirmed failure: it is counted apart (`uncounted`), and the
+// rate is taken over the runs that counted, so a quarantine does not bend the estimate the drain
+// reads once the mark is taken off. Its pass still clears the tree (a passed tree is no confirmed
+// failure, and it ends an earlier counted failure of the tree as a flake).
 import type { JobRecord } from '../store/index.js';
 import type { HistoryTrain } from './history.js';
 import { executionsOf, failedOnTree, passed, type GateExecution, type RunResult } from './trainRuns.js';
@@ -18,11 +21,17 @@ export const RECENT_FLAKES = 10;
 /** One fresh run of a gate on a tree, as evidence. */
 export interface FlakeRun {
   train: string;
+  /** The run's number within its train (a flaky re-run); null for a train that ran its gates once. */
+  run: number | null;
   /** The log that holds its output; null when none was kept. */
   log: string | null;
   /** "exit 1", "timed out", "exit 0". */
   status: string | null;
-  /** When the row that holds the run was written (ISO); null for a run known only from a job record. */
+  /**
+   * When the run ended (ISO): the time of the row that holds it, for the row's last run (the row is
+   * written as it ends); null for an earlier run of a train that ran more than once, and for a run
+   * known only from a job record (their own time is not recorded).
+   */
   at: string | null;
 }
 
@@ -33,7 +42,7 @@ export interface FlakyTree {
   tree: string;
   /** The jobs of the train whose run passed. */
   jobs: string[];
-  /** When the run that passed was recorded (ISO), else when the last failed one was. */
+  /** When the row that holds the run that passed was written (ISO); null when it is known only from a job record. */
   at: string | null;
   /** The fresh runs that failed on the tree before it passed, oldest first. */
   failed: FlakeRun[];
@@ -49,9 +58,11 @@ export interface GateFlakes {
   flakes: number;
   /** Trees where this gate failed on at least two fresh runs and never passed (a failure confirmed by a re-run). */
   confirmed: number;
-  /** flakes / runs; 0 when no flake is recorded (a gate with no flake history is deterministic: its FAIL is final at once). */
+  /** flakes / (runs - advisoryRuns); 0 when no flake is recorded (a gate with no flake history is deterministic: its FAIL is final at once). */
   rate: number;
-  /** Fresh failures of the gate while the policy marked it advisory: recorded, not counted in any verdict. */
+  /** Of `runs`, those while the policy marked the gate advisory (their failures are in `uncounted`, not in flakes or confirmed). */
+  advisoryRuns: number;
+  /** Fresh failures of the gate while the policy marked it advisory: recorded, counted in no verdict and in no flake figure. */
   uncounted: number;
   /** The most recent flaky trees, newest first (at most RECENT_FLAKES). */
   recent: FlakyTree[];
@@ -61,6 +72,8 @@ export interface GateFlakes {
 interface TreeEvidence {
   failed: FlakeRun[];
   passed: FlakeRun | null;
+  /** When the row holding the pass was written. */
+  recorded: string | null;
   jobs: string[];
   /** Fresh failures in all (before and after a pass). */
   failures: number;
@@ -68,6 +81,7 @@ interface TreeEvidence {
 
 interface GateTally {
   runs: number;
+  advisoryRuns: number;
   uncounted: number;
   /** The trees it failed at least once. */
   trees: Map<string, TreeEvidence>;
@@ -79,6 +93,7 @@ interface GateTally {
 interface Judged {
   tree: string;
   jobs: readonly string[];
+  /** When the row was written (ISO), the time of its last run; null for a job record's runs. */
   at: string | null;
   executions: readonly GateExecution[];
 }
@@ -86,7 +101,7 @@ interface Judged {
 function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
   let tally = byGate.get(gate);
   if (!tally) {
-    tally = { runs: 0, uncounted: 0, trees: new Map(), passedTrees: new Set() };
+    tally = { runs: 0, advisoryRuns: 0, uncounted: 0, trees: new Map(), passedTrees: new Set() };
     byGate.set(gate, tally);
   }
   return tally;
@@ -94,21 +109,28 @@ function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
 
 function observe(tally: GateTally, judged: Judged, run: GateExecution, result: RunResult): void {
   tally.runs += 1;
-  const seen = (): FlakeRun => ({ train: run.train, log: run.log, status: result.status, at: judged.at });
+  if (result.advisory) tally.advisoryRuns += 1;
+  const last = run === judged.executions.at(-1);
+  const seen = (): FlakeRun => ({ train: run.train, run: run.run, log: run.log, status: result.status, at: last ? judged.at : null });
   let evidence = tally.trees.get(judged.tree);
   if (passed(result)) {
     // Only a pass that follows a failure is evidence of a flake; any pass rules out a confirmed failure.
     tally.passedTrees.add(judged.tree);
     if (evidence && evidence.passed === null) {
       evidence.passed = seen();
+      evidence.recorded = judged.at;
       evidence.jobs = [...judged.jobs];
     }
     return;
   }
   if (!failedOnTree(result)) return;
-  if (result.advisory) tally.uncounted += 1;
+  if (result.advisory) {
+    // Recorded, not counted: not evidence of a flake nor of a confirmed failure.
+    tally.uncounted += 1;
+    return;
+  }
   if (!evidence) {
-    evidence = { failed: [], passed: null, jobs: [...judged.jobs], failures: 0 };
+    evidence = { failed: [], passed: null, recorded: null, jobs: [...judged.jobs], failures: 0 };
     tally.trees.set(judged.tree, evidence);
   }
   evidence.failures += 1;
@@ -122,6 +144,7 @@ function recordFlakes(jobs: readonly Pick<JobRecord, 'flaky'>[], known: Readonly
     if (!flaky || byTrain.has(flaky.train) || [flaky.train, flaky.failed.train, flaky.passed.train].some((t) => known.has(t))) continue;
     const asRun = (run: typeof flaky.failed): GateExecution => ({
       train: run.train,
+      run: run.run,
       log: run.log,
       results: run.results.map((r) => ({ name: r.name, status: r.status, outcome: r.outcome, seconds: r.seconds, advisory: r.advisory === true })),
     });
@@ -153,7 +176,7 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
         gate,
         tree,
         jobs: evidence.jobs,
-        at: evidence.passed.at ?? evidence.failed.at(-1)?.at ?? null,
+        at: evidence.recorded,
         failed: evidence.failed,
         passed: evidence.passed,
       });
@@ -164,8 +187,10 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
   const flakes = recent.length;
   // Newest first; a flake known only from a job record (no time) last.
   recent.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
-  const rate = flakes && tally.runs ? flakes / tally.runs : 0;
-  return { gate, runs: tally.runs, flakes, confirmed, rate, uncounted: tally.uncounted, recent: recent.slice(0, RECENT_FLAKES) };
+  const counted = tally.runs - tally.advisoryRuns;
+  const rate = flakes && counted > 0 ? flakes / counted : 0;
+  const { runs, advisoryRuns, uncounted } = tally;
+  return { gate, runs, flakes, confirmed, rate, advisoryRuns, uncounted, recent: recent.slice(0, RECENT_FLAKES) };
 }
 
 /**

@@ -33,7 +33,7 @@ export function flakyReport(
   const advisory = 'advisory' in policy ? [...policy.advisory] : null;
   const names = [...new Set([...tally.keys(), ...(advisory ?? [])])].sort();
   const gates = names.map((gate) => {
-    const { recent: _recent, ...figures } = tally.get(gate) ?? { gate, runs: 0, flakes: 0, confirmed: 0, rate: 0, uncounted: 0, recent: [] };
+    const { recent: _recent, ...figures } = tally.get(gate) ?? { gate, runs: 0, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] };
     return { ...figures, advisory: advisory?.includes(gate) ?? false };
   });
   const recent = [...tally.values()]
@@ -46,23 +46,36 @@ export function flakyReport(
 const short = (id: string) => (/^[0-9a-f]{40,64}$/.test(id) ? `${id.slice(0, 12)}…` : id);
 const rate = (r: number) => String(Math.round(r * 10_000) / 10_000);
 
-function runText(verdict: 'FAIL' | 'PASS', run: FlakeRun): string {
-  const status = verdict === 'FAIL' && run.status ? `${run.status}, ` : '';
-  const log = run.log ? `log ${run.log}` : 'no log kept';
-  return `${verdict} in train ${run.train} (${status}${log})`;
+const logText = (log: string | null) => (log ? `log ${log}` : 'no log kept');
+
+/** `FAIL in run 1 of train X (exit 1; log L)`: the run's number when its train ran more than once, its log when the runs' logs differ. */
+function runText(verdict: 'FAIL' | 'PASS', run: FlakeRun, withLog: boolean): string {
+  const where = run.run === null ? `train ${run.train}` : `run ${run.run} of train ${run.train}`;
+  const notes = [...(verdict === 'FAIL' && run.status ? [run.status] : []), ...(withLog ? [logText(run.log)] : [])];
+  return `${verdict} in ${where}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
-/** One flaky tree as a sentence: which runs failed, which passed, in which trains, with their logs. */
+/**
+ * One flaky tree as a sentence: which runs failed, which passed, in which runs of which trains, and
+ * their logs (once, when every run wrote to the same log: the runs of one train share it).
+ */
 export function flakyTreeLine(tree: FlakyTree): string {
   const jobs = tree.jobs.length ? ` (job ${tree.jobs.join(', ')})` : '';
-  const runs = [...tree.failed.map((run) => runText('FAIL', run)), runText('PASS', tree.passed)];
-  return printable(`tree ${short(tree.tree)} gate ${tree.gate}${jobs}: ${runs.join(', ')}: flake`);
+  const all = [...tree.failed, tree.passed];
+  const oneLog = new Set(all.map((run) => run.log)).size === 1;
+  const runs = [...tree.failed.map((run) => runText('FAIL', run, !oneLog)), runText('PASS', tree.passed, !oneLog)];
+  const log = oneLog ? `; ${logText(tree.passed.log)}` : '';
+  return printable(`tree ${short(tree.tree)} gate ${tree.gate}${jobs}: ${runs.join(', ')}: flake${log}`);
 }
+
+/** An ISO time to the second, as the period is printed. */
+const toSecond = (iso: string) => iso.replace(/\.\d{3}Z$/, 'Z');
 
 /** The text `land flaky` prints (no trailing newline). */
 export function flakyText(report: FlakyReport): string {
-  const until = report.period.until.replace(/\.\d{3}Z$/, 'Z');
-  const head = report.period.since === null ? `land flaky: everything recorded, until ${until}` : `land flaky: since ${report.period.since}, until ${until}`;
+  const until = toSecond(report.period.until);
+  const head =
+    report.period.since === null ? `land flaky: everything recorded, until ${until}` : `land flaky: since ${toSecond(report.period.since)}, until ${until}`;
   const lines = [head];
   if (report.gates.length === 0) {
     lines.push("no gate has run yet: the flake figures come from the gates' runs (`land run`)");

@@ -16,8 +16,12 @@ export interface GateFigures {
   flakes: number;
   /** Trees where this gate failed on two runs or more and never passed: failures a re-run confirmed. */
   confirmed: number;
-  /** The estimated flake rate: flakes / runs (rounded to 4 places); 0 when no flake is recorded. */
+  /** The estimated flake rate: flakes per counted run (runs while advisory left out; rounded to 4 places); 0 when no flake is recorded. */
   flakeRate: number;
+  /** Some of its runs in the period were while the policy marked it advisory (quarantined). */
+  advisory: boolean;
+  /** Its failures while advisory: recorded, counted in no verdict and in no flake figure. */
+  uncounted: number;
   /** Seconds per execution (`gate.results[].seconds`, each run of a train with re-runs). */
   seconds: Distribution;
 }
@@ -65,6 +69,8 @@ export function gateFigures(trains: readonly HistoryTrain[], jobs: readonly JobR
         flakes: f?.flakes ?? 0,
         confirmed: f?.confirmed ?? 0,
         flakeRate: Math.round((f?.rate ?? 0) * 10_000) / 10_000,
+        advisory: (f?.advisoryRuns ?? 0) > 0,
+        uncounted: f?.uncounted ?? 0,
         seconds: distribution(t.seconds),
       };
     })

@@ -162,9 +162,14 @@ function gateFamilies(stats: Stats): Family[] {
       'Trees where each gate failed on two runs or more and never passed.',
       per((g) => g.confirmed),
     ),
+    counter(
+      'land_gate_uncounted_failures',
+      'Failures of each gate while the policy marked it advisory: counted in no verdict and in no flake figure.',
+      per((g) => g.uncounted),
+    ),
     gauge(
       'land_gate_flake_rate',
-      "Each gate's estimated flake rate: flakes over its runs (0: no flake recorded).",
+      "Each gate's estimated flake rate: flakes over its counted runs (not those while advisory; 0: no flake recorded).",
       // Named as the issue and `land flaky` name it; a rate, so no unit suffix (and no UNIT line).
       per((g) => g.flakeRate),
     ),

@@ -70,6 +70,14 @@ function timeLines(stats: Stats): string[] {
   ];
 }
 
+/** `1 (rate 0.5); 2 confirmed; 3 advisory failures not counted`: the flake figures, and what an advisory gate did. */
+function flakyCell(g: GateFigures): string {
+  const confirmed = g.confirmed ? `; ${g.confirmed} confirmed` : '';
+  const plural = g.uncounted === 1 ? 'failure' : 'failures';
+  const advisory = g.uncounted ? `; ${g.uncounted} advisory ${plural} not counted` : g.advisory ? '; advisory, no failure' : '';
+  return `${g.flakes} (rate ${g.flakeRate})${confirmed}${advisory}`;
+}
+
 function gateLines(gates: readonly GateFigures[]): string[] {
   if (gates.length === 0) return [line('gates', '- (no gate ran)')];
   const rows = gates.map((g) => [
@@ -77,7 +85,7 @@ function gateLines(gates: readonly GateFigures[]): string[] {
     String(g.runs),
     g.seconds.median === null ? '-' : humanDuration(g.seconds.median),
     g.seconds.p90 === null ? '-' : humanDuration(g.seconds.p90),
-    `${g.flakes} (rate ${g.flakeRate})${g.confirmed ? `; ${g.confirmed} confirmed` : ''}`,
+    flakyCell(g),
   ]);
   const headers = ['gate', 'runs', 'median', 'p90', 'flaky'];
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));

@@ -15,6 +15,8 @@ export interface RunResult {
 /** One execution of the gate set for a train (never a cached verdict). */
 export interface GateExecution {
   train: string;
+  /** Its number within the train, for a row that ran its gates more than once (`runs[].run`); else null. */
+  run: number | null;
   /** The log that holds this run's output (the run's, else the row's); null when none was kept. */
   log: string | null;
   results: RunResult[];
@@ -56,13 +58,15 @@ export function executionsOf(row: HistoryTrain): GateExecution[] {
     return runs.flatMap((run: unknown) => {
       if (!isRecord(run) || run.cached === true) return [];
       const log = typeof run.log === 'string' ? run.log : (row.log ?? null);
-      return [{ train: typeof run.train === 'string' ? run.train : row.train, log, results: resultsOf(run.results) }];
+      const train = typeof run.train === 'string' ? run.train : row.train;
+      const n = typeof run.run === 'number' && Number.isInteger(run.run) && run.run > 0 ? run.run : null;
+      return [{ train, run: n, log, results: resultsOf(run.results) }];
     });
   }
   if (isCachedRow(row)) return [];
   const results: unknown = row.gate?.results;
   if (Array.isArray(results) && results.length === 0) return [];
-  return [{ train: row.train, log: row.log ?? null, results: resultsOf(results) }];
+  return [{ train: row.train, run: null, log: row.log ?? null, results: resultsOf(results) }];
 }
 
 /** A result that is a pass: `exit 0` (and exited, when the outcome is recorded). */

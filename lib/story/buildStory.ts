@@ -113,6 +113,15 @@ function describeDetail(detail: Record<string, unknown>): string {
   return parts.join(', ');
 }
 
+/**
+ * A failed run's status inside a sentence's brackets, without brackets of its own: a verdict from the
+ * cache reads "exit 1 (cached: the same tree failed in train X)" (gates/judgeCheap.ts), told here
+ * as "exit 1; cached: the same tree failed in train X".
+ */
+export function flatStatus(status: string | null | undefined): string {
+  return (status ?? 'FAIL').replace(/ \((.*)\)$/, '; $1');
+}
+
 function noteFor(entry: JournalEntry): StoryEvent | null {
   const at = entry.at;
   switch (entry.event) {
@@ -149,7 +158,7 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         kind: 'note',
         at,
         event: entry.event,
-        text: `gate ${d?.gate ?? '?'} failed (${d?.status ?? 'FAIL'}) with this job alone; its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}, retries.flaky)`,
+        text: `gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) with this job alone; its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}, retries.flaky)`,
       };
     }
     case 'gate_flaky': {
@@ -161,7 +170,16 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         kind: 'note',
         at,
         event: entry.event,
-        text: `flaky gate ${d?.gate ?? '?'}: it failed ${times} (${d?.status ?? 'FAIL'}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake, not a culprit`,
+        text: `flaky gate ${d?.gate ?? '?'}: it failed ${times} (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake, not a culprit`,
+      };
+    }
+    case 'target_flaky': {
+      const d = journalDetail(entry, 'target_flaky');
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `before failing this job, the target itself was gated: its gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake on the target, which is green`,
       };
     }
     case 'regated':

@@ -1,7 +1,8 @@
 // `land show`'s sentences for the nested parts of a job record: the fast-path decision, the gate
 // telemetry (each variant the drain writes, and the legacy ones) and the ledger observations.
 import { describe, expect, it } from 'vitest';
-import { describeFastPath, describeGate, describeLedger } from '../../lib/cli/describeJob.js';
+import { describeFastPath, describeFlaky, describeGate, describeLedger } from '../../lib/cli/describeJob.js';
+import type { GateRun } from '../../lib/store/index.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -133,5 +134,23 @@ describe('describeLedger', () => {
       'docs: no ledger line found in /ledger',
       'lint: no ledger line found',
     ]);
+  });
+});
+
+describe('describeFlaky', () => {
+  const run = (n: number, verdict: GateRun['verdict'], extra: Partial<GateRun> = {}): GateRun => ({
+    ...{ run: n, train: 'b-1-2', cached: false, verdict, reason: null, gate: null, status: null, seconds: 1, log: null, results: [] },
+    ...extra,
+  });
+
+  it('names the run that failed and the one that passed; a cached FAIL without nested brackets', () => {
+    const failed = run(1, 'FAIL', { status: 'exit 1', gate: 'test' });
+    expect(describeFlaky({ gate: 'test', tree: A, train: 'b-1-2', failed, passed: run(2, 'PASS') })).toBe(
+      `gate test failed (exit 1) in run 1 of train b-1-2, then passed in run 2 of train b-1-2 on tree ${A.slice(0, 12)}`,
+    );
+    const cached = run(1, 'FAIL', { cached: true, train: 'b-0-1', status: 'exit 1 (cached: the same tree failed in train b-0-1)' });
+    expect(describeFlaky({ gate: 'test', tree: A, train: 'b-1-2', failed: cached, passed: run(2, 'PASS') })).toBe(
+      `gate test failed (exit 1) in the cached FAIL of train b-0-1, then passed in run 2 of train b-1-2 on tree ${A.slice(0, 12)}`,
+    );
   });
 });

@@ -51,7 +51,21 @@ describe('parsePolicy', () => {
     );
     expect(list.find((line) => line.startsWith('target:'))).toMatch(/required/);
     expect(list.find((line) => line.startsWith('gates[0].tmeout:'))).toMatch(/unknown key/);
+    // Every boolean key says it in the same words.
+    expect(list.find((line) => line.startsWith('publish.auto:'))).toBe('publish.auto: expected true or false');
     for (const line of list) expect(line).not.toContain('\n');
+  });
+
+  it('says a boolean key expects true or false, the advisory mark of a gate too', () => {
+    expect(
+      problems({
+        target: 'main',
+        gates: [
+          { name: 'a', run: 'x' },
+          { name: 'b', run: 'y', advisory: 'yes' },
+        ],
+      }),
+    ).toEqual(['gates[1].advisory: expected true or false']);
   });
 
   it('reports a duplicate gate name together with the other problems', () => {

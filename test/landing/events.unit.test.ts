@@ -68,6 +68,12 @@ describe('describeEvent', () => {
     );
   });
 
+  it('says when a gate that failed is advisory: its failure is not counted', () => {
+    const finished = { type: 'gate_finished' as const, train: 't-1', gate: 'e2e', status: 'exit 1', seconds: 0.03 };
+    expect(describeEvent(finished, names)).toBe('  gate e2e: exit 1 (0.03s)');
+    expect(describeEvent({ ...finished, advisory: true }, names)).toBe('  gate e2e: exit 1 (0.03s; advisory, not counted)');
+  });
+
   it('falls back to the bare id when the lookup does not know the job, or when none is given', () => {
     expect(jobLabel('j-20991231-0001', names)).toBe('j-20991231-0001');
     expect(describeEvent({ type: 'canceled', job: 'j-20991231-0001' }, names)).toBe('  canceled j-20991231-0001');

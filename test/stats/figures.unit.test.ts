@@ -68,10 +68,41 @@ describe('computeStats', () => {
   it('gives each gate its runs, durations and flakes (rows and records, each flaky train once)', () => {
     expect(stats.gates).toEqual([
       // The runs of tz, known only from j12's record, count (2 each); their times are the rows' only.
-      { name: 'lint', runs: 9, trains: 6, flakes: 0, confirmed: 0, flakeRate: 0, seconds: { count: 7, sum: 14, median: 2, p90: 3 } },
+      {
+        name: 'lint',
+        runs: 9,
+        trains: 6,
+        flakes: 0,
+        confirmed: 0,
+        flakeRate: 0,
+        advisory: false,
+        uncounted: 0,
+        seconds: { count: 7, sum: 14, median: 2, p90: 3 },
+      },
       // t6 flaked (its row's runs; j10's record names the same train), tz flaked on another drainer: 2 of 9 runs.
-      { name: 'test', runs: 9, trains: 7, flakes: 2, confirmed: 0, flakeRate: 0.2222, seconds: { count: 7, sum: 98, median: 12, p90: 28 } },
+      {
+        name: 'test',
+        runs: 9,
+        trains: 7,
+        flakes: 2,
+        confirmed: 0,
+        flakeRate: 0.2222,
+        advisory: false,
+        uncounted: 0,
+        seconds: { count: 7, sum: 98, median: 12, p90: 28 },
+      },
     ]);
+  });
+
+  it('shows an advisory gate and its failures, not counted in its flakes: in the figures and in the text', () => {
+    const lint = (status: string) => ({ name: 'lint', outcome: 'exited', status, seconds: 1, advisory: true });
+    const rows = [1, 2].map((n) =>
+      train(`ta${n}`, n * 10, [n], { tree: 'e'.repeat(40), gate: { mode: 'full', results: [lint('exit 1'), ...ran(['test', 2])] } }),
+    );
+    const s = computeStats(history({ trains: rows }));
+    expect(s.gates[0]).toMatchObject({ name: 'lint', runs: 2, flakes: 0, confirmed: 0, flakeRate: 0, advisory: true, uncounted: 2 });
+    expect(s.gates[1]).toMatchObject({ name: 'test', advisory: false, uncounted: 0 });
+    expect(statsText(s)).toMatch(/lint +2 +1s +1s +0 \(rate 0\); 2 advisory failures not counted$/m);
   });
 
   it("draws the window's history from the rows and the sets and resets of window.json", () => {

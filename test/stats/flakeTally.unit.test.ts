@@ -32,11 +32,11 @@ describe('flakeTally', () => {
   it('a deterministic history: every run counted, no flake, rate 0; a failure seen once is not confirmed', () => {
     const tally = flakeTally([once('t1', 10, 1, ran(['lint', 1], ['test', 2])), once('t2', 20, 2, ran(['lint', 1], ['test', 2, 'exit 1']))]);
     expect([...tally.keys()]).toEqual(['lint', 'test']);
-    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, flakes: 0, confirmed: 0, rate: 0, uncounted: 0, recent: [] });
+    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] });
     expect(tally.get('lint')).toMatchObject({ runs: 2, flakes: 0, rate: 0 });
   });
 
-  it('a flake within one row: a FAIL then a PASS among its runs, with the evidence (trains, logs, statuses)', () => {
+  it('a flake within one row: a FAIL then a PASS among its runs, with the evidence (run numbers, trains, logs, statuses)', () => {
     const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2]))];
     const row = once('t1', 10, 1, ran(['test', 2]), { flaky: true, runs });
     const tally = flakeTally([row, once('t2', 20, 2, ran(['test', 2]))]);
@@ -47,8 +47,9 @@ describe('flakeTally', () => {
         tree: tree(1),
         jobs: ['j-10'],
         at: row.at,
-        failed: [{ train: 't1', log: '/logs/t1.log', status: 'exit 1', at: row.at }],
-        passed: { train: 't1', log: '/logs/t1.log', status: 'exit 0', at: row.at },
+        // Run 1's own time is not recorded (the row is written after run 2): null, not the row's.
+        failed: [{ train: 't1', run: 1, log: '/logs/t1.log', status: 'exit 1', at: null }],
+        passed: { train: 't1', run: 2, log: '/logs/t1.log', status: 'exit 0', at: row.at },
       },
     ]);
   });
@@ -59,7 +60,12 @@ describe('flakeTally', () => {
     const tally = flakeTally([passedRow, failed]);
     const test = tally.get('test');
     expect(test).toMatchObject({ runs: 2, flakes: 1, confirmed: 0, rate: 0.5 });
-    expect(test?.recent[0]).toMatchObject({ tree: tree(7), failed: [{ train: 'b4-2', log: '/logs/b4-2.log' }], passed: { train: 'b4-3' } });
+    expect(test?.recent[0]).toMatchObject({
+      tree: tree(7),
+      at: passedRow.at,
+      failed: [{ train: 'b4-2', run: null, log: '/logs/b4-2.log', at: failed.at }],
+      passed: { train: 'b4-3', run: null, at: passedRow.at },
+    });
     // A PASS before the FAIL is no flake: the later FAIL is the tree's last word (seen once).
     expect(flakeTally([once('p', 10, 8, ran(['test', 1])), once('f', 20, 8, ran(['test', 1, 'exit 1']))]).get('test')).toMatchObject({
       flakes: 0,
@@ -94,20 +100,26 @@ describe('flakeTally', () => {
     expect(flakeTally([voided, stoppedRow, passedRow]).get('test')).toMatchObject({ runs: 3, flakes: 1, confirmed: 0, rate: 1 / 3 });
   });
 
-  it('advisory results are evidence like any other (their failures counted as not counted); recent is newest first and capped at 10', () => {
+  it('advisory failures are neither flakes nor confirmed failures: only uncounted, and the rate is over the counted runs', () => {
+    const advisory = (results: ReturnType<typeof ran>) => results.map((r) => ({ ...r, advisory: true }));
+    // e2e advisory, failing on every run, twice on the same tree (a re-run caused by a flaky test), then passing once.
+    const runs = [gateRun(1, 't1', advisory(ran(['e2e', 1, 'exit 1']))), gateRun(2, 't1', advisory(ran(['e2e', 1, 'exit 1'])))];
+    const twice = once('t1', 10, 1, advisory(ran(['e2e', 1, 'exit 1'])), { verdict: 'PASS', runs });
+    const thenPassed = once('t2', 20, 1, advisory(ran(['e2e', 1])));
+    expect(flakeTally([twice]).get('e2e')).toMatchObject({ runs: 2, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 2, uncounted: 2 });
+    expect(flakeTally([twice, thenPassed]).get('e2e')).toMatchObject({ runs: 3, flakes: 0, confirmed: 0, advisoryRuns: 3, uncounted: 2, recent: [] });
+    // Once the mark is off, its flakes count over the runs that counted: 1 flake in 2 counted runs, not in 5.
+    const counted = [once('c1', 30, 2, ran(['e2e', 1, 'exit 1'])), once('c2', 40, 2, ran(['e2e', 1]))];
+    expect(flakeTally([twice, thenPassed, ...counted]).get('e2e')).toMatchObject({ runs: 5, flakes: 1, rate: 0.5, advisoryRuns: 3, uncounted: 2 });
+  });
+
+  it('recent is newest first and capped at 10', () => {
     const rows = Array.from({ length: 12 }, (_, i) => [
-      once(
-        `f${i}`,
-        100 * i,
-        100 + i,
-        ran(['lint', 1, 'exit 1']).map((r) => ({ ...r, advisory: true })),
-        { verdict: 'PASS' },
-      ),
+      once(`f${i}`, 100 * i, 100 + i, ran(['lint', 1, 'exit 1'])),
       once(`p${i}`, 100 * i + 50, 100 + i, ran(['lint', 1])),
     ]).flat();
     const lint = flakeTally(rows).get('lint');
-    // Its 12 failures were advisory: recorded, not counted.
-    expect(lint).toMatchObject({ runs: 24, flakes: 12, rate: 0.5, uncounted: 12 });
+    expect(lint).toMatchObject({ runs: 24, flakes: 12, rate: 0.5, uncounted: 0 });
     expect(lint?.recent.map((r) => r.passed.train)).toEqual(['p11', 'p10', 'p9', 'p8', 'p7', 'p6', 'p5', 'p4', 'p3', 'p2', 'p1', 'p0'].slice(0, 10));
   });
 
@@ -116,6 +128,8 @@ describe('flakeTally', () => {
     const flaky = { gate: 'test', tree: tree(9), train: 'tz', failed: runs[0], passed: runs[1] } as JobRecord['flaky'];
     const jobs = [job(1, 0, { state: 'landed', at: 10 }, { flaky }), job(2, 0, { state: 'landed', at: 10 }, { flaky })];
     expect(flakeTally([], jobs).get('test')).toMatchObject({ runs: 2, flakes: 1, rate: 0.5 });
+    // No row, no time: the runs keep their numbers, their time is unknown.
+    expect(flakeTally([], jobs).get('test')?.recent[0]).toMatchObject({ at: null, failed: [{ run: 1, at: null }], passed: { run: 2, at: null } });
     // Known from a row: the record adds nothing.
     const row = once('tz', 10, 9, ran(['test', 2]), { flaky: true, runs });
     expect(flakeTally([row], jobs).get('test')).toMatchObject({ runs: 2, flakes: 1 });

@@ -9,12 +9,12 @@ const tree = (gate: string, n: number): FlakyTree => ({
   tree: n.toString(16).padStart(40, '3'),
   jobs: [`j-${n}`],
   at: `2026-12-01T10:${String(n).padStart(2, '0')}:00.000Z`,
-  failed: [{ train: `b${n}-2`, log: `/logs/b${n}-2.log`, status: 'exit 1', at: null }],
-  passed: { train: `b${n}-3`, log: null, status: 'exit 0', at: null },
+  failed: [{ train: `b${n}-2`, run: null, log: `/logs/b${n}-2.log`, status: 'exit 1', at: null }],
+  passed: { train: `b${n}-3`, run: null, log: null, status: 'exit 0', at: null },
 });
 const flakes = (gate: string, runs: number, recent: FlakyTree[], confirmed = 0, uncounted = 0): [string, GateFlakes] => [
   gate,
-  { gate, runs, flakes: recent.length, confirmed, rate: recent.length / runs, uncounted, recent },
+  { gate, runs, flakes: recent.length, confirmed, rate: recent.length / runs, advisoryRuns: uncounted, uncounted, recent },
 ];
 
 describe('flakyReport', () => {
@@ -29,9 +29,9 @@ describe('flakyReport', () => {
     ]);
     const report = flakyReport(tally, { advisory: ['lint'] }, period);
     expect(report.gates).toEqual([
-      { gate: 'e2e', runs: 10, flakes: 9, confirmed: 0, rate: 0.9, uncounted: 0, advisory: false },
-      { gate: 'lint', runs: 0, flakes: 0, confirmed: 0, rate: 0, uncounted: 0, advisory: true },
-      { gate: 'test', runs: 64, flakes: 2, confirmed: 1, rate: 2 / 64, uncounted: 0, advisory: false },
+      { gate: 'e2e', runs: 10, flakes: 9, confirmed: 0, rate: 0.9, advisoryRuns: 0, uncounted: 0, advisory: false },
+      { gate: 'lint', runs: 0, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, advisory: true },
+      { gate: 'test', runs: 64, flakes: 2, confirmed: 1, rate: 2 / 64, advisoryRuns: 0, uncounted: 0, advisory: false },
     ]);
     expect(report.recent.map((t) => t.jobs[0])).toEqual(['j-18', 'j-17', 'j-16', 'j-15', 'j-14', 'j-13', 'j-12', 'j-11', 'j-10', 'j-5']);
     expect(report).toMatchObject({ advisory: ['lint'], policyProblem: null });
@@ -46,11 +46,25 @@ describe('flakyReport', () => {
       'lint  5     0       0          0       5            advisory',
       'test  64    1       0          0.0156  0',
       'recent flaky trees (newest first):',
-      `  tree 333333333333… gate test (job j-1): FAIL in train b1-2 (exit 1, log /logs/b1-2.log), PASS in train b1-3 (no log kept): flake`,
+      `  tree 333333333333… gate test (job j-1): FAIL in train b1-2 (exit 1; log /logs/b1-2.log), PASS in train b1-3 (no log kept): flake`,
       'advisory gates (policy): lint: they run and their failures are recorded, never counted',
     ]);
     const unknown = flakyText(flakyReport(new Map(), { problem: 'the policy cannot be read: bad JSON' }, period));
     expect(unknown).toContain('no gate has run yet');
     expect(unknown).toContain('advisory gates: unknown (the policy cannot be read: bad JSON)');
+  });
+
+  it('within one train: run numbers, the log once; the period printed to the second at both ends', () => {
+    const log = '/logs/b7-1.log';
+    const within: FlakyTree = {
+      ...tree('test', 7),
+      failed: [{ train: 'b7-1', run: 1, log, status: 'exit 1', at: null }],
+      passed: { train: 'b7-1', run: 2, log, status: 'exit 0', at: '2026-12-01T10:07:00.000Z' },
+    };
+    const text = flakyText(
+      flakyReport(new Map([flakes('test', 2, [within])]), { advisory: [] }, { since: '2026-12-02T05:00:00.551Z', until: '2026-12-02T05:00:00.900Z' }),
+    );
+    expect(text).toContain(`gate test (job j-7): FAIL in run 1 of train b7-1 (exit 1), PASS in run 2 of train b7-1: flake; log ${log}`);
+    expect(text.split('\n')[0]).toBe('land flaky: since 2026-12-02T05:00:00Z, until 2026-12-02T05:00:00Z');
   });
 });

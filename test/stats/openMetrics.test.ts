@@ -90,6 +90,7 @@ function expectedSamples(stats: Stats): Record<string, number> {
     expected[`land_gate_trains_total{gate=${g.name}}`] = g.trains;
     expected[`land_gate_flakes_total{gate=${g.name}}`] = g.flakes;
     expected[`land_gate_confirmed_failures_total{gate=${g.name}}`] = g.confirmed;
+    expected[`land_gate_uncounted_failures_total{gate=${g.name}}`] = g.uncounted;
     expected[`land_gate_flake_rate{gate=${g.name}}`] = g.flakeRate;
     summary('land_gate_duration_seconds', g.seconds, `gate=${g.name}`);
   }

@@ -59,7 +59,17 @@ describe('computeStats(readHistory(store, { since }))', () => {
     expect(period.jobs).toMatchObject({ total: 2, landed: 1, failed: 0, queued: 1, corrupt: 1 });
     expect(period.trains.total).toBe(1);
     expect(period.gates).toEqual([
-      { name: 'test', runs: 1, trains: 1, flakes: 0, confirmed: 0, flakeRate: 0, seconds: { count: 1, sum: 9, median: 9, p90: 9 } },
+      {
+        name: 'test',
+        runs: 1,
+        trains: 1,
+        flakes: 0,
+        confirmed: 0,
+        flakeRate: 0,
+        advisory: false,
+        uncounted: 0,
+        seconds: { count: 1, sum: 9, median: 9, p90: 9 },
+      },
     ]);
     expect(period.time.timeToLand).toEqual({ count: 1, sum: 100, median: 100, p90: 100 });
     expect(period.window).toMatchObject({ sets: 0, resets: 1, sizes: [4, 8, 8], now: 8 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { newJobRecord } from '../../lib/queue/submit.js';
 import type { JobRecord, JournalEntry } from '../../lib/store/index.js';
 import { renderStory } from '../../lib/cli/describeStory.js';
-import { buildStory } from '../../lib/story/buildStory.js';
+import { buildStory, flatStatus } from '../../lib/story/buildStory.js';
 import type { TrainRow } from '../../lib/story/trainRow.js';
 
 const TIP = 'a'.repeat(40);
@@ -247,6 +247,37 @@ describe('buildStory', () => {
         runningLog: null,
       }).events.find((e) => e.kind === 'verdict'),
     ).not.toHaveProperty('advisoryFailed');
+  });
+
+  it('a re-run of a cached FAIL tells its status without nested brackets', () => {
+    const cached = 'exit 1 (cached: the same tree failed in train b-0-1)';
+    const journal = [
+      line('submitted', { branch: 'feature/x', tip: TIP }, null, 'queued'),
+      line('gate_rerun', { gate: 'test', status: cached, run: 2, train: 'b-1-1' }),
+      line('gate_flaky', { gate: 'test', status: cached, passedRun: 2, train: 'b-1-1' }),
+    ];
+    const notes = buildStory({ job: job(), journal, rows: [], position: null, runningLog: null })
+      .events.filter((e) => e.kind === 'note')
+      .map((e) => (e as { text: string }).text);
+    expect(notes).toContain(
+      'gate test failed (exit 1; cached: the same tree failed in train b-0-1) with this job alone; its gates run again on the same tree (run 2 of train b-1-1, retries.flaky)',
+    );
+    expect(notes.find((n) => n.startsWith('flaky gate test'))).toContain(
+      'it failed once (exit 1; cached: the same tree failed in train b-0-1) and then passed',
+    );
+    expect(flatStatus(undefined)).toBe('FAIL');
+    // A flake on the target, met by the target check made before failing the job.
+    const target = buildStory({
+      job: job(),
+      journal: [line('target_flaky', { gate: 'test', tree: BASE, train: 'b-1-target', failedRun: 1, status: 'exit 1', passedRun: 2 })],
+      rows: [],
+      position: null,
+      runningLog: null,
+    }).events.find((e) => e.kind === 'note') as { text: string };
+    expect(target.text).toBe(
+      'before failing this job, the target itself was gated: its gate test failed (exit 1) and then passed on the same tree (run 2 of train b-1-target): a flake on the target, which is green',
+    );
+    expect(flatStatus('exit 1')).toBe('exit 1');
   });
 
   it('without a submission line, the record tells it; skipped journal lines are passed on', () => {

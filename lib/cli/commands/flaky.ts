@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { isLandError } from '../../errors.js';
 import { flakeTally } from '../../stats/flakeTally.js';
 import { flakyReport, flakyText } from '../../stats/flakyReport.js';
 import { parseSince } from '../../stats/since.js';
-import type { LoadedPolicy } from '../../config/index.js';
+import { unreadablePolicyReason, type LoadedPolicy } from '../../config/index.js';
 import { historyOf } from '../historyOf.js';
 import { action } from '../action.js';
 
@@ -18,9 +17,8 @@ async function advisoryGates(policy: () => Promise<LoadedPolicy>): Promise<{ adv
     const { gates } = (await policy()).policy;
     return { advisory: gates.filter((gate) => gate.advisory === true).map((gate) => gate.name) };
   } catch (error) {
-    // An unreadable policy must not hide the history; a bad --target is still the user's error.
-    if (!isLandError(error) || error.code === 'usage') throw error;
-    return { problem: `the policy cannot be read: ${error.message}` };
+    // An unreadable policy must not hide the history; its first problem is named as `land status` names it.
+    return { problem: unreadablePolicyReason(error) };
   }
 }
 

@@ -55,7 +55,7 @@ export function nextLiveState(state: LiveState, event: DrainEvent, now: number, 
       return { ...state, gate: { name: event.gate, log: event.log, startedAt: now, expectedSeconds: expected(event.gate) } };
     case 'gate_finished':
       if (state.train?.id !== event.train && isBehind(state, event.train)) return state;
-      return { ...state, gate: null, activity: `gate ${event.gate}: ${event.status}` };
+      return { ...state, gate: null, activity: `gate ${event.gate}: ${event.status}${event.advisory ? ' (advisory, not counted)' : ''}` };
     case 'verdict':
       return { ...state, gate: null, activity: `verdict ${event.verdict}${event.cached ? ' (cached)' : ''}` };
     case 'window':

@@ -110,7 +110,8 @@ export async function runGates(opts: {
   isolation?: Isolation | null;
   /** The environment the allow-list and passEnv read (default this process's): an executor's runner adds the drainer's passEnv values. */
   from?: NodeJS.ProcessEnv;
-  onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number }) => void;
+  /** `advisory`: the gate failed and the policy marks it advisory, so its failure is not counted. */
+  onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number; advisory?: boolean }) => void;
 }): Promise<GateRun> {
   const results: GateResult[] = [];
   let total = 0;
@@ -138,10 +139,11 @@ export async function runGates(opts: {
     opts.log.line(`== gate ${gate.name}: ${status} after ${outcome.seconds}s`);
     const advisory = gate.advisory === true ? { advisory: true as const } : {};
     results.push({ name: gate.name, outcome: outcome.kind, status, seconds: outcome.seconds, hash: gatesHash([gate]), ...advisory });
-    opts.onGate?.({ phase: 'finished', gate: gate.name, status, seconds: outcome.seconds });
     const classified = classify(gate, outcome);
     const counted = countedFailure(gate, classified);
-    if (classified && !counted) opts.log.line(`== gate ${gate.name} is advisory (policy): its failure is recorded, not counted`);
+    const uncounted = classified !== null && counted === null;
+    opts.onGate?.({ phase: 'finished', gate: gate.name, status, seconds: outcome.seconds, ...(uncounted ? { advisory: true } : {}) });
+    if (uncounted) opts.log.line(`== gate ${gate.name} is advisory (policy): its failure is recorded, not counted`);
     // Why a gate never ran the code under test is usually in its last words on stderr.
     const failure = counted?.kind === 'infra' && outcome.lastStderrLine ? { ...counted, stderr: opts.log.redact(outcome.lastStderrLine) } : counted;
     if (failure) return { ...verdictOf(failure), results, seconds: Math.round(total * 100) / 100 };

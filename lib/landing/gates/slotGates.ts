@@ -27,7 +27,14 @@ export async function runGatesOnSlot(j: Judging, gates: readonly Gate[], dir: st
       onGate: (e) =>
         e.phase === 'started'
           ? ctx.emit({ type: 'gate_started', train: j.ids.trainId, gate: e.gate, log: j.logPath })
-          : ctx.emit({ type: 'gate_finished', train: j.ids.trainId, gate: e.gate, status: e.status ?? '', seconds: e.seconds ?? 0 }),
+          : ctx.emit({
+              type: 'gate_finished',
+              train: j.ids.trainId,
+              gate: e.gate,
+              status: e.status ?? '',
+              seconds: e.seconds ?? 0,
+              ...(e.advisory ? { advisory: true } : {}),
+            }),
     });
   const executors = executorsOf(policy);
   if (ctx.slots === undefined || !executors.some((executor) => executor.kind === 'ssh')) return local();

@@ -5,11 +5,16 @@
 // re-runs, retries.flaky, when it fails), and a target tree with a cached verdict costs no gate run.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
-import { decideRerun, gateRunOf, retriesRule } from '../plan/flakyPlan.js';
+import type { FlakyRecord } from '../../store/index.js';
+import { decideRerun, flakeOf, gateRunOf, retriesRule } from '../plan/flakyPlan.js';
 import { judgeTrain, type JudgeContext } from './judge.js';
 
 export type TargetHealth =
-  | { kind: 'green'; cached: boolean; log: string | null }
+  /**
+   * `flake`: a gate failed on the target and a re-run of the same tree passed (retries.flaky): a
+   * flake on a known-good tree, told in the journal of the job the check was made for (settlement.ts).
+   */
+  | { kind: 'green'; cached: boolean; log: string | null; flake?: FlakyRecord }
   /** `train`: the run that judged the target tree (this check, or an earlier one). */
   | { kind: 'red'; cached: boolean; gate: string; status: string; log: string | null; train: string }
   /** The gates could not run on the target (infrastructure): nothing is known. */
@@ -58,8 +63,10 @@ export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): P
     runs.push(gateRunOf(judgement, decision.run, trainId));
   }
   switch (judgement.verdict) {
-    case 'PASS':
-      return { kind: 'green', cached: judgement.cached, log: judgement.log };
+    case 'PASS': {
+      const flake = flakeOf(runs, input.baseTree);
+      return { kind: 'green', cached: judgement.cached, log: judgement.log, ...(flake ? { flake } : {}) };
+    }
     case 'FAIL':
       return { kind: 'red', cached: judgement.cached, gate: judgement.failure.gate, status: judgement.failure.status, log: judgement.log, train: trainId };
     case 'INFRA':

@@ -3,7 +3,7 @@
 // during the gate, the target's own verdict, the CAS), to the record changes, the train's metrics
 // row, the events, the window move and what rides next. The train runner (trains/runTrains.ts)
 // performs the effects and applies what this returns.
-import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, type JobChange } from '../../queue/index.js';
+import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, targetFlakyChanges, type JobChange } from '../../queue/index.js';
 import type { GateRun, JobRecord, MetricsRow, TrainRuns, VoidReason } from '../../store/index.js';
 import type { DrainEvent } from '../events.js';
 import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
@@ -268,8 +268,11 @@ function settleFail(facts: TrainFacts, judgement: Judgement, failure: GateFail |
   if (members.length === 1 || failure.kind === 'refused') {
     // The culprit is found: the rest of its batch, waiting in halves, rides together next.
     for (const job of members) events.push({ type: 'failed', job: job.id, reason: failure.reason, message, gate: failure.gate, status: failure.status });
+    // A flake the target check met on the target's tree (green after a re-run) is told in the job's journal.
+    const targetFlake = health?.kind === 'green' && health.flake ? targetFlakyChanges(members, health.flake) : [];
     return {
       changes: [
+        ...targetFlake,
         ...failChanges(members, {
           reason: failure.reason,
           code: failure.reason,
@@ -413,6 +416,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
             gateLog: judgement.log,
             gate: judgement.telemetry,
             verdict: 'PASS',
+            trainRuns: trainRunsOf(facts),
           }),
         ],
         metric: metricRow(facts, judgement, {

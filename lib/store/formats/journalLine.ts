@@ -106,6 +106,15 @@ export const journalDetailSchemas = {
     status: maybe,
     passedRun: z.number(),
   }),
+  /** The target check for this job (retries.flaky) saw a gate fail on the target's tree, then pass on a re-run of it. */
+  target_flaky: z.looseObject({
+    gate: text,
+    tree: text,
+    train: text,
+    failedRun: z.number(),
+    status: maybe,
+    passedRun: z.number(),
+  }),
   uncertain: z.looseObject(reconcileFields),
   /** A change `land reconcile` made: the change's own detail (landed, requeued, canceled) and the finding. */
   reconciled: z.looseObject({ ...reconcileFields, train: text.optional(), via: text.optional(), reason: text.optional() }),

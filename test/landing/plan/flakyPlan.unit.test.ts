@@ -150,6 +150,9 @@ describe('settling a train that ran more than once', () => {
     expect(flakyChange.detail).toMatchObject({ gate: 'test', failedRun: 1, passedRun: 2, status: 'exit 1' });
     expect(patched(flakyChange, member).flaky).toMatchObject({ gate: 'test', tree: TREE, failed: { run: 1 }, passed: { run: 2 } });
     expect(s.metric).toMatchObject({ flaky: true, landed: true, verdict: 'PASS', gateSeconds: 4, runs });
+    // The landing records the train's runs as a failure does: both runs, one a re-run (not run 1's count).
+    const stale = { ...member, trainRuns: { key: KEY, runs: 1, reruns: 0 } };
+    expect(patched(s.changes[1] as JobChange, stale).trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
   });
 
   it('one run: flaky false and no runs list (its results are in gate.results)', () => {
@@ -170,6 +173,22 @@ describe('settling a train that ran more than once', () => {
     expect(record.error?.message).toContain('failed all 2 runs of the same tree');
     expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
     expect(s.metric).toMatchObject({ flaky: false, verdict: 'FAIL', runs: [{ run: 1 }, { run: 2 }] });
+  });
+
+  it('a flake the target check met (a FAIL, then a PASS of the target tree) is told in the journal of the job it fails', () => {
+    const member = job(1);
+    const target = [run(1, 'FAIL', { train: 't1-target' }), run(2, 'PASS', { train: 't1-target' })];
+    const flake = { gate: 'test', tree: BASE, train: 't1-target', failed: target[0] as GateRun, passed: target[1] as GateRun };
+    const s = settleTrain(facts([member], [run(1, 'FAIL')]), fail, { step: 'target_checked', health: { kind: 'green', cached: false, log: null, flake } });
+    expect(s.changes.map((c) => c.event)).toEqual(['target_flaky', 'failed']);
+    expect(s.changes[0]).toMatchObject({
+      id: member.id,
+      detail: { gate: 'test', tree: BASE, train: 't1-target', failedRun: 1, status: 'exit 1', passedRun: 2 },
+    });
+    expect(s.changes[0]?.to).toBeUndefined();
+    // A green target with no flake adds nothing.
+    const plain = settleTrain(facts([member], [run(1, 'FAIL')]), fail, { step: 'target_checked', health: { kind: 'green', cached: false, log: null } });
+    expect(plain.changes.map((c) => c.event)).toEqual(['failed']);
   });
 
   it('a red target sends the job back with its runs counted, so the next drain does not spend the allowance again', () => {

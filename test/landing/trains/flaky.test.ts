@@ -88,6 +88,8 @@ describe('flaky gates', () => {
 
     const job = (await jobsById(repo)).get(id);
     expect(job.state).toBe('landed');
+    // The landing records both runs of its train (not run 1's count, left by the re-run).
+    expect(job.trainRuns).toMatchObject({ runs: 2, reruns: 1 });
     expect(job.flaky).toMatchObject({
       gate: 'test',
       tree: job.tree,
@@ -117,18 +119,21 @@ describe('flaky gates', () => {
     const flaky = await land(repo.dir, ['flaky', '--json']);
     expect(flaky.code, flaky.stderr).toBe(0);
     const report = flaky.json();
-    expect(report.gates).toEqual([{ gate: 'test', runs: 2, flakes: 1, confirmed: 0, rate: 0.5, uncounted: 0, advisory: false }]);
+    expect(report.gates).toEqual([{ gate: 'test', runs: 2, flakes: 1, confirmed: 0, rate: 0.5, advisoryRuns: 0, uncounted: 0, advisory: false }]);
     expect(report.recent).toEqual([
       expect.objectContaining({
         gate: 'test',
         tree: job.tree,
         jobs: [id],
-        failed: [expect.objectContaining({ train: row.train, status: 'exit 1', log: job.gateLog })],
+        at: row.at,
+        // Run 1's own time is not recorded: null, not the row's.
+        failed: [{ train: row.train, run: 1, status: 'exit 1', log: job.gateLog, at: null }],
+        passed: expect.objectContaining({ train: row.train, run: 2, at: row.at }),
       }),
     ]);
     const text = await land(repo.dir, ['flaky']);
     expect(text.stdout).toContain(
-      `tree ${(job.tree as string).slice(0, 12)}… gate test (job ${id}): FAIL in train ${row.train} (exit 1, log ${job.gateLog}), PASS in train ${row.train}`,
+      `tree ${(job.tree as string).slice(0, 12)}… gate test (job ${id}): FAIL in run 1 of train ${row.train} (exit 1), PASS in run 2 of train ${row.train}: flake; log ${job.gateLog}`,
     );
     expect(text.stdout).toContain('advisory gates (policy): none');
   });
@@ -146,6 +151,9 @@ describe('advisory gates', () => {
     const bad = await submitOne(repo, 'bad', 'culprit-1');
     const run = await runDrain(repo.dir);
     expect(run.summary).toMatchObject({ landed: [good], failed: [bad], stopped: null });
+    // `land run` says it on the gate's line: the event carries advisory only for the uncounted failure.
+    expect(run.of('gate_finished').find((e) => e.gate === 'lint')).toMatchObject({ status: 'exit 1', advisory: true });
+    expect(run.of('gate_finished').find((e) => e.gate === 'test')).not.toHaveProperty('advisory');
     const jobs = await jobsById(repo);
     expect(jobs.get(bad)).toMatchObject({ state: 'failed', reason: 'gate' });
     expect(jobs.get(bad).error?.message).toContain('test');
@@ -156,7 +164,7 @@ describe('advisory gates', () => {
       ['lint', 'exit 1', true],
       ['test', 'exit 0', undefined],
     ]);
-    expect(readFileSync(landedRow.log, 'utf8')).toContain('== gate lint is advisory (policy): its failure is recorded, not counted');
+    expect(readFileSync(landedRow.log, 'utf8')).toContain('== gate lint is advisory (policy): its failure is recorded, not counted\n');
 
     const show = await land(repo.dir, ['show', good]);
     expect(show.stdout).toContain('advisory gate lint failed (exit 1); not counted');
@@ -168,6 +176,19 @@ describe('advisory gates', () => {
     // alone has the batch's tree: its FAIL came from the cache).
     expect(flaky.stdout).toMatch(/^lint +2 +0 +0 +0 +2 +advisory$/m);
     expect(flaky.stdout).toContain('advisory gates (policy): lint: they run and their failures are recorded, never counted');
+    // land stats tells the advisory failures too, in its text and its JSON.
+    const stats = await land(repo.dir, ['stats']);
+    expect(stats.stdout).toMatch(/^ +lint +2 .*0 \(rate 0\); 2 advisory failures not counted$/m);
+    expect((await land(repo.dir, ['stats', '--json'])).json().gates[0]).toMatchObject({ name: 'lint', advisory: true, uncounted: 2, confirmed: 0, flakes: 0 });
+
+    // A broken policy: land flaky still shows the history and names the problem, in the project's words.
+    policy.gates[0].advisory = 'yes';
+    repo.policy(policy);
+    const broken = await land(repo.dir, ['flaky']);
+    expect(broken.code, broken.stderr).toBe(0);
+    expect(broken.stdout).toMatch(
+      /^advisory gates: unknown \(the policy cannot be read: .* is invalid \(1 problem\): gates\[0\]\.advisory: expected true or false\)$/m,
+    );
   });
 });
 
@@ -243,6 +264,16 @@ describe('flaky gates, the drain in process', () => {
     expect(runsOf(repo, id)).toBe(2);
     expect(repo.gateRuns()).toBe(4);
     expect(verdictOf(repo, repo.git('rev-parse', 'main^{tree}'))).toBe('PASS');
+    // The target's flake is told in the journal of the job the check was made for (land why).
+    expect(journal(repo, id).find((e) => e.event === 'target_flaky')?.detail).toMatchObject({
+      gate: 'test',
+      tree: repo.git('rev-parse', 'main^{tree}'),
+      failedRun: 1,
+      status: 'exit 1',
+      passedRun: 2,
+    });
+    const why = await land(repo.dir, ['why', id]);
+    expect(why.stdout).toContain('its gate test failed (exit 1) and then passed on the same tree (run 2 of train');
   });
 
   it('at most five runs of one train in all: infra requeues of the same train count against the flaky allowance', async () => {
