@@ -122,6 +122,27 @@ export function flatStatus(status: string | null | undefined): string {
   return (status ?? 'FAIL').replace(/ \((.*)\)$/, '; $1');
 }
 
+/** The notes of flaky re-runs: a re-run asked, a flake found on the job's tree or on the target's. */
+function flakeNoteText(entry: JournalEntry): string {
+  switch (entry.event) {
+    case 'gate_rerun': {
+      const d = journalDetail(entry, 'gate_rerun');
+      return `gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) with this job alone; its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}, retries.flaky)`;
+    }
+    case 'gate_flaky': {
+      const d = journalDetail(entry, 'gate_flaky');
+      // Runs before the passing one all failed: a train is gated again only after a FAIL.
+      const failed = Math.max(1, (d?.passedRun ?? 2) - 1);
+      const times = failed === 1 ? 'once' : `${failed} times`;
+      return `flaky gate ${d?.gate ?? '?'}: it failed ${times} (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake, not a culprit`;
+    }
+    default: {
+      const d = journalDetail(entry, 'target_flaky');
+      return `before failing this job, the target itself was gated: its gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake on the target, which is green`;
+    }
+  }
+}
+
 function noteFor(entry: JournalEntry): StoryEvent | null {
   const at = entry.at;
   switch (entry.event) {
@@ -152,36 +173,10 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
         event: entry.event,
         text: `the target itself fails its gates: this job waits with the rest of batch ${journalDetail(entry, 'target_red')?.batch ?? '?'} until the target is fixed`,
       };
-    case 'gate_rerun': {
-      const d = journalDetail(entry, 'gate_rerun');
-      return {
-        kind: 'note',
-        at,
-        event: entry.event,
-        text: `gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) with this job alone; its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}, retries.flaky)`,
-      };
-    }
-    case 'gate_flaky': {
-      const d = journalDetail(entry, 'gate_flaky');
-      // Runs before the passing one all failed: a train is gated again only after a FAIL.
-      const failed = Math.max(1, (d?.passedRun ?? 2) - 1);
-      const times = failed === 1 ? 'once' : `${failed} times`;
-      return {
-        kind: 'note',
-        at,
-        event: entry.event,
-        text: `flaky gate ${d?.gate ?? '?'}: it failed ${times} (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake, not a culprit`,
-      };
-    }
-    case 'target_flaky': {
-      const d = journalDetail(entry, 'target_flaky');
-      return {
-        kind: 'note',
-        at,
-        event: entry.event,
-        text: `before failing this job, the target itself was gated: its gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) and then passed on the same tree (run ${String(d?.passedRun ?? '?')} of train ${d?.train ?? '?'}): a flake on the target, which is green`,
-      };
-    }
+    case 'gate_rerun':
+    case 'gate_flaky':
+    case 'target_flaky':
+      return { kind: 'note', at, event: entry.event, text: flakeNoteText(entry) };
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
     case 'rebuilt':
