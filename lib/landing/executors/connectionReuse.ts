@@ -4,7 +4,7 @@
 // of the drainer's own, made here in /tmp (mode 0700, like ssh-agent's): a gate never sees the
 // drainer's /tmp (its sandbox has a private one), so it cannot reach a master through it. At the
 // drain's end each master is told to exit and the folder goes.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { startProcess } from '../../proc/runProcess.js';
 import { exitMasterArgv, type SshExecutor, type SshSettings } from './sshArgv.js';
 
@@ -26,6 +26,15 @@ export function openControlDir(): string | null {
     // no /tmp to write to: no reuse, nothing else changes
   }
   return null;
+}
+
+/**
+ * The drain's folder while it is there, else a new one (or null): a long `land run --watch` whose
+ * folder was removed (a /tmp cleaner, an admin clearing leftovers) would otherwise fail every ssh
+ * ("cannot bind") and mark every executor down.
+ */
+export function controlDirStill(dir: string): string | null {
+  return existsSync(dir) ? dir : openControlDir();
 }
 
 /**

@@ -4,7 +4,7 @@
 // drain's end). A train takes a slot (chooseSlot: waiting while every offered one is busy, or every
 // executor is down), runs its gates there, and gives it back.
 import { chooseSlot } from './choose.js';
-import { closeMasters, openControlDir } from './connectionReuse.js';
+import { closeMasters, controlDirStill, openControlDir } from './connectionReuse.js';
 import { ALL_UP, type ExecutorHealth, markDown, markUp } from './health.js';
 import { type ExecutorInfra, prepareExecutor } from './ship.js';
 import type { Executor } from './slots.js';
@@ -64,6 +64,7 @@ export class GateSlots {
 
   /** The ssh settings of every call to an executor: the drainer's, through the drain's masters. */
   get settings(): SshSettings {
+    if (this.controlDir) this.controlDir = controlDirStill(this.controlDir);
     return this.controlDir ? { ...this.ssh, controlDir: this.controlDir } : this.ssh;
   }
 
