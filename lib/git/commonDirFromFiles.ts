@@ -25,31 +25,52 @@ function ownedHere(stats: Stats | null): boolean {
   return stats !== null && stats.uid === process.geteuid?.();
 }
 
+/**
+ * A path a `.git` or `commondir` file names, resolved against `base` (its real path); null (ask
+ * git) when a `..` step follows a named folder: git resolves symlinks before `..`, path.resolve by
+ * the text, and past a symlink they differ. Leading `..` steps (a linked worktree's `../..`) go up
+ * from a real path, where both agree.
+ */
+function namedPath(base: string, named: string): string | null {
+  const steps = named.split(/[\\/]/).filter((step) => step !== '' && step !== '.');
+  const firstNamed = steps.findIndex((step) => step !== '..');
+  if (firstNamed >= 0 && steps.slice(firstNamed).includes('..')) return null;
+  return resolve(realpathSync(base), named);
+}
+
 /** The git dir a `.git` file names (`gitdir: <path>`, relative to the file's folder), or null. */
 function gitdirOfFile(file: string): string | null {
   const text = readFileSync(file, 'utf8');
   const match = /^gitdir: (.+?)\r?\n?$/.exec(text);
-  return match?.[1] ? resolve(dirname(file), match[1]) : null;
+  return match?.[1] ? namedPath(dirname(file), match[1]) : null;
 }
 
-/** The common dir of a git dir: its `commondir` file's folder (a linked worktree's), else itself. */
-function commonOf(gitDir: string): string {
+/** The common dir of a git dir: its `commondir` file's folder (a linked worktree's), else itself; null: ask git. */
+function commonOf(gitDir: string): string | null {
   let named: string;
   try {
-    named = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+    named = readFileSync(join(gitDir, 'commondir'), 'utf8').replace(/\r?\n$/, ''); // git strips the line end only
   } catch {
     return gitDir;
   }
-  return resolve(gitDir, named);
+  return named ? namedPath(gitDir, named) : null;
 }
 
-/** Whether `dir` looks like a repository to git: HEAD in its git dir, objects/ and refs/ in the common dir. */
+/**
+ * Whether `dir` looks like a repository to git: a HEAD in its git dir that names a ref or an object
+ * (git looks further up past a `.git` whose HEAD is empty or torn), objects/ and refs/ in the common dir.
+ */
 function looksLikeRepository(gitDir: string, common: string): boolean {
-  return (
-    statOf(join(gitDir, 'HEAD'))?.isFile() === true &&
-    statOf(join(common, 'objects'))?.isDirectory() === true &&
-    statOf(join(common, 'refs'))?.isDirectory() === true
-  );
+  return validHead(join(gitDir, 'HEAD')) && statOf(join(common, 'objects'))?.isDirectory() === true && statOf(join(common, 'refs'))?.isDirectory() === true;
+}
+
+function validHead(file: string): boolean {
+  if (statOf(file)?.isFile() !== true) return false;
+  try {
+    return /^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\r?\n?$/.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** The common dir of the repository holding the folder whose `.git` is `dotGit`, or null (ask git). */
@@ -57,7 +78,7 @@ function fromDotGit(folder: string, dotGit: string, stats: Stats): string | null
   const gitDir = stats.isDirectory() ? dotGit : stats.isFile() ? gitdirOfFile(dotGit) : null;
   if (gitDir === null) return null;
   const common = commonOf(gitDir);
-  if (!looksLikeRepository(gitDir, common)) return null;
+  if (common === null || !looksLikeRepository(gitDir, common)) return null;
   if (![folder, dotGit, gitDir, common].every((path) => ownedHere(statOf(path)))) return null;
   return realpathSync(common);
 }

@@ -4,8 +4,8 @@
 // answered from its merges; the common dir read from the repository's files. Each must say what the
 // slower git calls said.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discardWorktree, readCommitFile, treeOf, worktreeOfBranch } from '../../lib/git/index.js';
 import { commonDirFromFiles } from '../../lib/git/commonDirFromFiles.js';
@@ -105,6 +105,24 @@ describe('commonDirFromFiles', () => {
       delete process.env.GIT_DIR;
     }
     expect(commonDirFromFiles(repo.dir)).toBe(gitSays(repo.dir));
+  });
+
+  it('looks past a nested .git whose HEAD is empty, as git does, and leaves a gitdir with a .. step to git', () => {
+    const repo = makeRepo();
+    const nested = join(repo.dir, 'nested');
+    mkdirSync(join(nested, '.git', 'objects'), { recursive: true });
+    mkdirSync(join(nested, '.git', 'refs'));
+    writeFileSync(join(nested, '.git', 'HEAD'), '');
+    // git takes the outer repository; a broken HEAD is no repository (null: git is asked).
+    expect(gitSays(nested)).toBe(join(repo.dir, '.git'));
+    expect(commonDirFromFiles(nested)).toBeNull();
+    const linked = join(tempDir(), 'linked');
+    repo.git('worktree', 'add', '-q', '--detach', linked);
+    const gitdir = readFileSync(join(linked, '.git'), 'utf8')
+      .replace(/^gitdir: /, '')
+      .trim();
+    writeFileSync(join(linked, '.git'), `gitdir: ${gitdir}/../${basename(gitdir)}\n`);
+    expect(commonDirFromFiles(linked)).toBeNull();
   });
 });
 
