@@ -33,6 +33,8 @@ export interface LoadedPolicy {
   tip: string;
   /** The tree of that tip. */
   tree: string;
+  /** The policy file's blob: a read of a later tip whose file is the same blob reuses `policy` unparsed. */
+  policyOid?: string;
 }
 
 /**
@@ -40,10 +42,10 @@ export interface LoadedPolicy {
  * remote its remote-tracking ref (the store's `targetRef`). One git process reads the tip, its
  * tree and the policy file at that tip.
  */
-export async function loadPolicy(cwd: string, target: string, ref: string = branchRef(target)): Promise<LoadedPolicy> {
+export async function loadPolicy(cwd: string, target: string, ref: string = branchRef(target), known: LoadedPolicy | null = null): Promise<LoadedPolicy> {
   const read = await readCommitFile(cwd, ref, POLICY_FILE);
   if (read === null) throw await missingTargetError(cwd, target);
-  return policyOfRead(target, read);
+  return policyOfRead(target, read, known);
 }
 
 /**
@@ -62,14 +64,19 @@ export async function missingTargetError(cwd: string, target: string): Promise<L
   return new LandError('config', `target branch "${target}" does not exist`, { hint: missingTargetHint(target, originDefault) });
 }
 
-/** The policy of `target` from a read of its tip already made (null: no such branch). */
-export function policyOfRead(target: string, read: CommitFile | null): LoadedPolicy {
+/**
+ * The policy of `target` from a read of its tip already made (null: no such branch). `known`: the
+ * policy read before (a drain reads it again for each train); when the file is the same blob its
+ * policy is taken as it is, without parsing the same text again.
+ */
+export function policyOfRead(target: string, read: CommitFile | null, known: LoadedPolicy | null = null): LoadedPolicy {
   if (read === null) {
     throw new LandError('config', `target branch "${target}" does not exist`, {
       hint: 'create it, or name another with `git config land.target <branch>`',
     });
   }
   const { commit: tip, tree } = read;
+  if (known && known.target === target && read.file && known.policyOid === read.file.oid) return { ...known, tip, tree };
   const text = read.file?.text ?? null;
   if (text === null) {
     throw new LandError('config', `no ${POLICY_FILE} on ${target} (${tip.slice(0, 12)})`, {
@@ -82,5 +89,5 @@ export function policyOfRead(target: string, read: CommitFile | null): LoadedPol
       details: [`target: expected "${target}", the branch the policy was read from`],
     });
   }
-  return { policy, target, tip, tree };
+  return { policy, target, tip, tree, ...(read.file ? { policyOid: read.file.oid } : {}) };
 }

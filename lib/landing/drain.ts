@@ -270,7 +270,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
   // Read again for each pass (the target moves): the policy in force is the one at its tip now.
   let inForce: LoadedPolicy | null = opts.policy ?? null; // the latest read: the notifier's policy
   const reloadPolicy = async (): Promise<LoadedPolicy> => {
-    inForce = await loadTargetPolicy(cwd, store, opts.target);
+    inForce = await loadTargetPolicy(cwd, store, opts.target, inForce);
     return inForce;
   };
   const initial = inForce ?? (await reloadPolicy()); // a bad policy stops the drain before anything is taken

@@ -4,8 +4,9 @@ import { loadPolicy, type LoadedPolicy } from '../config/index.js';
 import { refTip } from '../git/index.js';
 import type { QueueStore } from '../store/index.js';
 
-export function loadTargetPolicy(cwd: string, store: QueueStore, target: string): Promise<LoadedPolicy> {
-  return loadPolicy(cwd, target, store.targetRef(target));
+/** `known`: the policy read before; the same policy file is not parsed again (config/load.ts). */
+export function loadTargetPolicy(cwd: string, store: QueueStore, target: string, known: LoadedPolicy | null = null): Promise<LoadedPolicy> {
+  return loadPolicy(cwd, target, store.targetRef(target), known);
 }
 
 /** The target's tip as this store's clone sees it; null when there is no such branch. */

@@ -1,6 +1,6 @@
-// parsePolicy and gatesHash: pure functions, no repository.
+// parsePolicy, gatesHash and policyOfRead: pure functions, no repository.
 import { describe, expect, it } from 'vitest';
-import { gatesHash, parsePolicy, policyJsonSchema, type Policy } from '../../lib/config/index.js';
+import { gatesHash, parsePolicy, policyJsonSchema, policyOfRead, type Policy } from '../../lib/config/index.js';
 
 function ok(text: string): Policy {
   const parsed = parsePolicy(text);
@@ -156,5 +156,21 @@ describe('gatesHash', () => {
       expect(seen.has(hash), JSON.stringify(changed.gates)).toBe(false);
       seen.add(hash);
     }
+  });
+});
+
+describe('policyOfRead with the policy read before', () => {
+  const text = JSON.stringify({ target: 'main', gates: [{ name: 'test', run: ['true'] }] });
+  const read = (oid: string, tip: string, body = text) => ({ commit: tip, tree: `tree-${tip}`, file: { oid, text: body } });
+
+  it('reuses the parsed policy when the file is the same blob at a new tip, and parses a changed one', () => {
+    const first = policyOfRead('main', read('blob1', 'tip1'));
+    expect(first).toMatchObject({ tip: 'tip1', tree: 'tree-tip1', policyOid: 'blob1' });
+    const again = policyOfRead('main', read('blob1', 'tip2', 'not even JSON: never parsed'), first);
+    expect(again.policy).toBe(first.policy);
+    expect(again).toMatchObject({ tip: 'tip2', tree: 'tree-tip2', policyOid: 'blob1' });
+    const changed = JSON.stringify({ target: 'main', gates: [{ name: 'lint', run: ['true'] }] });
+    expect(policyOfRead('main', read('blob2', 'tip3', changed), first).policy.gates.map((g) => g.name)).toEqual(['lint']);
+    expect(() => policyOfRead('main', read('blob3', 'tip4', 'not JSON'), first)).toThrow();
   });
 });
