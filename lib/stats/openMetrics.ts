@@ -108,6 +108,11 @@ function trainFamilies(stats: Stats): Family[] {
       { labels: { outcome: 'abandoned' }, value: t.abandoned },
     ]),
     counter('land_trains_not_landed', 'Judged trains of the period that did not land, by reason.', byLabel('reason', t.notLandedByReason)),
+    counter(
+      'land_trains_abandoned',
+      'Trains of the period whose run was void, by reason: withdrawn, interrupted, speculation_abandoned.',
+      byLabel('reason', t.abandonedByReason),
+    ),
   ];
 }
 

@@ -69,6 +69,7 @@ function expectedSamples(stats: Stats): Record<string, number> {
   };
   for (const [reason, n] of Object.entries(j.failedByReason)) expected[`land_job_failures_total{reason=${reason}}`] = n;
   for (const [reason, n] of Object.entries(t.notLandedByReason)) expected[`land_trains_not_landed_total{reason=${reason}}`] = n;
+  for (const [reason, n] of Object.entries(t.abandonedByReason)) expected[`land_trains_abandoned_total{reason=${reason}}`] = n;
   if (stats.gateRuns.perLandedJob !== null) expected['land_gate_runs_per_landed_job{}'] = stats.gateRuns.perLandedJob;
   if (stats.time.gatingShare !== null) expected['land_gating_share_ratio{}'] = stats.time.gatingShare;
   if (stats.culprits.rate !== null) expected['land_culprit_ratio{}'] = stats.culprits.rate;
@@ -123,6 +124,15 @@ describe('the OpenMetrics text', () => {
     expect(text).toContain('land_jobs_total{state="landed"} 7');
     expect(text).toContain('# TYPE land_time_to_land_seconds summary\n# UNIT land_time_to_land_seconds seconds\n');
     expect(text).toContain('land_time_to_land_seconds{quantile="0.9"} 300');
+  });
+
+  it('counts void trains by reason', () => {
+    const stats = computeStats(history());
+    stats.trains.abandonedByReason = { interrupted: 1, speculation_abandoned: 2 };
+    const text = toOpenMetrics(stats);
+    expect(text).toContain('# TYPE land_trains_abandoned counter');
+    expect(text).toContain('land_trains_abandoned_total{reason="speculation_abandoned"} 2');
+    expect(text).toContain('land_trains_abandoned_total{reason="interrupted"} 1');
   });
 });
 
