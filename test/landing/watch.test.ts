@@ -44,7 +44,7 @@ async function submitToWatcher(repo: QueueRepo, drainer: Drainer, name: string):
 }
 
 describe('land run --watch', () => {
-  it('stays up on an empty queue, lands a later submission within seconds, and a SIGTERM while idle exits 0', async () => {
+  it('stays up on an empty queue, lands a later submission within seconds, and a SIGHUP while idle (its terminal closed) exits 0 as a SIGTERM does', async () => {
     const repo = makeQueueRepo();
     const drainer = startLand(repo.dir, ['run', '--watch', '--json']);
     await waitUntil('the idle event', () => eventsOf(drainer, 'idle').length === 1, 8_000);
@@ -61,7 +61,7 @@ describe('land run --watch', () => {
     expect(eventsOf(drainer, 'resumed')).toHaveLength(1);
     expect(eventsOf(drainer, 'resumed')[0]).toMatchObject({ jobs: 1 });
 
-    drainer.child.kill('SIGTERM');
+    drainer.child.kill('SIGHUP');
     const result = await drainer.done;
     expect(result.code, result.stderr).toBe(0);
     expect(eventsOf(drainer, 'watch_ended')).toEqual([expect.objectContaining({ why: 'signal' })]);

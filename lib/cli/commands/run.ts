@@ -58,7 +58,7 @@ export function registerRun(program: Command): void {
     .description('drain the queue: build trains, gate each once, land with one CAS, bisect failures')
     .option('--once', 'run one admitted batch (with its bisection) and stop')
     .option('--no-wait', 'exit at once (exit 6) when another drainer holds the queue')
-    .option('--watch', 'keep running: when the queue is empty, wait for new submissions (stop with SIGTERM/SIGINT)')
+    .option('--watch', 'keep running: when the queue is empty, wait for new submissions (stop with SIGTERM, SIGINT or SIGHUP)')
     .option('--idle-exit <seconds>', 'with --watch, exit 0 once the queue has been empty this long')
     .option('--fail-on-failed', 'exit 15 when a job failed in this run (for CI; a stop keeps its own status)')
     .option('--json', 'print one JSON event per line, then a summary object')
@@ -82,8 +82,10 @@ export function registerRun(program: Command): void {
         // JSON events, a live block on a terminal, or plain lines: see lib/cli/progress.
         const reporter = await startReporter({ out: ctx.out, store, policy: queue.policy, stream: process.stderr, env: process.env });
         const emit = (event: DrainEvent) => reporter.event(event);
+        // SIGHUP too: a drainer whose terminal or ssh session closes stops as for SIGTERM (state written, lease released).
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
+        process.on('SIGHUP', onSignal);
         try {
           const summary = await drain(
             ctx.cwd,
@@ -108,6 +110,7 @@ export function registerRun(program: Command): void {
           reporter.close();
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
+          process.off('SIGHUP', onSignal);
         }
       }),
     );
