@@ -4,25 +4,16 @@
 // hosts, half the slots each, their `dir` in the bench's temporary folder, the executors' land
 // this build; and, for comparison, on as many slots of the drainer's own (what the plan gets from
 // the slots without ssh's cost). Where sshd is not installed the row says so (`skipped`) and has no figures.
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BenchError, buildRepo, commitPolicy, countersFolder } from './git.js';
-import { LAND_BIN, land, runSummary } from './land.js';
-import { branches, GATE_SCRIPT, lines, submitAll } from './parallel.js';
+import { BenchError } from './git.js';
+import { LAND_BIN } from './land.js';
+import { drainCopy, prepareSleepQueue, type SleepDrain } from './parallel.js';
 import { SSHD, sshdInstalled, startSshd, type TestSshd } from './sshd.js';
 import { culpritPositions } from './sweep.js';
 
-export interface ExecutorsRun {
-  /** `local 1`: the drainer's one slot; `ssh <slots>`: the executors' slots; `local <slots>`: as many on the drainer. */
-  slots: string;
-  wallSeconds: number;
-  gateRuns: number;
-  gateRunsFinished: number;
-  trains: number;
-  landed: number;
-  failed: number;
-  wrongVerdicts: number;
-}
+/** One drain; `slots`: `local 1` (the drainer's one slot), `ssh <slots>` (the executors'), `local <slots>` (as many on the drainer). */
+export type ExecutorsRun = SleepDrain & { slots: string };
 
 export interface ExecutorsRow {
   n: number;
@@ -80,59 +71,19 @@ async function startHosts(root: string): Promise<{ hosts: TestSshd[]; config: st
   return { hosts, config };
 }
 
-function drain(
-  template: string,
-  root: string,
-  label: string,
-  policy: Record<string, unknown> | null,
-  env: Record<string, string>,
-  isCulprit: (id: string) => boolean,
-): ExecutorsRun {
-  const dir = join(root, `executors-${label.replace(' ', '-')}`);
-  cpSync(template, dir, { recursive: true });
-  if (policy) commitPolicy(dir, policy);
-  const starts = join(root, 'executors-gate-starts.txt');
-  const ends = join(root, 'executors-gate-ends.txt');
-  rmSync(starts, { force: true });
-  rmSync(ends, { force: true });
-  const run = land(dir, ['run', '--json'], { env });
-  const summary = runSummary(run.stdout);
-  const wrong = summary.landed.filter(isCulprit).length + summary.failed.filter((id) => !isCulprit(id)).length + summary.queued.length;
-  return {
-    slots: label,
-    wallSeconds: run.ms / 1000,
-    gateRuns: lines(starts),
-    gateRunsFinished: lines(ends),
-    trains: summary.trains,
-    landed: summary.landed.length,
-    failed: summary.failed.length,
-    wrongVerdicts: wrong,
-  };
-}
-
 export async function measureExecutors(root: string, opts: ExecutorsOptions): Promise<ExecutorsRow> {
   const k = Math.round(opts.p * opts.n);
-  const culprits = culpritPositions(opts.n, k, opts.seed);
   const row: ExecutorsRow = {
-    ...{ n: opts.n, p: opts.p, k, seed: opts.seed, gateSeconds: opts.gateSeconds, culprits, slots: opts.slots, hosts: HOSTS.length },
-    ...{ wallSecondsLocal1: null, wallSecondsK: null, ratio: null, wallSecondsLocalK: null, gateRuns: null, finished: null, runs: [] },
+    ...{ n: opts.n, p: opts.p, k, seed: opts.seed, gateSeconds: opts.gateSeconds, culprits: culpritPositions(opts.n, k, opts.seed), slots: opts.slots },
+    ...{ hosts: HOSTS.length, wallSecondsLocal1: null, wallSecondsK: null, ratio: null, wallSecondsLocalK: null, gateRuns: null, finished: null, runs: [] },
   };
   if (!sshdInstalled()) {
     row.skipped = `no sshd (${SSHD} is not installed; LAND_TEST_SSHD names another)`;
     opts.progress(`executors: skipped: ${row.skipped}`);
     return row;
   }
-  const template = join(root, 'executors-template');
-  mkdirSync(template, { recursive: true });
-  const env = { GATE_STARTS: join(root, 'executors-gate-starts.txt'), GATE_ENDS: join(root, 'executors-gate-ends.txt') };
-  const gate = { name: 'slow', run: ['sh', '-c', GATE_SCRIPT, 'gate', String(opts.gateSeconds)], timeoutSeconds: 600, env };
-  const policy = { target: 'main', gates: [gate], sandbox: countersFolder(root) };
-  const set = new Set(culprits);
-  const specs = branches(opts.n, set);
-  buildRepo(template, policy, specs);
-  opts.progress(`executors: submitting ${opts.n} branches, culprits at ${culprits.join(' ') || 'none'} (not timed)`);
-  const positions = submitAll(template, specs);
-  const isCulprit = (id: string) => set.has(positions.get(id) ?? 0);
+  const queue = prepareSleepQueue(root, 'executors', opts);
+  const { policy } = queue;
   const { hosts, config } = await startHosts(root);
   try {
     const perHost = Math.ceil(opts.slots / HOSTS.length);
@@ -150,7 +101,7 @@ export async function measureExecutors(root: string, opts: ExecutorsOptions): Pr
     for (const [label, runPolicy] of runs) {
       opts.progress(`executors: land run on ${label} slot(s) (gates sleep ${opts.gateSeconds} s)`);
       try {
-        row.runs.push(drain(template, root, label, runPolicy, { LAND_SSH_CONFIG: config }, isCulprit));
+        row.runs.push({ slots: label, ...drainCopy(root, 'executors', label, queue, runPolicy, { LAND_SSH_CONFIG: config }) });
       } catch (error) {
         if (!(error instanceof BenchError)) throw error;
         row.error = `${label}: ${error.message}`;

@@ -86,20 +86,53 @@ export function submitAll(dir: string, specs: readonly BranchSpec[]): Map<string
   return positions;
 }
 
-function drain(template: string, root: string, parallel: number, policy: Record<string, unknown>, isCulprit: (id: string) => boolean): ParallelRun {
-  const dir = join(root, `parallel-${parallel}`);
-  cpSync(template, dir, { recursive: true });
-  // batch.parallel 1 is the default: that run leaves the key out, so it runs on any build.
-  if (parallel !== 1) commitPolicy(dir, { ...policy, batch: { parallel } });
-  const starts = join(root, 'parallel-gate-starts.txt');
-  const ends = join(root, 'parallel-gate-ends.txt');
+/** The sleeping-gate queue a row drains: built and submitted once in `<prefix>-template` (not timed). */
+export interface SleepQueue {
+  template: string;
+  culprits: number[];
+  policy: Record<string, unknown>;
+  isCulprit: (id: string) => boolean;
+}
+
+export function prepareSleepQueue(root: string, prefix: string, opts: Pick<ParallelOptions, 'n' | 'p' | 'seed' | 'gateSeconds' | 'progress'>): SleepQueue {
+  const culprits = culpritPositions(opts.n, Math.round(opts.p * opts.n), opts.seed);
+  const template = join(root, `${prefix}-template`);
+  mkdirSync(template, { recursive: true });
+  const env = { GATE_STARTS: join(root, `${prefix}-gate-starts.txt`), GATE_ENDS: join(root, `${prefix}-gate-ends.txt`) };
+  const gate = { name: 'slow', run: ['sh', '-c', GATE_SCRIPT, 'gate', String(opts.gateSeconds)], timeoutSeconds: 600, env };
+  const policy = { target: 'main', gates: [gate], sandbox: countersFolder(root) };
+  const set = new Set(culprits);
+  const specs = branches(opts.n, set);
+  buildRepo(template, policy, specs);
+  opts.progress(`${prefix}: submitting ${opts.n} branches, culprits at ${culprits.join(' ') || 'none'} (not timed)`);
+  const positions = submitAll(template, specs);
+  return { template, culprits, policy, isCulprit: (id) => set.has(positions.get(id) ?? 0) };
+}
+
+/** What one drain of a copy of the queue did. */
+export type SleepDrain = Omit<ParallelRun, 'parallel'>;
+
+/** `land run` on a copy of the queue (in `<prefix>-<label>`), with `policy` committed when given. */
+export function drainCopy(
+  root: string,
+  prefix: string,
+  label: string,
+  queue: SleepQueue,
+  policy: Record<string, unknown> | null,
+  env: Record<string, string> = {},
+): SleepDrain {
+  const dir = join(root, `${prefix}-${label.replace(' ', '-')}`);
+  cpSync(queue.template, dir, { recursive: true });
+  if (policy) commitPolicy(dir, policy);
+  const starts = join(root, `${prefix}-gate-starts.txt`);
+  const ends = join(root, `${prefix}-gate-ends.txt`);
   rmSync(starts, { force: true });
   rmSync(ends, { force: true });
-  const run = land(dir, ['run', '--json']);
+  const run = land(dir, ['run', '--json'], { env });
   const summary = runSummary(run.stdout);
+  const { isCulprit } = queue;
   const wrong = summary.landed.filter(isCulprit).length + summary.failed.filter((id) => !isCulprit(id)).length + summary.queued.length;
   return {
-    parallel,
     wallSeconds: run.ms / 1000,
     gateRuns: lines(starts),
     gateRunsFinished: lines(ends),
@@ -111,27 +144,18 @@ function drain(template: string, root: string, parallel: number, policy: Record<
 }
 
 export function measureParallel(root: string, opts: ParallelOptions): ParallelRow {
-  const k = Math.round(opts.p * opts.n);
-  const culprits = culpritPositions(opts.n, k, opts.seed);
+  const queue = prepareSleepQueue(root, 'parallel', opts);
+  const { culprits } = queue;
   const row: ParallelRow = {
-    ...{ n: opts.n, p: opts.p, k, seed: opts.seed, gateSeconds: opts.gateSeconds, culprits },
+    ...{ n: opts.n, p: opts.p, k: culprits.length, seed: opts.seed, gateSeconds: opts.gateSeconds, culprits },
     ...{ wallSeconds1: null, wallSeconds2: null, ratio: null, gateRuns1: null, gateRuns2: null, runs: [] },
   };
-  const template = join(root, 'parallel-template');
-  mkdirSync(template, { recursive: true });
-  const env = { GATE_STARTS: join(root, 'parallel-gate-starts.txt'), GATE_ENDS: join(root, 'parallel-gate-ends.txt') };
-  const gate = { name: 'slow', run: ['sh', '-c', GATE_SCRIPT, 'gate', String(opts.gateSeconds)], timeoutSeconds: 600, env };
-  const policy = { target: 'main', gates: [gate], sandbox: countersFolder(root) };
-  const set = new Set(culprits);
-  const specs = branches(opts.n, set);
-  buildRepo(template, policy, specs);
-  opts.progress(`parallel: submitting ${opts.n} branches, culprits at ${culprits.join(' ') || 'none'} (not timed)`);
-  const positions = submitAll(template, specs);
-  const isCulprit = (id: string) => set.has(positions.get(id) ?? 0);
   for (const parallel of [1, 2]) {
     opts.progress(`parallel: land run with batch.parallel ${parallel} (gates sleep ${opts.gateSeconds} s)`);
     try {
-      const run = drain(template, root, parallel, policy, isCulprit);
+      // batch.parallel 1 is the default: that run leaves the key out, so it runs on any build.
+      const policy = parallel === 1 ? null : { ...queue.policy, batch: { parallel } };
+      const run = { parallel, ...drainCopy(root, 'parallel', String(parallel), queue, policy) };
       row.runs.push(run);
       if (parallel === 1) [row.wallSeconds1, row.gateRuns1] = [run.wallSeconds, run.gateRuns];
       else [row.wallSeconds2, row.gateRuns2] = [run.wallSeconds, run.gateRuns];
