@@ -1,5 +1,6 @@
 // The report for a person: the same sections as text tables (the terminal) or as Markdown
 // (`--markdown BENCHMARKS.md`). Pure: a report in, a string out.
+import type { SleepDrain } from './parallel.js';
 import { metText, type Report, sweepGoal } from './report.js';
 
 export interface Section {
@@ -169,20 +170,16 @@ function parallelSection(r: Report): Section {
     rows: [1, 2].map((parallel) => {
       const run = p.runs.find((x) => x.parallel === parallel);
       if (!run) return [String(parallel), 'not measured', '-', '-', '-', '-', '-', '-'];
-      return [
-        String(parallel),
-        secs(run.wallSeconds),
-        String(run.gateRuns),
-        String(run.gateRunsFinished),
-        String(run.trains),
-        String(run.landed),
-        String(run.failed),
-        String(run.wrongVerdicts),
-      ];
+      return [String(parallel), ...drainCells(run)];
     }),
     right: [0, 1, 2, 3, 4, 5, 6, 7],
     notes,
   };
+}
+
+/** The cells of one drain of the sleeping-gate queue (bench/parallel.ts drainCopy): wall, gate runs, finished, trains, landed, failed, wrong. */
+function drainCells(run: SleepDrain): string[] {
+  return [secs(run.wallSeconds), ...[run.gateRuns, run.gateRunsFinished, run.trains, run.landed, run.failed, run.wrongVerdicts].map(String)];
 }
 
 function executorsSection(r: Report): Section {
@@ -196,16 +193,7 @@ function executorsSection(r: Report): Section {
   return {
     title: `executors: N = ${e.n}, p = ${e.p} (k = ${e.k}), gates sleep ${e.gateSeconds} s; 1 local gate slot vs ${e.slots} slots on ${e.hosts} sshd hosts`,
     headers: ['gate slots', 'wall', 'gate runs', 'finished', 'trains', 'landed', 'failed', 'wrong'],
-    rows: e.runs.map((run) => [
-      run.slots,
-      secs(run.wallSeconds),
-      String(run.gateRuns),
-      String(run.gateRunsFinished),
-      String(run.trains),
-      String(run.landed),
-      String(run.failed),
-      String(run.wrongVerdicts),
-    ]),
+    rows: e.runs.map((run) => [run.slots, ...drainCells(run)]),
     right: [1, 2, 3, 4, 5, 6, 7],
     notes,
   };
