@@ -52,17 +52,19 @@ const train: TrainFigure = {
   perTrainOverheadMs: 25,
 };
 
+/** One drain of the sleeping-gate queue (bench/parallel.ts drainCopy). */
+const sleepDrain = (wallSeconds: number, gateRuns: number) => ({
+  wallSeconds,
+  gateRuns,
+  gateRunsFinished: 15,
+  trains: 12,
+  landed: 29,
+  failed: 3,
+  wrongVerdicts: 0,
+});
+
 function parallelRow(overrides: Partial<ParallelRow> = {}): ParallelRow {
-  const run = (parallel: number, wallSeconds: number) => ({
-    parallel,
-    wallSeconds,
-    gateRuns: 16,
-    gateRunsFinished: 15,
-    trains: 12,
-    landed: 29,
-    failed: 3,
-    wrongVerdicts: 0,
-  });
+  const run = (parallel: number, wallSeconds: number) => ({ parallel, ...sleepDrain(wallSeconds, 16) });
   return {
     ...{ n: 32, p: 0.1, k: 3, seed: 1, gateSeconds: 1, culprits: [4, 17, 30] },
     ...{ wallSeconds1: 20, wallSeconds2: 12, ratio: 0.6, gateRuns1: 16, gateRuns2: 16, runs: [run(1, 20), run(2, 12)] },
@@ -71,16 +73,7 @@ function parallelRow(overrides: Partial<ParallelRow> = {}): ParallelRow {
 }
 
 function executorsRow(overrides: Partial<ExecutorsRow> = {}): ExecutorsRow {
-  const run = (slots: string, wallSeconds: number) => ({
-    slots,
-    wallSeconds,
-    gateRuns: 18,
-    gateRunsFinished: 15,
-    trains: 12,
-    landed: 29,
-    failed: 3,
-    wrongVerdicts: 0,
-  });
+  const run = (slots: string, wallSeconds: number) => ({ slots, ...sleepDrain(wallSeconds, 18) });
   return {
     ...{ n: 32, p: 0.1, k: 3, seed: 1, gateSeconds: 1, culprits: [4, 17, 30], slots: 4, hosts: 2 },
     ...{ wallSecondsLocal1: 20, wallSecondsK: 9, ratio: 0.45, wallSecondsLocalK: 8, gateRuns: 18, finished: 15, runs: [run('local 1', 20), run('ssh 4', 9)] },
