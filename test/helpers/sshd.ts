@@ -35,3 +35,30 @@ export function gitSshCommand(sshd: Pick<TestSshd, 'port' | 'clientKey' | 'contr
 export function startSshd(dir: string): Promise<TestSshd> {
   return startSharedSshd(dir, { master: true });
 }
+
+/**
+ * One sshd for a test file: started in its beforeAll, stopped in its afterAll. A start that fails is
+ * reported by every test that asks for it (started() throws), so that a missing sshd counts as failed
+ * tests; with LAND_REQUIRE_SSHD=1 the error says so.
+ */
+export function suiteSshd(): { start(dir: string): Promise<void>; started(): TestSshd; stop(): void } {
+  let sshd: TestSshd | null = null;
+  let startError: unknown = null;
+  return {
+    async start(dir) {
+      try {
+        sshd = await startSshd(dir);
+      } catch (error) {
+        startError = SSHD_REQUIRED ? new Error(`LAND_REQUIRE_SSHD=1: ${(error as Error).message}`) : error;
+      }
+    },
+    started() {
+      if (startError !== null) throw startError;
+      if (sshd === null) throw new Error('the test sshd was not started');
+      return sshd;
+    },
+    stop() {
+      sshd?.stop();
+    },
+  };
+}

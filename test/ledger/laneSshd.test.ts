@@ -6,17 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../helpers/repo.js';
 import { FAKE_SSH, SESSION_LOST, loseSession, runSsh } from '../helpers/fakeSsh.js';
 import { laneCases, type TestLane } from '../helpers/laneCases.js';
-import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from '../helpers/sshd.js';
+import { SSHD, SSHD_REQUIRED, sshdInstalled, suiteSshd, type TestSshd } from '../helpers/sshd.js';
 import { killLeftoverBatches } from '../helpers/batchWrapper.js';
 
-let sshd: TestSshd | null = null;
-let startError: unknown = null;
-
-function started(): TestSshd {
-  if (startError !== null) throw startError;
-  if (sshd === null) throw new Error('the test sshd was not started');
-  return sshd;
-}
+const sshd = suiteSshd();
+const started = (): TestSshd => sshd.started();
 
 function realLane(): TestLane {
   const { host, config } = started();
@@ -24,19 +18,12 @@ function realLane(): TestLane {
 }
 
 describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`land batch over an ssh lane (a real sshd, ${SSHD})`, () => {
-  beforeAll(async () => {
-    try {
-      sshd = await startSshd(tempDir('land-sshd-'));
-    } catch (error) {
-      // Reported by every test below, so that a missing sshd counts as failed tests.
-      startError = SSHD_REQUIRED ? new Error(`LAND_REQUIRE_SSHD=1: ${(error as Error).message}`) : error;
-    }
-  });
+  beforeAll(() => sshd.start(tempDir('land-sshd-')));
 
   afterEach(() => killLeftoverBatches());
 
   afterAll(() => {
-    sshd?.stop();
+    sshd.stop();
     cleanupTempDirs();
   });
 

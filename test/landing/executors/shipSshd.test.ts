@@ -17,19 +17,13 @@ import { type SshExecutor, sshSettings } from '../../../lib/landing/executors/ss
 import { runDrain } from '../../helpers/drainHarness.js';
 import { makeQueueRepo, submitBranches } from '../../helpers/queue.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../helpers/repo.js';
-import { SSHD, SSHD_REQUIRED, sshdInstalled, startSshd, type TestSshd } from '../../helpers/sshd.js';
+import { SSHD, SSHD_REQUIRED, sshdInstalled, suiteSshd, type TestSshd } from '../../helpers/sshd.js';
 
 // The executor is this machine: its land is the built CLI of this checkout.
 const LAND_ON_EXECUTOR = `${process.execPath} ${LAND_BIN}`;
 
-let sshd: TestSshd | null = null;
-let startError: unknown = null;
-
-function started(): TestSshd {
-  if (startError !== null) throw startError;
-  if (sshd === null) throw new Error('the test sshd was not started');
-  return sshd;
-}
+const sshd = suiteSshd();
+const started = (): TestSshd => sshd.started();
 
 function executorAt(port: number, dir: string): SshExecutor {
   const { user } = started();
@@ -80,16 +74,10 @@ function processGone(pattern: string): boolean {
 }
 
 describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an executor (a real sshd, ${SSHD})`, () => {
-  beforeAll(async () => {
-    try {
-      sshd = await startSshd(tempDir('land-sshd-'));
-    } catch (error) {
-      startError = SSHD_REQUIRED ? new Error(`LAND_REQUIRE_SSHD=1: ${(error as Error).message}`) : error;
-    }
-  });
+  beforeAll(() => sshd.start(tempDir('land-sshd-')));
 
   afterAll(() => {
-    sshd?.stop();
+    sshd.stop();
     cleanupTempDirs();
   });
 
