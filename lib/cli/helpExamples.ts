@@ -114,7 +114,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
   },
   flaky: {
     examples: [
-      ['land flaky', "each gate's runs, flakes, confirmed failures and estimated rate; the recent flaky trees and their evidence"],
+      ['land flaky', "each gate's runs, flakes, confirmed failures, estimated rate and the rate the drain assumes; the recent flaky trees and their evidence"],
       ['land flaky --since 7d --json', 'the last seven days as JSON'],
     ],
     docs: 'docs/commands.md#land-flaky',

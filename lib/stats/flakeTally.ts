@@ -11,6 +11,7 @@
 // rate is taken over the runs that counted, so a quarantine does not bend the estimate the drain
 // reads once the mark is taken off. Its pass still clears the tree (a passed tree is no confirmed
 // failure, and it ends an earlier counted failure of the tree as a flake).
+import type { GateEvidence } from '../landing/plan/flakeEvidence.js';
 import type { JobRecord } from '../store/index.js';
 import type { HistoryTrain } from './history.js';
 import { executionsOf, failedOnTree, passed, type GateExecution, type RunResult } from './trainRuns.js';
@@ -54,6 +55,8 @@ export interface GateFlakes {
   gate: string;
   /** Fresh executions of this gate (cached verdicts ran none; each run of a train's `runs` counts; a VOID row's runs count too). */
   runs: number;
+  /** Of `runs`, those that passed while the gate counted (not advisory): the clean runs the drain's flake estimate weighs (landing/plan/flakeEvidence.ts). */
+  passed: number;
   /** Trees where this gate failed and a later fresh run of the same tree passed (within one row's runs, or across rows). */
   flakes: number;
   /** Trees where this gate failed on at least two fresh runs and never passed (a failure confirmed by a re-run). */
@@ -81,6 +84,7 @@ interface TreeEvidence {
 
 interface GateTally {
   runs: number;
+  passed: number;
   advisoryRuns: number;
   uncounted: number;
   /** The trees it failed at least once. */
@@ -101,7 +105,7 @@ interface Judged {
 function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
   let tally = byGate.get(gate);
   if (!tally) {
-    tally = { runs: 0, advisoryRuns: 0, uncounted: 0, trees: new Map(), passedTrees: new Set() };
+    tally = { runs: 0, passed: 0, advisoryRuns: 0, uncounted: 0, trees: new Map(), passedTrees: new Set() };
     byGate.set(gate, tally);
   }
   return tally;
@@ -116,6 +120,7 @@ function observe(tally: GateTally, judged: Judged, run: GateExecution, result: R
   if (passed(result)) {
     // Only a pass that follows a failure is evidence of a flake; any pass rules out a confirmed failure.
     tally.passedTrees.add(judged.tree);
+    if (!result.advisory) tally.passed += 1;
     if (evidence && evidence.passed === null) {
       evidence.passed = seen();
       evidence.recorded = judged.at;
@@ -189,8 +194,8 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
   recent.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
   const counted = tally.runs - tally.advisoryRuns;
   const rate = flakes && counted > 0 ? flakes / counted : 0;
-  const { runs, advisoryRuns, uncounted } = tally;
-  return { gate, runs, flakes, confirmed, rate, advisoryRuns, uncounted, recent: recent.slice(0, RECENT_FLAKES) };
+  const { runs, passed, advisoryRuns, uncounted } = tally;
+  return { gate, runs, passed, flakes, confirmed, rate, advisoryRuns, uncounted, recent: recent.slice(0, RECENT_FLAKES) };
 }
 
 /**
@@ -209,4 +214,9 @@ export function flakeTally(rows: readonly HistoryTrain[], jobs: readonly Pick<Jo
   const out = new Map<string, GateFlakes>();
   for (const gate of [...byGate.keys()].sort()) out.set(gate, figuresOf(gate, byGate.get(gate) as GateTally));
   return out;
+}
+
+/** Each gate's clean runs and flakes, as the drain's flake estimate weighs them (landing/plan/flakeEvidence.ts). */
+export function gateEvidenceOf(tally: ReadonlyMap<string, GateFlakes>): Map<string, GateEvidence> {
+  return new Map([...tally].map(([gate, figures]) => [gate, { passed: figures.passed, flakes: figures.flakes }]));
 }

@@ -3,6 +3,7 @@
 // gates in, the report (`land flaky --json`) and its text out.
 import { printable } from '../text/safeText.js';
 import { table } from '../text/table.js';
+import { flakeRateOf as assumedRate, NO_EVIDENCE, type GateEvidence } from '../landing/plan/flakeEvidence.js';
 import type { FlakeRun, FlakyTree, GateFlakes } from './flakeTally.js';
 
 /** The recent flaky trees `land flaky` lists, across gates. */
@@ -11,6 +12,11 @@ export const RECENT_TREES = 10;
 export interface FlakyGateRow extends Omit<GateFlakes, 'recent'> {
   /** The policy in force marks this gate advisory: its failures are recorded, never counted. */
   advisory: boolean;
+  /**
+   * The flake rate the drain assumes when this gate fails (flaky.rule "evidence"): its expectation
+   * given the clean runs and flakes of the whole history (landing/plan/flakeEvidence.ts), not only the period's.
+   */
+  assumed: number;
 }
 
 export interface FlakyReport {
@@ -29,12 +35,23 @@ export function flakyReport(
   tally: ReadonlyMap<string, GateFlakes>,
   policy: { advisory: readonly string[] } | { problem: string },
   period: FlakyReport['period'],
+  evidence: ReadonlyMap<string, GateEvidence>,
 ): FlakyReport {
   const advisory = 'advisory' in policy ? [...policy.advisory] : null;
   const names = [...new Set([...tally.keys(), ...(advisory ?? [])])].sort();
   const gates = names.map((gate) => {
-    const { recent: _recent, ...figures } = tally.get(gate) ?? { gate, runs: 0, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] };
-    return { ...figures, advisory: advisory?.includes(gate) ?? false };
+    const { recent: _recent, ...figures } = tally.get(gate) ?? {
+      gate,
+      runs: 0,
+      passed: 0,
+      flakes: 0,
+      confirmed: 0,
+      rate: 0,
+      advisoryRuns: 0,
+      uncounted: 0,
+      recent: [],
+    };
+    return { ...figures, advisory: advisory?.includes(gate) ?? false, assumed: assumedRate(evidence.get(gate) ?? NO_EVIDENCE) };
   });
   const recent = [...tally.values()]
     .flatMap((g) => g.recent)
@@ -86,10 +103,11 @@ export function flakyText(report: FlakyReport): string {
       String(g.flakes),
       String(g.confirmed),
       rate(g.rate),
+      rate(g.assumed),
       String(g.uncounted),
       g.advisory ? 'advisory' : '',
     ]);
-    lines.push(table(['gate', 'runs', 'flakes', 'confirmed', 'rate', 'not counted', ''], rows).replace(/ +$/gm, ''));
+    lines.push(table(['gate', 'runs', 'flakes', 'confirmed', 'rate', 'assumed', 'not counted', ''], rows).replace(/ +$/gm, ''));
     if (report.recent.length) lines.push('recent flaky trees (newest first):', ...report.recent.map((tree) => `  ${flakyTreeLine(tree)}`));
     else lines.push('no flaky tree recorded: no gate failed on a tree that a later run of it passed');
   }

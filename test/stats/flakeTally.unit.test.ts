@@ -1,7 +1,7 @@
 // flakeTally on hand-made metrics rows (test/helpers/statsFixture.ts): each gate's runs, flakes,
 // confirmed failures and estimated rate, and the evidence of its recent flaky trees. Pure.
 import { describe, expect, it } from 'vitest';
-import { flakeTally } from '../../lib/stats/flakeTally.js';
+import { flakeTally, gateEvidenceOf } from '../../lib/stats/flakeTally.js';
 import type { JobRecord } from '../../lib/store/index.js';
 import { job, ran, train } from '../helpers/statsFixture.js';
 
@@ -32,15 +32,22 @@ describe('flakeTally', () => {
   it('a deterministic history: every run counted, no flake, rate 0; a failure seen once is not confirmed', () => {
     const tally = flakeTally([once('t1', 10, 1, ran(['lint', 1], ['test', 2])), once('t2', 20, 2, ran(['lint', 1], ['test', 2, 'exit 1']))]);
     expect([...tally.keys()]).toEqual(['lint', 'test']);
-    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] });
-    expect(tally.get('lint')).toMatchObject({ runs: 2, flakes: 0, rate: 0 });
+    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, passed: 1, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] });
+    expect(tally.get('lint')).toMatchObject({ runs: 2, passed: 2, flakes: 0, rate: 0 });
+    // What the drain's flake estimate reads: clean runs and flakes.
+    expect(gateEvidenceOf(tally)).toEqual(
+      new Map([
+        ['lint', { passed: 2, flakes: 0 }],
+        ['test', { passed: 1, flakes: 0 }],
+      ]),
+    );
   });
 
   it('a flake within one row: a FAIL then a PASS among its runs, with the evidence (run numbers, trains, logs, statuses)', () => {
     const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2]))];
     const row = once('t1', 10, 1, ran(['test', 2]), { flaky: true, runs });
     const tally = flakeTally([row, once('t2', 20, 2, ran(['test', 2]))]);
-    expect(tally.get('test')).toMatchObject({ runs: 3, flakes: 1, confirmed: 0, rate: 1 / 3 });
+    expect(tally.get('test')).toMatchObject({ runs: 3, passed: 2, flakes: 1, confirmed: 0, rate: 1 / 3 });
     expect(tally.get('test')?.recent).toEqual([
       {
         gate: 'test',

@@ -1,6 +1,7 @@
 // `land flaky`'s report and text (lib/stats/flakyReport.ts) from a tally and the policy's advisory gates. Pure.
 import { describe, expect, it } from 'vitest';
 import type { FlakyTree, GateFlakes } from '../../lib/stats/flakeTally.js';
+import { gateEvidenceOf } from '../../lib/stats/flakeTally.js';
 import { flakyReport, flakyText } from '../../lib/stats/flakyReport.js';
 
 const period = { since: null, until: '2026-12-02T05:00:00.000Z' };
@@ -14,7 +15,17 @@ const tree = (gate: string, n: number): FlakyTree => ({
 });
 const flakes = (gate: string, runs: number, recent: FlakyTree[], confirmed = 0, uncounted = 0): [string, GateFlakes] => [
   gate,
-  { gate, runs, flakes: recent.length, confirmed, rate: recent.length / runs, advisoryRuns: uncounted, uncounted, recent },
+  {
+    gate,
+    runs,
+    passed: runs - recent.length - uncounted,
+    flakes: recent.length,
+    confirmed,
+    rate: recent.length / runs,
+    advisoryRuns: uncounted,
+    uncounted,
+    recent,
+  },
 ];
 
 describe('flakyReport', () => {
@@ -27,29 +38,30 @@ describe('flakyReport', () => {
         Array.from({ length: 9 }, (_, i) => tree('e2e', 10 + i)),
       ),
     ]);
-    const report = flakyReport(tally, { advisory: ['lint'] }, period);
+    const report = flakyReport(tally, { advisory: ['lint'] }, period, gateEvidenceOf(tally));
     expect(report.gates).toEqual([
-      { gate: 'e2e', runs: 10, flakes: 9, confirmed: 0, rate: 0.9, advisoryRuns: 0, uncounted: 0, advisory: false },
-      { gate: 'lint', runs: 0, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, advisory: true },
-      { gate: 'test', runs: 64, flakes: 2, confirmed: 1, rate: 2 / 64, advisoryRuns: 0, uncounted: 0, advisory: false },
+      { gate: 'e2e', runs: 10, passed: 1, flakes: 9, confirmed: 0, rate: 0.9, advisoryRuns: 0, uncounted: 0, advisory: false, assumed: 10 / 30 },
+      { gate: 'lint', runs: 0, passed: 0, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, advisory: true, assumed: 0.025 },
+      { gate: 'test', runs: 64, passed: 62, flakes: 2, confirmed: 1, rate: 2 / 64, advisoryRuns: 0, uncounted: 0, advisory: false, assumed: 3 / 84 },
     ]);
+    // `assumed`, what the drain assumes: E[rate] under a Beta(1, 19) prior, half "deterministic" before any flake.
     expect(report.recent.map((t) => t.jobs[0])).toEqual(['j-18', 'j-17', 'j-16', 'j-15', 'j-14', 'j-13', 'j-12', 'j-11', 'j-10', 'j-5']);
     expect(report).toMatchObject({ advisory: ['lint'], policyProblem: null });
   });
 
   it('tells each flaky tree with its evidence, the rates and the advisory gates; an unreadable policy is said, the history still shown', () => {
     const tally = new Map([flakes('test', 64, [tree('test', 1)]), flakes('lint', 5, [], 0, 5)]);
-    const text = flakyText(flakyReport(tally, { advisory: ['lint'] }, period));
+    const text = flakyText(flakyReport(tally, { advisory: ['lint'] }, period, gateEvidenceOf(tally)));
     expect(text.split('\n')).toEqual([
       'land flaky: everything recorded, until 2026-12-02T05:00:00Z',
-      'gate  runs  flakes  confirmed  rate    not counted',
-      'lint  5     0       0          0       5            advisory',
-      'test  64    1       0          0.0156  0',
+      'gate  runs  flakes  confirmed  rate    assumed  not counted',
+      'lint  5     0       0          0       0.025    5            advisory',
+      'test  64    1       0          0.0156  0.0238   0',
       'recent flaky trees (newest first):',
       `  tree 333333333333… gate test (job j-1): FAIL in train b1-2 (exit 1; log /logs/b1-2.log), PASS in train b1-3 (no log kept): flake`,
       'advisory gates (policy): lint: they run and their failures are recorded, never counted',
     ]);
-    const unknown = flakyText(flakyReport(new Map(), { problem: 'the policy cannot be read: bad JSON' }, period));
+    const unknown = flakyText(flakyReport(new Map(), { problem: 'the policy cannot be read: bad JSON' }, period, new Map()));
     expect(unknown).toContain('no gate has run yet');
     expect(unknown).toContain('advisory gates: unknown (the policy cannot be read: bad JSON)');
   });
@@ -62,7 +74,12 @@ describe('flakyReport', () => {
       passed: { train: 'b7-1', run: 2, log, status: 'exit 0', at: '2026-12-01T10:07:00.000Z' },
     };
     const text = flakyText(
-      flakyReport(new Map([flakes('test', 2, [within])]), { advisory: [] }, { since: '2026-12-02T05:00:00.551Z', until: '2026-12-02T05:00:00.900Z' }),
+      flakyReport(
+        new Map([flakes('test', 2, [within])]),
+        { advisory: [] },
+        { since: '2026-12-02T05:00:00.551Z', until: '2026-12-02T05:00:00.900Z' },
+        new Map(),
+      ),
     );
     expect(text).toContain(`gate test (job j-7): FAIL in run 1 of train b7-1 (exit 1), PASS in run 2 of train b7-1: flake; log ${log}`);
     expect(text.split('\n')[0]).toBe('land flaky: since 2026-12-02T05:00:00Z, until 2026-12-02T05:00:00Z');

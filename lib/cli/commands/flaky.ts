@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { flakeTally } from '../../stats/flakeTally.js';
+import { flakeTally, gateEvidenceOf } from '../../stats/flakeTally.js';
+import { storedFlakeEvidence } from '../../landing/flakeHistory.js';
 import { flakyReport, flakyText } from '../../stats/flakyReport.js';
 import { parseSince } from '../../stats/since.js';
 import { unreadablePolicyReason, type LoadedPolicy } from '../../config/index.js';
@@ -25,7 +26,9 @@ async function advisoryGates(policy: () => Promise<LoadedPolicy>): Promise<{ adv
 export function registerFlaky(program: Command): void {
   program
     .command('flaky')
-    .description("each gate's runs, flakes, confirmed failures and estimated flake rate, the recent flaky trees with their evidence, and the advisory gates")
+    .description(
+      "each gate's runs, flakes, confirmed failures, estimated flake rate and the rate the drain assumes when it fails (flaky.rule evidence), the recent flaky trees with their evidence, and the advisory gates",
+    )
     .option(
       '--since <time>',
       'only the period from <time>: a date (2026-11-01), a date and time (2026-11-01T12:00Z) or a span back from now (90m, 24h, 7d, 2w)',
@@ -40,7 +43,9 @@ export function registerFlaky(program: Command): void {
         const history = historyOf(store, { since, now });
         const tally = flakeTally([...history.trains, ...history.voided], history.jobs);
         const period = { since: since === null ? null : new Date(since).toISOString(), until: new Date(now).toISOString() };
-        const report = flakyReport(tally, await advisoryGates(policy), period);
+        // The rate the drain assumes weighs the whole history, whatever period is shown.
+        const evidence = since === null ? gateEvidenceOf(tally) : storedFlakeEvidence(store);
+        const report = flakyReport(tally, await advisoryGates(policy), period, evidence);
         if (ctx.out.json) ctx.out.emit(report);
         else ctx.out.say(flakyText(report));
       }),

@@ -1,17 +1,17 @@
 // Flake-aware verdicts, as pure functions: a gate run is evidence, not a verdict. A culprit fails
-// every run; a flaky gate fails a good tree with probability `rate` (estimated from the gate's
-// history, lib/stats/flakeTally.ts: flakeRateOf). After `fails` FAILs of the same tree and no
-// PASS, the posterior that the tree holds a culprit is
+// every run; a good tree fails a flaky gate's run with the gate's flake rate. What the rate is, is
+// a belief (rateBelief) from the gate's history (lib/stats/flakeTally.ts: its clean runs and its
+// flakes): deterministic, or flaky at a rate that follows a Beta distribution. After `fails` FAILs
+// of the same tree and no PASS, the posterior that the tree holds a culprit is
 //
-//   q / (q + (1 - q) * rate^fails)      q = 1 - (1 - p)^members, p the expected culprit rate
+//   q / (q + (1 - q) * E[rate^fails])      q = 1 - (1 - p)^members, p the expected culprit rate
 //
 // A lone job is failed only once that posterior reaches the threshold (policy flaky.threshold,
 // 0.99); below it, its tree is gated again. A batch is gated again (once) only when a flake is
 // likely enough to pay for the bisection it would cost; otherwise it is split as before, and a
-// flake inside it shows further down (the tree FAILed, then PASSes when its last member is gated
-// again). A gate whose history shows many clean runs and no flake has a rate near 0: its FAIL is
+// flake inside it shows further down (its last member meets the batch's FAIL, and is gated again).
+// A gate whose history shows many clean runs and no flake is believed deterministic: its FAIL is
 // final at once and costs no extra run (docs/drain.md, "Flaky gates").
-
 /** What the history says about one gate (lib/stats/flakeTally.ts). */
 export interface GateEvidence {
   /** Fresh runs of the gate that passed. */
@@ -24,29 +24,51 @@ export interface GateEvidence {
 export const NO_EVIDENCE: GateEvidence = { passed: 0, flakes: 0 };
 
 /**
- * Before its first flake, a gate is not taken as deterministic at once: a gate is flaky with this
- * prior, and a flaky gate fails a good tree at TYPICAL_RATE. Each run it passes makes "flaky" less
- * likely (a flaky gate would have failed some of them), so after about 30 clean runs its FAIL is
- * final at once; before that, a lone FAIL is confirmed by a second run. A deterministic gate pays
- * those few confirmations once per repository; a flaky one is caught before it ejects a good change.
+ * What a gate's rate is believed to be before its history says anything: with weight PRIOR_FLAKY
+ * it is flaky, its rate drawn from Beta(RATE_PRIOR.a, RATE_PRIOR.b) (mean 0.05); otherwise it is
+ * deterministic (rate 0). Each clean run moves weight to "deterministic" and to small rates; the
+ * first flake rules "deterministic" out. Small rates stay plausible for about a hundred clean runs,
+ * so a gate that flakes once in a hundred runs is not taken as deterministic after thirty; after
+ * about a hundred clean runs (at a culprit rate near 0.1) its lone FAIL is final at once.
  */
-export const PRIOR_FLAKY = 0.1;
-export const TYPICAL_RATE = 0.05;
+export const PRIOR_FLAKY = 0.5;
+export const RATE_PRIOR = { a: 1, b: 19 } as const;
 
-/** A flake rate estimate is never taken above this: a gate failing half its runs is broken, not flaky. */
-const MAX_RATE = 0.5;
-
-/** The gate's flake rate as the decision uses it: flakes per run on good trees, or the prior's expectation before any flake. */
-export function flakeRateOf(gate: GateEvidence): number {
-  if (gate.flakes > 0) return Math.min(MAX_RATE, gate.flakes / Math.max(1, gate.passed + gate.flakes));
-  const flaky = PRIOR_FLAKY * (1 - TYPICAL_RATE) ** Math.max(0, gate.passed);
-  return (flaky / (flaky + 1 - PRIOR_FLAKY)) * TYPICAL_RATE;
+/** The posterior over the gate's rate: weight of "flaky", and the Beta it follows if flaky. */
+export interface RateBelief {
+  flaky: number;
+  a: number;
+  b: number;
 }
 
-/** The posterior that a tree with `members` jobs holds a culprit after `fails` FAILs and no PASS. */
-export function culpritPosterior(jobRate: number, members: number, rate: number, fails: number): number {
+export function rateBelief(gate: GateEvidence): RateBelief {
+  const a = RATE_PRIOR.a + gate.flakes;
+  const b = RATE_PRIOR.b + gate.passed;
+  if (gate.flakes > 0) return { flaky: 1, a, b };
+  // The chance a flaky gate passes `passed` runs in a row, over the prior: B(a, b + n) / B(a, b).
+  let clean = 1;
+  for (let i = 0; i < gate.passed && clean > 1e-12; i += 1) clean *= (RATE_PRIOR.b + i) / (RATE_PRIOR.a + RATE_PRIOR.b + i);
+  const flaky = (PRIOR_FLAKY * clean) / (PRIOR_FLAKY * clean + 1 - PRIOR_FLAKY);
+  return { flaky, a, b };
+}
+
+/** The chance a good tree fails `fails` fresh runs of the gate in a row: E[rate^fails] under the belief. */
+export function goodTreeFails(gate: GateEvidence, fails: number): number {
+  const { flaky, a, b } = rateBelief(gate);
+  let likelihood = flaky;
+  for (let i = 0; i < fails; i += 1) likelihood *= (a + i) / (a + b + i);
+  return likelihood;
+}
+
+/** The gate's expected flake rate (what a message shows): E[rate] under the belief. */
+export function flakeRateOf(gate: GateEvidence): number {
+  return goodTreeFails(gate, 1);
+}
+
+/** The posterior that a tree with `members` jobs holds a culprit after `fails` FAILs and no PASS of the gate. */
+export function culpritPosterior(jobRate: number, members: number, gate: GateEvidence, fails: number): number {
   const q = 1 - (1 - clamp(jobRate, 0, 1)) ** Math.max(1, members);
-  const flake = (1 - q) * Math.max(0, rate) ** Math.max(1, fails);
+  const flake = (1 - q) * goodTreeFails(gate, Math.max(1, fails));
   return q + flake <= 0 ? 1 : q / (q + flake);
 }
 
@@ -76,7 +98,7 @@ export type EvidenceDecision =
 
 export function decideOnEvidence(input: EvidenceInput): EvidenceDecision {
   const { members, fails, jobRate, gate, threshold } = input;
-  const posterior = culpritPosterior(jobRate, members, flakeRateOf(gate), fails);
+  const posterior = culpritPosterior(jobRate, members, gate, fails);
   if (members === 1) return posterior >= threshold ? { kind: 'settle', why: 'evidence', posterior } : { kind: 'rerun', why: 'below_threshold', posterior };
   // A batch: once, and only when the flake it may be costs more in bisection than the run.
   const worth = fails === 1 && (1 - posterior) * splitCost(members) > 1;

@@ -2,54 +2,80 @@
 // (plan/simulate.ts): the posterior, what each decision re-runs, and the replay's invariants.
 import { describe, expect, it } from 'vitest';
 import { culpritPositions, prng, queueSeed } from '../../../bench/sweep.js';
-import { culpritPosterior, decideOnEvidence, flakeRateOf, NO_EVIDENCE } from '../../../lib/landing/plan/flakeEvidence.js';
+import {
+  culpritPosterior,
+  decideOnEvidence,
+  flakeRateOf,
+  goodTreeFails,
+  NO_EVIDENCE,
+  PRIOR_FLAKY,
+  RATE_PRIOR,
+  rateBelief,
+} from '../../../lib/landing/plan/flakeEvidence.js';
 import { NO_HISTORY, simulateDrain, type SimFlakes } from '../../../lib/landing/plan/simulate.js';
 
-describe('culpritPosterior', () => {
-  it('is 1 for a deterministic gate, and grows with each FAIL of a flaky one', () => {
-    expect(culpritPosterior(0.1, 1, 0, 1)).toBe(1);
-    // p = 0.1, rate 0.05: odds 1/9 x 20 per FAIL.
-    expect(culpritPosterior(0.1, 1, 0.05, 1)).toBeCloseTo(0.1 / (0.1 + 0.9 * 0.05), 10);
-    expect(culpritPosterior(0.1, 1, 0.05, 3)).toBeGreaterThan(0.99);
-    expect(culpritPosterior(0.1, 1, 0.05, 2)).toBeLessThan(0.99);
+describe('rateBelief and goodTreeFails', () => {
+  it('before any run: half "deterministic", half flaky at a Beta(1, 19) rate (mean 0.05)', () => {
+    expect(rateBelief(NO_EVIDENCE)).toEqual({ flaky: PRIOR_FLAKY, a: RATE_PRIOR.a, b: RATE_PRIOR.b });
+    expect(goodTreeFails(NO_EVIDENCE, 1)).toBeCloseTo(0.5 * 0.05, 12);
+    // E[r^2] of Beta(1, 19) = 1 x 2 / (20 x 21).
+    expect(goodTreeFails(NO_EVIDENCE, 2)).toBeCloseTo(0.5 * (2 / 420), 12);
   });
 
-  it('a batch is more likely to hold a culprit than one job', () => {
-    expect(culpritPosterior(0.1, 8, 0.05, 1)).toBeGreaterThan(culpritPosterior(0.1, 1, 0.05, 1));
+  it('each clean run moves weight to "deterministic": B(1, 19 + n) / B(1, 19) = 19 / (19 + n) for a flaky gate to pass n runs', () => {
+    const n = 100;
+    const clean = 19 / (19 + n);
+    expect(rateBelief({ passed: n, flakes: 0 }).flaky).toBeCloseTo(clean / (clean + 1), 12);
+    expect(flakeRateOf({ passed: n, flakes: 0 })).toBeCloseTo((clean / (clean + 1)) * (1 / (20 + n)), 12);
+    expect(flakeRateOf({ passed: 1000, flakes: 0 })).toBeLessThan(1e-4);
+  });
+
+  it('one flake rules "deterministic" out; the rate follows flakes and clean runs', () => {
+    expect(rateBelief({ passed: 80, flakes: 4 })).toEqual({ flaky: 1, a: 5, b: 99 });
+    expect(flakeRateOf({ passed: 80, flakes: 4 })).toBeCloseTo(5 / 104, 12);
+    // A gate that flaked once in many runs keeps a small rate, not a zero one.
+    expect(flakeRateOf({ passed: 5000, flakes: 1 })).toBeCloseTo(2 / 5021, 12);
   });
 });
 
-describe('flakeRateOf', () => {
-  it('is flakes per run on good trees once a flake is recorded', () => {
-    expect(flakeRateOf({ passed: 19, flakes: 1 })).toBeCloseTo(0.05, 10);
+describe('culpritPosterior', () => {
+  it('is 1 when a flaky gate is ruled out, and grows with each FAIL of a gate that may be flaky', () => {
+    const known = { passed: 19, flakes: 1 };
+    const once = culpritPosterior(0.1, 1, known, 1);
+    expect(once).toBeCloseTo(0.1 / (0.1 + 0.9 * goodTreeFails(known, 1)), 12);
+    expect(culpritPosterior(0.1, 1, known, 2)).toBeGreaterThan(once);
+    expect(culpritPosterior(0.1, 1, { passed: 20_000, flakes: 0 }, 1)).toBeGreaterThan(0.9999);
   });
 
-  it('before any flake, fades from the prior with every clean run', () => {
-    const fresh = flakeRateOf(NO_EVIDENCE);
-    expect(fresh).toBeGreaterThan(0);
-    expect(flakeRateOf({ passed: 30, flakes: 0 })).toBeLessThan(fresh / 4);
-    expect(flakeRateOf({ passed: 200, flakes: 0 })).toBeLessThan(1e-4);
+  it('a batch is more likely to hold a culprit than one job', () => {
+    expect(culpritPosterior(0.1, 8, NO_EVIDENCE, 1)).toBeGreaterThan(culpritPosterior(0.1, 1, NO_EVIDENCE, 1));
   });
 });
 
 describe('decideOnEvidence', () => {
-  const input = { members: 1, fails: 1, jobRate: 0.1, threshold: 0.99 };
-  it('re-runs a lone FAIL of a known flaky gate until the posterior reaches the threshold', () => {
-    const gate = { passed: 19, flakes: 1 };
-    expect(decideOnEvidence({ ...input, gate })).toMatchObject({ kind: 'rerun', why: 'below_threshold' });
-    expect(decideOnEvidence({ ...input, fails: 2, gate })).toMatchObject({ kind: 'rerun' });
-    expect(decideOnEvidence({ ...input, fails: 3, gate })).toMatchObject({ kind: 'settle', why: 'evidence' });
+  const input = { members: 1, fails: 1, jobRate: 1 / 7, threshold: 0.99 };
+  it('a new gate: a lone culprit is failed after its third FAIL (the bound at a cold start)', () => {
+    expect(decideOnEvidence({ ...input, gate: NO_EVIDENCE })).toMatchObject({ kind: 'rerun', why: 'below_threshold' });
+    expect(decideOnEvidence({ ...input, fails: 2, gate: NO_EVIDENCE })).toMatchObject({ kind: 'rerun' });
+    expect(decideOnEvidence({ ...input, fails: 3, gate: NO_EVIDENCE })).toMatchObject({ kind: 'settle', why: 'evidence' });
   });
 
-  it('takes the FAIL of a gate with a long clean history at once', () => {
-    expect(decideOnEvidence({ ...input, gate: { passed: 300, flakes: 0 } })).toMatchObject({ kind: 'settle', why: 'evidence' });
+  it('a gate with a history of no flakes: its FAIL is final at once (no extra run)', () => {
+    expect(decideOnEvidence({ ...input, jobRate: 0.1, gate: { passed: 110, flakes: 0 } })).toMatchObject({ kind: 'settle', why: 'evidence' });
+    expect(decideOnEvidence({ ...input, jobRate: 0.1, gate: { passed: 60, flakes: 0 } })).toMatchObject({ kind: 'rerun' });
+  });
+
+  it('a known flaky gate (rate about 0.15): a lone FAIL needs more runs before it fails the job', () => {
+    const gate = { passed: 85, flakes: 15 };
+    expect(decideOnEvidence({ ...input, fails: 3, gate })).toMatchObject({ kind: 'rerun' });
+    expect(decideOnEvidence({ ...input, fails: 4, gate })).toMatchObject({ kind: 'settle', why: 'evidence' });
   });
 
   it('re-gates a failed batch once only where a flake is likely enough to pay for its bisection', () => {
-    const gate = { passed: 19, flakes: 1 };
+    const gate = { passed: 85, flakes: 15 };
     expect(decideOnEvidence({ ...input, members: 8, jobRate: 0.01, gate })).toMatchObject({ kind: 'rerun', why: 'batch_flake_likely' });
     expect(decideOnEvidence({ ...input, members: 8, jobRate: 0.01, fails: 2, gate })).toMatchObject({ kind: 'settle', why: 'batch' });
-    expect(decideOnEvidence({ ...input, members: 8, jobRate: 0.1, gate })).toMatchObject({ kind: 'settle', why: 'batch' });
+    expect(decideOnEvidence({ ...input, members: 8, jobRate: 0.1, gate: { passed: 200, flakes: 0 } })).toMatchObject({ kind: 'settle', why: 'batch' });
   });
 });
 
