@@ -41,16 +41,17 @@ export interface FlakyOptions {
   many: number;
 }
 
-/** retries.flaky of a policy that does not set it (the schema's default). */
-export function defaultFlakyRetries(): number {
+/** The flaky rule of a policy that says nothing about flakes (the schema's defaults). */
+export function defaultFlakyRule(): SimFlakes['rule'] {
   const parsed = parsePolicy(JSON.stringify({ target: 'main', gates: [{ name: 'test', run: ['true'] }] }));
   if (!parsed.ok) throw new Error(`bench: the minimal policy does not parse: ${parsed.problems.join('; ')}`);
-  return parsed.policy.retries.flaky;
+  const { flaky, retries } = parsed.policy;
+  return flaky.rule === 'evidence' ? { kind: 'evidence', threshold: flaky.threshold } : { kind: 'retries', allowance: retries.flaky };
 }
 
 function ruleOf(policy: FlakyPolicy): SimFlakes['rule'] {
-  const allowance = policy === 'flaky2' ? 2 : policy === 'flaky0' ? 0 : defaultFlakyRetries();
-  return { kind: 'retries', allowance };
+  if (policy === 'default') return defaultFlakyRule();
+  return { kind: 'retries', allowance: policy === 'flaky2' ? 2 : 0 };
 }
 
 /** One queue's culprits: the sweep's seeded positions. */
@@ -62,18 +63,30 @@ function queueOf(n: number, p: number, seed: number): boolean[] {
 /** Gate runs per job of the same queues with a deterministic gate, kept per (n, p, policy, seeds, batch.max): both flake rates share it. */
 const deterministic = new Map<string, number>();
 
-/** The figures of `seeds` queues (seed indexes 0..seeds-1), each drained with its own seeded flake draws. */
-export function flakyFigures(n: number, p: number, f: number, policy: FlakyPolicy, seeds: number, batchMax: number): FlakyFigures {
-  const key = `${n} ${p} ${policy} ${seeds} ${batchMax}`;
+/**
+ * The figures of `seeds` queues (seed indexes 0..seeds-1), each drained with its own seeded flake
+ * draws. Queues are drained one after another in repositories of `perHistory` queues: the gate's
+ * flake history carries from one queue to the next within a repository, as it does in a repository's
+ * life (the first queue of each starts with no history).
+ */
+export function flakyFigures(n: number, p: number, f: number, policy: FlakyPolicy, seeds: number, batchMax: number, perHistory: number): FlakyFigures {
+  const key = `${n} ${p} ${policy} ${seeds} ${batchMax} ${perHistory}`;
   const known = deterministic.get(key);
   let good = 0;
   let landedCulprits = 0;
   let runs = 0;
   let runsNoFlakes = 0;
+  const histories = { flaky: { ...NO_HISTORY }, clean: { ...NO_HISTORY } };
   for (let seed = 0; seed < seeds; seed += 1) {
+    if (seed % perHistory === 0) Object.assign(histories, { flaky: { ...NO_HISTORY }, clean: { ...NO_HISTORY } });
     const culprits = queueOf(n, p, seed);
     const drain = (rate: number) =>
-      simulateDrain(culprits, batchMax, { rate, random: prng(queueSeed(f, seed) ^ 0x9e3779b9), rule: ruleOf(policy), history: { ...NO_HISTORY } });
+      simulateDrain(culprits, batchMax, {
+        rate,
+        random: prng(queueSeed(f, seed) ^ 0x9e3779b9),
+        rule: ruleOf(policy),
+        history: rate > 0 ? histories.flaky : histories.clean,
+      });
     const out = drain(f);
     good += out.failed.filter((i) => !culprits[i - 1]).length;
     landedCulprits += out.landed.filter((i) => culprits[i - 1]).length;
@@ -93,8 +106,8 @@ export function measureFlaky(opts: FlakyOptions): FlakyRow[] {
   for (const p of opts.rates) {
     for (const f of opts.flakeRates) {
       for (const policy of ['default', 'flaky0', 'flaky2'] as const) {
-        const few = flakyFigures(opts.n, p, f, policy, opts.seeds, opts.batchMax);
-        const many = flakyFigures(opts.n, p, f, policy, opts.many, opts.batchMax);
+        const few = flakyFigures(opts.n, p, f, policy, opts.seeds, opts.batchMax, opts.seeds);
+        const many = flakyFigures(opts.n, p, f, policy, opts.many, opts.batchMax, opts.seeds);
         rows.push({
           n: opts.n,
           p,

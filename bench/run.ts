@@ -115,7 +115,7 @@ async function measureOne(root: string, settings: BenchSettings, only: Part, pro
       return { value: await measureSandbox(root, { runs: SANDBOX_RUNS, progress }), goals: [] };
     case 'flaky': {
       const flaky = measureFlaky(settings.flaky);
-      return { value: flaky, goals: flakyGoals(flaky, null) };
+      return { value: flaky, goals: flakyGoals(flaky) };
     }
     case 'culprits':
       return {

@@ -1,4 +1,4 @@
-export { policySchema, POLICY_FILE, SANDBOX_MODES } from './schema.js';
+export { policySchema, POLICY_FILE, SANDBOX_MODES, DEFAULT_FLAKY_THRESHOLD } from './schema.js';
 export type { Policy, PolicyInput, Gate, RefreshEntry, SandboxMode, SandboxPolicy, NotifyEntry, ExecutorEntry } from './schema.js';
 export { parsePolicy, policyOrThrow } from './validate.js';
 export type { PolicyParse } from './validate.js';

@@ -59,6 +59,11 @@ export const batchStageSchema = z
   })
   .describe('Run this gate through `land batch` (a ledger-enforcing batch stage): the stage fails unless the batch leaves a ledger line.');
 
+/** How a failed gate run is judged (policy flaky.rule; docs/drain.md#flaky-gates). */
+export const FLAKY_RULES = ['evidence', 'retries'] as const;
+/** How likely a job must be a culprit before a failed gate fails it (policy flaky.threshold's default). */
+export const DEFAULT_FLAKY_THRESHOLD = 0.99;
+
 export const gateSchema = z.strictObject({
   name: name.describe('The gate name: letters, digits, ".", "_", "-" (at most 100); unique within the policy.'),
   run: command.describe('The command: a string runs with `sh -c`; an array is the argv, run without a shell.'),
@@ -199,11 +204,28 @@ export const policySchema = z
           .max(4)
           .default(0)
           .describe(
-            '0 to 4: before a job that rode a train alone is failed by a gate (exit or timeout), its gates run again on the same tree up to this many times; a later PASS lands it and the gate is recorded as flaky (docs/policy.md#flaky-gates).',
+            '0 to 4, with flaky.rule "retries": before a job that rode a train alone is failed by a gate (exit or timeout), its gates run again on the same tree up to this many times; a later PASS lands it and the gate is recorded as flaky (docs/policy.md#flaky-gates).',
           ),
       })
       .prefault({})
       .describe('How often a job is requeued (or its gates run again) for causes that are not its own before it fails.'),
+    flaky: z
+      .strictObject({
+        rule: z
+          .enum(FLAKY_RULES)
+          .default('evidence')
+          .describe(
+            '"evidence" (default): a failed run is evidence weighed against the gate\'s flake history; a job is failed once it is a culprit beyond flaky.threshold, and its tree is gated again until then. "retries": the fixed allowance of retries.flaky re-runs of a lone job (docs/drain.md#flaky-gates).',
+          ),
+        threshold: z
+          .number()
+          .min(0.5)
+          .max(0.9999)
+          .default(DEFAULT_FLAKY_THRESHOLD)
+          .describe('0.5 to 0.9999 (default 0.99), with flaky.rule "evidence": how likely a job must be a culprit before a failed gate fails it.'),
+      })
+      .prefault({})
+      .describe('How a failed gate run is judged when gates may be flaky (docs/drain.md#flaky-gates).'),
     proof: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Accept proofs for the fast path (the verdict cache counts either way).'),

@@ -67,6 +67,7 @@ export function parsePolicy(text: string): PolicyParse {
   // problems, not only once those are fixed.
   const problems = result.success ? [] : result.error.issues.flatMap((issue) => describeIssue(issue, raw));
   problems.push(...duplicateGateNames(raw), ...executorProblems(raw));
+  if (result.success) problems.push(...flakyRuleProblems(result.data));
   if (!result.success || problems.length) return { ok: false, problems };
   return { ok: true, policy: result.data };
 }
@@ -88,6 +89,14 @@ function duplicateGateNames(raw: unknown): string[] {
     seen.add(name);
   });
   return problems;
+}
+
+/** retries.flaky counts only under the fixed-allowance rule: set under the evidence rule, it would be ignored without a word. */
+function flakyRuleProblems(policy: Policy): string[] {
+  if (policy.flaky.rule === 'retries' || policy.retries.flaky === 0) return [];
+  return [
+    'retries.flaky: counts only with flaky.rule "retries"; set flaky.rule to "retries" for a fixed allowance, or remove retries.flaky to judge failures by evidence',
+  ];
 }
 
 export function policyOrThrow(text: string, where: string): Policy {

@@ -2,6 +2,7 @@
 // a dead drainer left in_progress, then one admitted batch after another until no job is
 // runnable. Every decision is written to disk before the next step starts. Each pass reads the
 // job listing (queueRead.ts) and the policy once and hands them down to the batch it runs.
+import { DrainFlakeHistory, storedFlakeEvidence } from './flakeHistory.js';
 import { loadTargetPolicy, targetTip } from './targetPolicy.js';
 import type { LoadedPolicy } from '../config/index.js';
 import { isLandError } from '../errors.js';
@@ -305,6 +306,7 @@ async function drainHeld(cwd: string, store: QueueStore, opts: DrainOptions, emi
     sandbox: opts.sandbox,
     tipChecks: new Map(),
     startedAt,
+    flakes: new DrainFlakeHistory(() => storedFlakeEvidence(store)),
     worktrees: new WorktreePool(cwd, store),
     slots: new GateSlots(sshSettings(process.env), Date.now, (health) => store.writeExecutorHealth(healthFile(health, Date.now()))),
   };

@@ -1,5 +1,6 @@
 // What the drainer reports as it works: one event per step, printed as a JSON line under --json
 // and as a sentence otherwise. Events are reports; the journal and the records are the state.
+import { rerunEvidenceText, type RerunReason } from './plan/flakyPlan.js';
 
 export type DrainEvent =
   | { type: 'drain_started'; pid: number; target: string }
@@ -48,8 +49,8 @@ export type DrainEvent =
    * because a drain that stopped for it voided its FAIL (plan/redEpisode.ts); `job` is then the head job.
    */
   | { type: 'checking_target'; target: string; base: string; train: string; job: string; first?: boolean }
-  /** A lone job's gate failed: its gates run again on the same tree (run `run`; policy retries.flaky = `allowance`). */
-  | { type: 'gate_rerun'; train: string; job: string; run: number; allowance: number; gate: string; status: string }
+  /** A gate failed and the train's gates run again on the same tree (run `run`): why, under the policy's flaky rule. */
+  | ({ type: 'gate_rerun'; train: string; job: string; jobs: number; run: number; gate: string; status: string } & RerunReason)
   /** What the target tip's own gates say (PASS, FAIL, or UNKNOWN when they could not run). */
   | {
       type: 'target_checked';
@@ -167,7 +168,7 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'backing_off':
       return `infrastructure failure (${event.reason}); waiting ${event.seconds}s before the next train`;
     case 'gate_rerun':
-      return `  ${who(event.job)} failed alone (gate ${event.gate}: ${event.status}); its gates run again on the same tree (run ${event.run}, retries.flaky ${event.allowance})`;
+      return `  ${rerunLine(event, who(event.job))}`;
     case 'checking_target':
       if (event.first)
         return `  gating ${event.target} itself at ${short(event.base)} (train ${event.train}) first: its FAIL was voided when a drain stopped for it`;
@@ -179,4 +180,12 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
       return JSON.stringify(never);
     }
   }
+}
+
+/** `gate_rerun` as a progress line: who failed, and why its tree is gated again. */
+function rerunLine(event: Extract<DrainEvent, { type: 'gate_rerun' }>, job: string): string {
+  const riders = event.jobs > 1 ? `train ${event.train} (${event.jobs} jobs)` : job;
+  const failed = `${riders} failed${event.jobs > 1 ? '' : ' alone'} (gate ${event.gate}: ${event.status})`;
+  if (event.rule === 'retries') return `${failed}; its gates run again on the same tree (run ${event.run}, retries.flaky ${event.allowance})`;
+  return `${failed}; its gates run again on the same tree (run ${event.run}): ${rerunEvidenceText(event.jobs, event.posterior, event.threshold)}`;
 }

@@ -11,6 +11,7 @@ import type {
   GateTelemetry,
   JobRecord,
   LedgerObservations,
+  RerunReason,
   StopRequest,
   TrainRuns,
 } from '../store/index.js';
@@ -321,17 +322,31 @@ export function ledgerObservedChanges(jobs: readonly JobRecord[], trainId: strin
 }
 
 /**
- * A lone job's gate failed and its gates run again on the same tree (retries.flaky): the failed
- * run is journaled, and the train's run count kept on the record before the re-run starts.
+ * A train's gate failed and its gates run again on the same tree (policy flaky): the failed run
+ * and why it runs again are journaled, and the train's run count kept on the record before the
+ * re-run starts.
  */
-export function rerunChanges(jobs: readonly JobRecord[], rerun: { train: string; run: number; failed: GateRun; trainRuns: TrainRuns }): JobChange[] {
-  const { failed } = rerun;
+export function rerunChanges(
+  jobs: readonly JobRecord[],
+  rerun: { train: string; run: number; failed: GateRun; trainRuns: TrainRuns; why: RerunReason },
+): JobChange[] {
+  const { failed, why } = rerun;
   return jobs.map((job) => ({
     id: job.id,
     lenient: true,
     from: ['in_progress'] as const,
     event: 'gate_rerun',
-    detail: { train: rerun.train, run: rerun.run, failedRun: failed.run, gate: failed.gate, status: failed.status, cached: failed.cached, log: failed.log },
+    detail: {
+      train: rerun.train,
+      run: rerun.run,
+      failedRun: failed.run,
+      gate: failed.gate,
+      status: failed.status,
+      cached: failed.cached,
+      log: failed.log,
+      members: jobs.length,
+      ...why,
+    },
     patch: { trainRuns: rerun.trainRuns },
   }));
 }

@@ -1,6 +1,7 @@
 // The failure story as a pure function: one job's journal lines (in order), the metrics rows of
 // the trains of its batches, and its record → the events of `land why`. Reading the files and the
 // gate logs is lib/story/readStory.ts; this only puts what they say in order.
+import { rerunEvidenceText } from '../landing/plan/flakyPlan.js';
 import { journalDetail, trustedTelemetrySchema, type JobRecord, type JournalEntry } from '../store/index.js';
 import { isAdvisoryFailure, isCountedFailure, type TrainRow } from './trainRow.js';
 import type { BisectionStep, GateOutcome, MemberRef, Story, StoryEvent } from './types.js';
@@ -127,7 +128,14 @@ function flakeNoteText(entry: JournalEntry): string {
   switch (entry.event) {
     case 'gate_rerun': {
       const d = journalDetail(entry, 'gate_rerun');
-      return `gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) with this job alone; its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}, retries.flaky)`;
+      const members = d?.members ?? 1;
+      const riders = members > 1 ? `with ${members} jobs on the train` : 'with this job alone';
+      const again = `its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}`;
+      const why =
+        d?.rule === 'evidence' && d.posterior !== undefined && d.threshold !== undefined
+          ? `): ${rerunEvidenceText(members, d.posterior, d.threshold)}`
+          : ', retries.flaky)';
+      return `gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) ${riders}; ${again}${why}`;
     }
     case 'gate_flaky': {
       const d = journalDetail(entry, 'gate_flaky');

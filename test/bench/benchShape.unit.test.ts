@@ -366,20 +366,21 @@ describe('the flaky rows (bench/flaky.ts)', () => {
     expect(ejected('flaky2')).toBeLessThan(ejected('flaky0'));
   });
 
-  it('reads the goals: no good job ejected at f = 0.05, at most 1 per 320 at f = 0.15, runs within 10% / 30%, f = 0 equal to the sweep', () => {
+  it("reads the goals: no good job ejected at f = 0.05, at most 1 per 320 at f = 0.15, runs within 10% / 30%, f = 0 equal to today's", () => {
     const row = (over: Partial<FlakyRow>): FlakyRow => ({ ...(FLAKY[0] as FlakyRow), policy: 'default', n: 64, seeds: 5, ...over });
-    const goals = flakyGoals(
-      [
-        row({ p: 0.1, f: 0.05, goodEjected: 1, gateRunsPerJob: 0.5, gateRunsPerJobNoFlakes: 0.48 }),
-        row({ p: 0.1, f: 0.15, goodEjected: 1, gateRunsPerJob: 0.7, gateRunsPerJobNoFlakes: 0.48 }),
-      ],
-      [sweepRow(0.1, 'default', 0.48)],
-    );
+    const goals = flakyGoals([
+      row({ p: 0.1, f: 0.05, goodEjected: 1, gateRunsPerJob: 0.5, gateRunsPerJobNoFlakes: 0.48 }),
+      row({ p: 0.1, f: 0.15, goodEjected: 1, gateRunsPerJob: 0.7, gateRunsPerJobNoFlakes: 0.48 }),
+      row({ p: 0.1, f: 0.05, policy: 'flaky0', goodEjected: 4, gateRunsPerJob: 0.5, gateRunsPerJobNoFlakes: 0.48 }),
+      row({ p: 0, f: 0.05, goodEjected: 0, gateRunsPerJob: 0.15, gateRunsPerJobNoFlakes: 0.13 }),
+      row({ p: 0, f: 0.05, policy: 'flaky0', goodEjected: 2, gateRunsPerJob: 0.15, gateRunsPerJobNoFlakes: 0.125 }),
+    ]);
     const met = (figure: string) => goals.find((g) => g.figure.startsWith(figure))?.met;
     expect(met('good jobs ejected, default policy, N = 64, p = 0.1, f = 0.05')).toBe(false);
     expect(met('good jobs ejected, default policy, N = 64, p = 0.1, f = 0.15')).toBe(true);
     expect(met('gate runs per job with flakes / without, default policy, N = 64, p = 0.1, f = 0.05')).toBe(true);
     expect(met('gate runs per job with flakes / without, default policy, N = 64, p = 0.1, f = 0.15')).toBe(false);
-    expect(met('gate runs per job with f = 0')).toBe(true);
+    expect(met('gate runs per job with f = 0, default policy, N = 64, p = 0.1')).toBe(true);
+    expect(met('gate runs per job with f = 0, default policy, N = 64, p = 0,')).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { openStore } from '../../lib/store/index.js';
 import { land, startLand } from '../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../helpers/repo.js';
 import { waitUntil } from '../helpers/wait.js';
-import { BASIC_POLICY, errorLines, journal, jobDirEntries, jobFiles, readJobFile, walk } from '../helpers/state.js';
+import { BASIC_POLICY, errorLines, FAIL_AT_ONCE, journal, jobDirEntries, jobFiles, readJobFile, walk } from '../helpers/state.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -160,6 +160,7 @@ describe('land submit: a failed or canceled job of the same branch at the same t
     const repo = makeRepo({
       policy: {
         target: 'main',
+        ...FAIL_AT_ONCE,
         gates: [
           {
             name: 'test',

@@ -8,6 +8,14 @@ import type { TestRepo } from './repo.js';
 /** A policy that validates and gates nothing costly. */
 export const BASIC_POLICY = { target: 'main', gates: [{ name: 'test', run: ['true'] }] };
 
+/**
+ * Policy keys that make a failed gate final at once (flaky.rule "retries", retries.flaky 0), as a
+ * gate with a clean history is under the default evidence rule: for tests whose subject is not
+ * flakes (a cached FAIL's story, a timeout, a red target...). The evidence rule itself is tested in
+ * test/landing/trains/flaky.test.ts and test/landing/plan/flakeEvidence.unit.test.ts.
+ */
+export const FAIL_AT_ONCE = { flaky: { rule: 'retries' } };
+
 export function stateDir(repo: TestRepo): string {
   return join(repo.git('rev-parse', '--path-format=absolute', '--git-common-dir'), 'land');
 }

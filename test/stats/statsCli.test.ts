@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { makeQueueRepo, submitBranches } from '../helpers/queue.js';
+import { FAIL_AT_ONCE } from '../helpers/state.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { runDrain } from '../helpers/drainHarness.js';
 
@@ -11,7 +12,7 @@ afterAll(cleanupTempDirs);
 
 describe('land stats', () => {
   it('says there is no history yet, then gives the figures of a drain; --since narrows the period', async () => {
-    const repo = makeQueueRepo();
+    const repo = makeQueueRepo({ policy: FAIL_AT_ONCE });
     const none = await land(repo.dir, ['stats']);
     expect(none.code, none.stderr).toBe(0);
     expect(none.stdout).toBe('no history yet: jobs submitted with `land submit` and drained by `land run` make it\n');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { land } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/repo.js';
 import { makeQueueRepo, type QueueRepo } from '../helpers/queue.js';
+import { FAIL_AT_ONCE } from '../helpers/state.js';
 import { journal, readJobFile } from '../helpers/state.js';
 import { runDrain, submitInProcess } from '../helpers/drainHarness.js';
 import { appendJournal, editJob } from '../helpers/reconcile.js';
@@ -17,7 +18,7 @@ describe('land log of a job failed from a cached verdict', () => {
   let second: string;
 
   beforeAll(async () => {
-    repo = makeQueueRepo();
+    repo = makeQueueRepo({ policy: FAIL_AT_ONCE });
     // Two branches with the same change: the second's lone train has the first's tree.
     repo.branch('first', { 'culprit-1': 'same\n' });
     repo.branch('second', { 'culprit-1': 'same\n' });

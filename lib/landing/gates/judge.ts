@@ -50,7 +50,7 @@ async function startJudging(ctx: JudgeContext, options: JudgeOptions): Promise<J
   log.line(
     rerun === null
       ? `== train ${ids.trainId} at ${built.train} on ${built.base} (${nowIso()}): ${ridden}`
-      : `== run ${rerun} of train ${ids.trainId} at ${built.train} (${nowIso()}): the gates run again on the same tree (retries.flaky)`,
+      : `== run ${rerun} of train ${ids.trainId} at ${built.train} (${nowIso()}): the gates run again on the same tree (a failed run may be a flake: policy flaky)`,
   );
   const gated = await gatedTreeOf(ctx.cwd, loaded.policy, built.base, built.tree);
   return {

@@ -2,11 +2,13 @@
 // fails its own gates would otherwise fail every queued job, one by one, for a fault none of them
 // made. The target tip is judged exactly as a train is (a worktree at the tip, the same gates, the
 // verdict cached by tree), so one target tree is gated at most once per gates hash (and its flaky
-// re-runs, retries.flaky, when it fails), and a target tree with a cached verdict costs no gate run.
+// re-runs under the policy's flaky rule, when it fails), and a target tree with a cached verdict
+// costs no gate run.
 import { gatesHash, type LoadedPolicy } from '../../config/index.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
 import type { FlakyRecord } from '../../store/index.js';
-import { decideRerun, flakeOf, gateRunOf, retriesRule } from '../plan/flakyPlan.js';
+import { flakeOf, gateRunOf } from '../plan/flakyPlan.js';
+import { rerunDecision, type RerunContext } from '../trains/rerunTrain.js';
 import { judgeTrain, type JudgeContext } from './judge.js';
 
 export type TargetHealth =
@@ -42,7 +44,7 @@ export function cachedTargetHealth(ctx: JudgeContext, input: TargetCheckInput): 
   return { kind: 'red', cached: true, gate: record.reason ?? '(cached)', status: record.status ?? 'FAIL', log: record.log, train: record.train };
 }
 
-export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): Promise<TargetHealth> {
+export async function checkTarget(ctx: RerunContext, input: TargetCheckInput): Promise<TargetHealth> {
   const known = cachedTargetHealth(ctx, input);
   if (known) return known;
   // Its own train id (and log): `<batch>-target`, `<batch>-target-2`, ...
@@ -53,15 +55,16 @@ export async function checkTarget(ctx: JudgeContext, input: TargetCheckInput): P
   const ids = { batchId: input.batchId, trainId };
   const train = { loaded: input.loaded, built, baseTree: input.baseTree, ids, members: [] };
   let judgement = await judgeTrain(ctx, train);
-  // A red target stops the whole queue and is cached: a gate that fails on the target gets the same
-  // flaky allowance as a lone job's (plan/flakyPlan.ts), so one unlucky run does not stop the drain.
+  // A red target stops the whole queue and is cached: a gate that fails on the target is judged as
+  // a lone job's is (plan/flakyPlan.ts), so one unlucky run does not stop the drain.
   const runs = [gateRunOf(judgement, 1, trainId)];
   for (;;) {
-    const decision = decideRerun({ members: 1, prior: { key: trainId, runs: 0, reruns: 0 }, runs }, retriesRule(input.loaded.policy.retries.flaky));
+    const decision = rerunDecision(ctx, input.loaded.policy, { members: 1, prior: { key: trainId, runs: 0, reruns: 0 }, runs });
     if (decision.kind === 'settle' || ctx.abort.aborted) break;
     judgement = await judgeTrain(ctx, { ...train, rerun: decision.run });
     runs.push(gateRunOf(judgement, decision.run, trainId));
   }
+  ctx.flakes.record(runs, input.baseTree);
   switch (judgement.verdict) {
     case 'PASS': {
       const flake = flakeOf(runs, input.baseTree);

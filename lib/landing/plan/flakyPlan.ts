@@ -1,11 +1,16 @@
-// Flaky gates (policy `retries.flaky`), as pure functions. Before a job that rode a train alone is
-// failed by a gate, the train's gates run again on the same tree, up to `retries.flaky` times; a
-// later PASS lands it and the gate is recorded as flaky for that tree. The allowance is spent only
-// there: a batch's FAIL bisects as before, a PASS needs nothing. And whatever made it run again (a
+// Flaky gates (policy `flaky`), as pure functions: after a train's gate failed, is its tree gated
+// again before the FAIL is settled? Under the evidence rule (the default, ./flakeEvidence.ts) a lone
+// job is re-run until it is a culprit beyond flaky.threshold, and a batch once when a flake is
+// likely enough to pay for the bisection it would cost. Under the fixed allowance (flaky.rule
+// "retries"), a lone job is re-run up to `retries.flaky` times and a batch bisects. A later PASS
+// lands the train and the gate is recorded as flaky for that tree. Whatever made it run again (a
 // flaky re-run, an infra requeue or a crash that rebuilt the same train), a train is gated at most
-// MAX_TRAIN_RUNS times in all. The train runner (trains/runTrains.ts) asks `decideRerun` after each
+// MAX_TRAIN_RUNS times in all. The train runner (trains/rerunTrain.ts) asks `decideRerun` after each
 // run and performs what it says; the settlement records what `flakeOf` finds.
-import type { FlakyRecord, GateResult, GateRun, JobRecord, TrainRuns } from '../../store/index.js';
+import type { Policy } from '../../config/index.js';
+import type { FlakyRecord, GateResult, GateRun, JobRecord, RerunReason, TrainRuns } from '../../store/index.js';
+
+export type { RerunReason };
 import type { Judgement } from '../gates/judge.js';
 import { decideOnEvidence, type EvidenceDecision, type GateEvidence } from './flakeEvidence.js';
 
@@ -44,18 +49,41 @@ export interface RunHistory {
  * evidence rule says (./flakeEvidence.ts); `retries` is the fixed allowance of `retries.flaky`
  * re-runs of a lone job, as before.
  */
-export type RerunRule = { kind: 'retries'; allowance: number } | { kind: 'evidence'; threshold: number; jobRate: number; gate: (name: string) => GateEvidence };
+export type RerunRule =
+  | { kind: 'retries'; allowance: number }
+  | { kind: 'evidence'; threshold: number; jobRate: () => number; gate: (name: string) => GateEvidence };
+
+/** Why the evidence rule gated a tree again, in words (the progress line and `land why`). */
+export function rerunEvidenceText(members: number, posterior: number, threshold: number): string {
+  const p = posterior.toFixed(3);
+  if (members > 1) return `a flake is likely enough (a culprit rides it with probability ${p}) that the batch is gated again before it is split`;
+  return `a culprit with probability ${p}, below flaky.threshold ${threshold}: not yet failed`;
+}
 
 /** The fixed allowance: `retries.flaky` re-runs of a lone job. */
 export const retriesRule = (allowance: number): RerunRule => ({ kind: 'retries', allowance });
 
+/**
+ * The policy's rule; `jobRate` (the culprit rate the window expects) and `gate` (a gate's history)
+ * feed the evidence rule, read only when a run failed.
+ */
+export function rerunRuleOf(policy: Pick<Policy, 'flaky' | 'retries'>, jobRate: () => number, gate: (name: string) => GateEvidence): RerunRule {
+  if (policy.flaky.rule === 'retries') return retriesRule(policy.retries.flaky);
+  return { kind: 'evidence', threshold: policy.flaky.threshold, jobRate, gate };
+}
+
 export type RerunDecision =
-  /** Run the gates again on the same tree; `run` is its number within the train. */
-  | { kind: 'rerun'; run: number; why?: EvidenceDecision['why'] }
+  /**
+   * Run the gates again on the same tree; `run` is its number within the train. Under the evidence
+   * rule, `why` and `posterior` (that the train holds a culprit, after the runs so far) say why.
+   */
+  | { kind: 'rerun'; run: number; why?: EvidenceDecision['why']; posterior?: number }
   /** Settle the last run's verdict. */
   | {
       kind: 'settle';
       why: 'not_failed' | 'batch' | 'reason' | 'allowance_spent' | 'train_cap' | 'no_run' | 'evidence';
+      /** Under the evidence rule: the posterior that the train holds a culprit. */
+      posterior?: number;
     };
 
 /** Gate runs of this history that ran (a cached verdict ran none). */
@@ -73,12 +101,12 @@ export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision
   const decision = decideOnEvidence({
     members: history.members,
     fails: history.runs.filter((r) => r.verdict === 'FAIL').length,
-    jobRate: rule.jobRate,
+    jobRate: rule.jobRate(),
     gate: rule.gate(last.gate ?? ''),
     threshold: rule.threshold,
   });
-  if (decision.kind === 'settle') return { kind: 'settle', why: decision.why };
-  return { kind: 'rerun', run: history.runs.length + 1, why: decision.why };
+  if (decision.kind === 'settle') return { kind: 'settle', why: decision.why, posterior: decision.posterior };
+  return { kind: 'rerun', run: history.runs.length + 1, why: decision.why, posterior: decision.posterior };
 }
 
 /** The runs of a train as the records keep them after `runs`: absolute counts, not increments. */

@@ -112,7 +112,7 @@ const trainRunsOf = (facts: TrainFacts): TrainRuns | undefined => (facts.runs ? 
 /** More than one run of the same tree: how the failure message says it. */
 function runsNote(facts: TrainFacts): string {
   const runs = facts.runs?.history ?? [];
-  return runs.length > 1 ? `; failed all ${runs.length} runs of the same tree (retries.flaky)` : '';
+  return runs.length > 1 ? `; failed all ${runs.length} runs of the same tree (policy flaky)` : '';
 }
 
 /** What the settlement of a PASS after a failed run keeps of the flake on the members (record and journal). */

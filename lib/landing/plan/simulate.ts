@@ -10,6 +10,7 @@
 // (seeded): each train is judged with its re-runs as trains/rerunTrain.ts does (plan/flakyPlan.ts
 // decideRerun under the rule given), and the gate's flake history (runs, flakes, confirmed
 // failures: what lib/stats/flakeTally.ts reads from the metrics rows) grows as the drain goes.
+import { DEFAULT_FLAKY_THRESHOLD } from '../../config/index.js';
 import { newJobRecord, startChanges, type JobChange } from '../../queue/index.js';
 import type { GateRun, JobRecord } from '../../store/index.js';
 import type { Verdicted } from '../gates/gateRunner.js';
@@ -48,6 +49,16 @@ export interface SimFlakes {
   rule: { kind: 'evidence'; threshold: number } | { kind: 'retries'; allowance: number };
   /** The gate's history before this drain (changed in place as the drain goes). */
   history: SimGateHistory;
+}
+
+/**
+ * A deterministic gate under the default flaky rule, from no history: what a new repository's
+ * drain does. Its culprits are confirmed by re-runs of their trees until the gate's clean runs make
+ * it known deterministic (docs/drain.md#flaky-gates). Without `flakes`, simulateDrain replays a
+ * gate already known deterministic: no re-run at all.
+ */
+export function newDeterministicGate(threshold = DEFAULT_FLAKY_THRESHOLD): SimFlakes {
+  return { rate: 0, random: () => 1, rule: { kind: 'evidence', threshold }, history: { ...NO_HISTORY } };
 }
 
 /** The gate's evidence from its history. */
@@ -111,7 +122,7 @@ function simRun(run: number, judgement: Judgement): GateRun {
 function rerunRule(sim: Sim, flakes: SimFlakes): RerunRule {
   if (flakes.rule.kind === 'retries') return retriesRule(flakes.rule.allowance);
   const evidence = evidenceOf(flakes.history);
-  return { kind: 'evidence', threshold: flakes.rule.threshold, jobRate: expectedRate(sim.tally), gate: () => evidence };
+  return { kind: 'evidence', threshold: flakes.rule.threshold, jobRate: () => expectedRate(sim.tally), gate: () => evidence };
 }
 
 /** A train's judgement with its re-runs (trains/rerunTrain.ts), the gate's history updated with what they showed. */

@@ -1,12 +1,28 @@
-// A train's judgement with its flaky re-runs (policy retries.flaky): the train is judged once
-// (cache or gates); while plan/flakyPlan.ts says "run again" (a lone job's gate failed, allowance
-// left, fewer than five runs of this train), the failed run is journaled and the gates run again
-// on the same tree. The last run's verdict is what the train settles; every run is kept for the
-// metrics row and the job record. The decision is pure; this module performs it.
+// A train's judgement with its flaky re-runs (policy flaky): the train is judged once (cache or
+// gates); while plan/flakyPlan.ts says "run again" (a gate failed and the evidence, or the fixed
+// allowance, says its tree is worth another run; fewer than five runs of this train), the failed
+// run is journaled and the gates run again on the same tree. The last run's verdict is what the
+// train settles; every run is kept for the metrics row and the job record, and added to the drain's
+// flake history (../flakeHistory.ts). The decision is pure; this module performs it.
 import { applyChanges, nowIso, rerunChanges } from '../../queue/index.js';
 import type { GateRun, JobRecord, TrainRuns } from '../../store/index.js';
 import { judgeTrain, type FastPathCheck, type JudgeContext, type Judgement, type JudgeOptions } from '../gates/judge.js';
-import { decideRerun, gateRunOf, priorRuns, retriesRule, runsAfter, trainKey } from '../plan/flakyPlan.js';
+import type { LoadedPolicy } from '../../config/index.js';
+import type { QueueStore } from '../../store/index.js';
+import type { FlakeHistory } from '../flakeHistory.js';
+import {
+  decideRerun,
+  gateRunOf,
+  priorRuns,
+  rerunRuleOf,
+  runsAfter,
+  trainKey,
+  type RerunDecision,
+  type RerunReason,
+  type RunHistory,
+} from '../plan/flakyPlan.js';
+import { expectedRate } from '../plan/windowPlan.js';
+import { recordedTally } from '../window.js';
 import { judgedSteps, withdrawals } from '../plan/trainSteps.js';
 
 /**
@@ -43,26 +59,55 @@ function stopAsked(ctx: JudgeContext, members: readonly JobRecord[]): boolean {
   return fresh.length < members.length || withdrawals(fresh).dropped > 0;
 }
 
-export async function judgeWithReruns(ctx: JudgeContext, t: TrainToJudge): Promise<RerunOutcome> {
+/** What judging with re-runs needs beyond a judgement: the drain's flake history. */
+export type RerunContext = JudgeContext & { flakes: FlakeHistory };
+
+/**
+ * Whether the last run is settled or the tree gated again, under the policy's rule. Only a FAIL
+ * reads the culprit rate and the gate's history: a passing train costs no read.
+ */
+export function rerunDecision(ctx: { store: QueueStore; flakes: FlakeHistory }, policy: LoadedPolicy['policy'], history: RunHistory): RerunDecision {
+  const jobRate = () => expectedRate(recordedTally(ctx.store));
+  return decideRerun(
+    history,
+    rerunRuleOf(policy, jobRate, (gate) => ctx.flakes.evidence(gate)),
+  );
+}
+
+export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promise<RerunOutcome> {
   const { ids, members } = t;
+  const policy = t.loaded.policy;
   const prior = priorRuns(trainKey(t.built.base, members), members);
   let judgement = await judgeOnce(ctx, t, t.fastPath, null);
   const runs = [gateRunOf(judgement, 1, ids.trainId)];
   for (;;) {
-    const decision = decideRerun({ members: members.length, prior, runs }, retriesRule(t.loaded.policy.retries.flaky));
-    if (decision.kind === 'settle' || stopAsked(ctx, members)) return { judgement, runs, prior };
+    const decision = rerunDecision(ctx, policy, { members: members.length, prior, runs });
+    if (decision.kind === 'settle' || stopAsked(ctx, members)) {
+      ctx.flakes.record(runs, t.built.tree);
+      return { judgement, runs, prior };
+    }
     const failed = runs.at(-1) as GateRun;
-    await applyChanges(ctx.store, rerunChanges(members, { train: ids.trainId, run: decision.run, failed, trainRuns: runsAfter(prior, runs) }));
+    await applyChanges(
+      ctx.store,
+      rerunChanges(members, { train: ids.trainId, run: decision.run, failed, trainRuns: runsAfter(prior, runs), why: rerunWhy(policy, decision) }),
+    );
     ctx.emit({
       type: 'gate_rerun',
       train: ids.trainId,
       job: (members[0] as JobRecord).id,
+      jobs: members.length,
       run: decision.run,
-      allowance: t.loaded.policy.retries.flaky,
       gate: failed.gate ?? '?',
       status: failed.status ?? 'FAIL',
+      ...rerunWhy(policy, decision),
     });
     judgement = await judgeOnce(ctx, t, null, decision.run);
     runs.push(gateRunOf(judgement, decision.run, ids.trainId));
   }
+}
+
+/** Why a tree is gated again, as the journal and the progress line tell it. */
+export function rerunWhy(policy: LoadedPolicy['policy'], decision: RerunDecision & { kind: 'rerun' }): RerunReason {
+  if (policy.flaky.rule === 'retries') return { rule: 'retries', allowance: policy.retries.flaky };
+  return { rule: 'evidence', threshold: policy.flaky.threshold, posterior: decision.posterior ?? 0 };
 }

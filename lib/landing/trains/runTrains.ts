@@ -28,6 +28,7 @@ import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
 import { startsBatch } from '../plan/trainPlan.js';
 import { bumpWindow, currentWindow, recordedTally } from '../window.js';
 import { failpoint } from '../../failpoint.js';
+import type { FlakeHistory } from '../flakeHistory.js';
 
 export interface DrainContext {
   cwd: string;
@@ -54,6 +55,8 @@ export interface DrainContext {
   worktrees?: WorktreePool;
   /** The drain's gate slots across its executors (executors/gateSlots.ts). */
   slots?: GateSlots;
+  /** Each gate's flake history, read when a run first fails and added to as trains end (../flakeHistory.ts). */
+  flakes: FlakeHistory;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */

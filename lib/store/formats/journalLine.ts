@@ -57,6 +57,16 @@ const fastPathDetail = z.looseObject({
 });
 
 /** Each event this version writes, and its line's `detail`. */
+/**
+ * Why a train's tree was gated again after a FAIL (landing/plan/flakyPlan.ts): the fixed allowance
+ * of retries.flaky, or the evidence rule with the posterior that the train held a culprit.
+ */
+export const rerunReasonSchema = z.discriminatedUnion('rule', [
+  z.object({ rule: z.literal('retries'), allowance: z.number() }),
+  z.object({ rule: z.literal('evidence'), threshold: z.number(), posterior: z.number() }),
+]);
+export type RerunReason = z.infer<typeof rerunReasonSchema>;
+
 export const journalDetailSchemas = {
   /** `follows`: the failed job of the same branch this one was submitted after (jobRecord.ts). */
   submitted: z.looseObject({ branch: text, tip: text, follows: text.optional() }),
@@ -96,6 +106,13 @@ export const journalDetailSchemas = {
     status: maybe,
     cached: z.boolean(),
     log: maybe,
+    /** Jobs on the train (absent on lines written before batches were re-gated: 1). */
+    members: z.number().optional(),
+    /** Why it was gated again (absent on earlier lines: the fixed allowance). */
+    rule: z.enum(['retries', 'evidence']).optional(),
+    allowance: z.number().optional(),
+    threshold: z.number().optional(),
+    posterior: z.number().optional(),
   }),
   gate_flaky: z.looseObject({
     gate: text,

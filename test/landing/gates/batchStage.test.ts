@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { FAKE_BATCH } from '../../helpers/batchWrapper.js';
 import { runDrain } from '../../helpers/drainHarness.js';
 
@@ -27,6 +28,7 @@ function batchRepo(status: number, opts: { retries?: number; onChange?: boolean 
     policy: {
       gates: [{ name: 'model', run, batch: { job: 'nightly', measureDir: measure } }],
       retries: { infra: opts.retries ?? 1 },
+      ...FAIL_AT_ONCE,
     },
   });
   return { repo, scratch, marker, measure, ledger: join(scratch, 'ledger') };

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { runDrain } from '../../helpers/drainHarness.js';
 import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
 
 afterAll(cleanupTempDirs);
@@ -17,7 +18,7 @@ afterAll(cleanupTempDirs);
 describe('an environment failure does not poison the verdict cache', () => {
   it('the FAILs a red target shared are voided: the target is gated again, and the jobs land once the dependency is there', async () => {
     const deps = join(tempDir('land-deps-'), 'node_modules');
-    const repo = makeQueueRepo({ gate: { script: 'needs-deps.sh', env: { GATE_DEPS: deps } } });
+    const repo = makeQueueRepo({ gate: { script: 'needs-deps.sh', env: { GATE_DEPS: deps } }, policy: FAIL_AT_ONCE });
     const mainTree = repo.git('rev-parse', 'main^{tree}').trim();
     const ids = await submitBranches(repo, 2);
 

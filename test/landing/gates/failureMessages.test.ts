@@ -7,6 +7,7 @@ import { afterAll, assert, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
 import { jobsById, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { stateDir } from '../../helpers/state.js';
 
 afterAll(cleanupTempDirs);
@@ -17,7 +18,7 @@ describe('failure messages', () => {
   it('a FAIL from the verdict cache names the train that ran the gate and points at its log; it is no fast path', async () => {
     // Without a flaky allowance (retries.flaky 0) a lone job's cached FAIL is final; with one, its
     // gates would run again despite the cache (test/landing/trains/flaky.test.ts).
-    const repo = makeQueueRepo({ policy: { retries: { flaky: 0 } } });
+    const repo = makeQueueRepo({ policy: FAIL_AT_ONCE });
     // b2 is the culprit: [b1 b2] fails, b1 lands alone, and b2 alone on the new main is the
     // failed train's tree again, judged from the verdict cache.
     const [, culprit] = await submitBranches(repo, 2, [2]);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { land, startLand } from '../../helpers/cli.js';
 import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { UNSANDBOXED } from '../../helpers/repo.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
 import { waitUntil } from '../../helpers/wait.js';
@@ -33,7 +34,7 @@ function leavingRepo(end: string, timeoutSeconds: number) {
   const script = `[ -e file-b1.txt ] || exit 0\n${LEAVES_PROCESSES}\n${end}`;
   // One run per train (retries.flaky 0): a failed lone job is not re-run, so the pids are one run's.
   const repo = makeQueueRepo({
-    policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds }], retries: { flaky: 0 }, sandbox: UNSANDBOXED },
+    policy: { gates: [{ name: 'test', run: ['sh', '-c', script], env: { GATE_PIDS: pids }, timeoutSeconds }], ...FAIL_AT_ONCE, sandbox: UNSANDBOXED },
   });
   return { repo, pids };
 }

@@ -9,7 +9,7 @@ import { MIN_LOG_MAX_BYTES } from '../../../lib/config/logLimits.js';
 import { LogSink, masked, safeSplit } from '../../../lib/landing/gates/logSink.js';
 import { land, startLand } from '../../helpers/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../helpers/repo.js';
-import { readJobFile, stateDir } from '../../helpers/state.js';
+import { FAIL_AT_ONCE, readJobFile, stateDir } from '../../helpers/state.js';
 import { waitForFile, waitUntil } from '../../helpers/wait.js';
 
 afterAll(cleanupTempDirs);
@@ -152,8 +152,8 @@ describe('a gate that prints 30 MB, end to end', () => {
         target: 'main',
         gates: [{ name: 'test', run: gate, timeoutSeconds: 120, env: { STARTED: started, GO: go }, passEnv: ['TOKEN'] }],
         logs: { maxBytes: MIN_LOG_MAX_BYTES },
-        // One run: the cap holds per run, and a flaky re-run (retries.flaky) appends its own capped run.
-        retries: { flaky: 0 },
+        // One run: the cap holds per run, and a flaky re-run appends its own capped run.
+        ...FAIL_AT_ONCE,
       },
     });
     repo.branch('feature/loud', { 'loud.txt': 'loud\n' });

@@ -10,7 +10,7 @@ import { newJobRecord, reopenChange, type JobChange } from '../../../lib/queue/i
 import type { JobRecord } from '../../../lib/store/index.js';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs, makeRepo } from '../../helpers/repo.js';
-import { readJobFile } from '../../helpers/state.js';
+import { FAIL_AT_ONCE, readJobFile } from '../../helpers/state.js';
 import { makeTeam, queuePolicy } from '../../helpers/remoteTeam.js';
 
 afterAll(cleanupTempDirs);
@@ -132,7 +132,7 @@ const EXPECTED = [...numbered(29, 'gate line').slice(10), 'token ***'];
 
 describe('a failed job’s gateLogTail, end to end', () => {
   it('is on the record, shown by land why and land show (also once the log is gone), and cleared by land retry', async () => {
-    const repo = makeRepo({ policy: { target: 'main', gates: LOUD_GATE } });
+    const repo = makeRepo({ policy: { target: 'main', gates: LOUD_GATE, ...FAIL_AT_ONCE } });
     repo.branch('loud', { 'loud.txt': 'a\n' });
     const submitted = await land(repo.dir, ['submit', 'loud', '--json']);
     expect(submitted.code, submitted.stderr).toBe(0);
@@ -188,7 +188,7 @@ describe('a failed job’s gateLogTail, end to end', () => {
   });
 
   it('reaches another clone of a queue kept in a remote, on the record and in the published log', async () => {
-    const team = makeTeam({ policy: queuePolicy({}, { gates: LOUD_GATE }) });
+    const team = makeTeam({ policy: queuePolicy({}, { gates: LOUD_GATE, ...FAIL_AT_ONCE }) });
     const dev = team.clone('dev');
     dev.branch('loud', { 'loud.txt': 'a\n' });
     const submitted = await land(dev.dir, ['submit', 'loud', '--json']);

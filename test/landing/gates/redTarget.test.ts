@@ -7,13 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
 import { jobsById, landedOrder, makeQueueRepo, submitBranches } from '../../helpers/queue.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { runDrain, setWindowInProcess, submitInProcess } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
 describe('a red target', () => {
   it('stops the drain with exit 10 and fails no job; the next run gates main again; once main is fixed every job lands', async () => {
-    const repo = makeQueueRepo();
+    const repo = makeQueueRepo({ policy: FAIL_AT_ONCE });
     const redTip = repo.commit('break main', { 'culprit-main': 'broken\n' });
     const ids = await submitBranches(repo, 3);
 
@@ -71,7 +72,7 @@ describe('a red target', () => {
 // `land run` turns into exit 10 (checked end to end above); a stop of null is exit 0.
 describe('a red target, the drain in process', () => {
   it('a lone job on a red target moves nothing: the window stays, no retry is counted, and it lands once main is fixed', async () => {
-    const repo = makeQueueRepo();
+    const repo = makeQueueRepo({ policy: FAIL_AT_ONCE });
     repo.commit('break main', { 'culprit-main': 'broken\n' });
     repo.branch('fix-elsewhere', { 'other.txt': 'x\n' });
     const [id] = await submitInProcess(repo.dir, ['fix-elsewhere']);
@@ -89,7 +90,7 @@ describe('a red target, the drain in process', () => {
   });
 
   it('a real culprit on a green target still fails alone; the target is gated at most once, then cached', async () => {
-    const repo = makeQueueRepo();
+    const repo = makeQueueRepo({ policy: FAIL_AT_ONCE });
     const [first] = await submitBranches(repo, 1, [1], 'c');
     const run = await runDrain(repo.dir);
     expect(run.summary.stopped).toBeNull();

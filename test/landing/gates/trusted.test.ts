@@ -12,6 +12,7 @@ import { openStore } from '../../../lib/store/index.js';
 import { land } from '../../helpers/cli.js';
 import { jobsById } from '../../helpers/queue.js';
 import { cleanupTempDirs, makeRepo, tempDir, type TestRepo } from '../../helpers/repo.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { runDrain, submitInProcess } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
@@ -42,6 +43,7 @@ function setup(trusted: string[] | null = ['gate.sh', 'ci/**']): Setup {
   const policy = {
     target: 'main',
     gates: [{ name: 'test', run: 'sh gate.sh', timeoutSeconds: 60, env: { GATE_COUNTER: counter } }],
+    ...FAIL_AT_ONCE,
     ...(trusted ? { trusted } : {}),
   };
   repo.policy(policy);

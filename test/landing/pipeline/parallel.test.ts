@@ -9,7 +9,7 @@ import { killStrays } from '../../helpers/procs.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
 import { gateScript, jobsById, landedOrder, makeQueueRepo, submitBranches, type QueueRepo } from '../../helpers/queue.js';
 import { UNSANDBOXED } from '../../helpers/repo.js';
-import { journal, stateDir } from '../../helpers/state.js';
+import { FAIL_AT_ONCE, journal, stateDir } from '../../helpers/state.js';
 import { waitUntil } from '../../helpers/wait.js';
 import { checkInvariants, isClean, summarize } from '../../helpers/invariants.js';
 import { runDrain } from '../../helpers/drainHarness.js';
@@ -33,7 +33,13 @@ function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; uns
     timeoutSeconds: 60,
     env: { GATE_COUNTER: repo.counter, GATE_SCRATCH: repo.scratch, GATE_REPO: repo.dir, GATE_SLEEP: '0.2' },
   };
-  repo.policy({ target: 'main', gates: [gate], batch: { max: opts.max, parallel: opts.parallel }, ...(opts.unsandboxed ? { sandbox: UNSANDBOXED } : {}) });
+  repo.policy({
+    target: 'main',
+    gates: [gate],
+    batch: { max: opts.max, parallel: opts.parallel },
+    ...FAIL_AT_ONCE,
+    ...(opts.unsandboxed ? { sandbox: UNSANDBOXED } : {}),
+  });
   if (opts.hold) writeFileSync(join(repo.scratch, 'hold'), '');
   const startedGates = () => readdirSync(repo.scratch).filter((name) => name.startsWith('started-')).length;
   return Object.assign(repo, { go: () => writeFileSync(join(repo.scratch, 'go'), ''), startedGates });

@@ -5,14 +5,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
-import { makeTeam } from '../../helpers/remoteTeam.js';
+import { makeTeam, queuePolicy } from '../../helpers/remoteTeam.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { ok } from '../../helpers/teamKit.js';
 
 afterAll(cleanupTempDirs);
 
 describe("land log in a developer's clone", () => {
   it('prints the judging train of a cached FAIL, and says that a conflict ran no gate', async () => {
-    const team = makeTeam();
+    const team = makeTeam({ policy: queuePolicy({}, FAIL_AT_ONCE) });
     const dev = team.clone('dev');
     const ci = team.clone('ci');
     dev.branch('first', { broken: 'yes\n' });

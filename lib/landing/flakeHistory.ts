@@ -1,0 +1,61 @@
+// Each gate's flake history as the drain weighs a failed run (plan/flakeEvidence.ts): its clean
+// runs and its flakes. Read from the metrics rows and job records (lib/stats/flakeTally.ts, the one
+// description of a flake that `land stats` and `land flaky` show) the first time a run fails, not
+// before: a drain whose gates only pass never reads its history. Once read, this drain's own runs
+// are added as they end (their rows are not read again), so a flake seen in one train counts for
+// the next; before, they are left to the read, which finds their rows.
+import type { GateRun } from '../store/index.js';
+import type { QueueStore } from '../store/index.js';
+import { readHistory } from '../stats/history.js';
+import { flakeTally, gateEvidenceOf } from '../stats/flakeTally.js';
+import { NO_EVIDENCE, type GateEvidence } from './plan/flakeEvidence.js';
+import { flakeOf } from './plan/flakyPlan.js';
+
+export interface FlakeHistory {
+  /** What the history (and this drain's runs so far) says about `gate`. */
+  evidence(gate: string): GateEvidence;
+  /** A train's runs as they ended (oldest first), on `tree`: its fresh passes, and a flake when a FAIL was followed by a PASS. */
+  record(runs: readonly GateRun[], tree: string): void;
+}
+
+/** The drain's history: read from the store once, when first asked. */
+export class DrainFlakeHistory implements FlakeHistory {
+  private read: Map<string, GateEvidence> | null = null;
+  private readonly added = new Map<string, GateEvidence>();
+
+  constructor(private readonly readAll: () => Map<string, GateEvidence>) {}
+
+  evidence(gate: string): GateEvidence {
+    this.read ??= this.readAll();
+    const known = this.read.get(gate) ?? NO_EVIDENCE;
+    const mine = this.added.get(gate) ?? NO_EVIDENCE;
+    return { passed: known.passed + mine.passed, flakes: known.flakes + mine.flakes };
+  }
+
+  record(runs: readonly GateRun[], tree: string): void {
+    if (this.read === null) return;
+    for (const run of runs) {
+      if (run.cached) continue;
+      for (const result of run.results) {
+        if (result.advisory || result.status !== 'exit 0') continue;
+        this.add(result.name, { passed: 1, flakes: 0 });
+      }
+    }
+    const flake = flakeOf(runs, tree);
+    if (flake) this.add(flake.gate, { passed: 0, flakes: 1 });
+  }
+
+  private add(gate: string, more: GateEvidence): void {
+    const was = this.added.get(gate) ?? NO_EVIDENCE;
+    this.added.set(gate, { passed: was.passed + more.passed, flakes: was.flakes + more.flakes });
+  }
+}
+
+/** Each gate's evidence from the queue's whole history (metrics rows, judged and void, and the job records' flakes). */
+export function storedFlakeEvidence(store: QueueStore): Map<string, GateEvidence> {
+  const history = readHistory(store);
+  return gateEvidenceOf(flakeTally([...history.trains, ...history.voided], history.jobs));
+}
+
+/** A history that knows nothing (a command that judges without a drain's history). */
+export const NO_FLAKE_HISTORY: FlakeHistory = { evidence: () => NO_EVIDENCE, record: () => undefined };
