@@ -138,6 +138,7 @@ async function story(root: string): Promise<void> {
   const counts = firstCounts ? `${firstCounts.trains} trains built and ${firstCounts.gateRuns} gate runs` : 'its trains';
   const cachedFails = (first.stderr.match(/verdict FAIL \(cached\)/g) ?? []).length;
   const heldOut = /conflicts with the train/.test(first.stderr);
+  const reruns = (first.stderr.match(/its gates run again on the same tree/g) ?? []).length;
   say(
     [
       `${final.jobs.length} jobs were queued: ${landed.length} landed (${landed.map((job) => job.branch).join(', ')}) and ${failed.length} failed: ${failures}.`,
@@ -145,7 +146,8 @@ async function story(root: string): Promise<void> {
         ? 'In the first land run, feature/greeting was held out of the first train because it edits the same line of app.conf as feature/login;'
         : 'In the first land run,',
       `the other branches rode one train, which failed on feature/broken's BROKEN file and was bisected (${counts}${cachedFails ? `; ${cachedFails} FAIL came from the verdict cache and cost no gate run` : ''})`,
-      'until feature/broken alone failed; every passing train landed its members with one compare-and-swap of main,',
+      `until feature/broken alone failed${reruns ? ` (its FAIL was confirmed by ${reruns} more run(s) of its tree: this new repository's gate has no history yet, so one FAIL could be a flake until more runs confirm it; a gate with a clean history fails it at once)` : ''};`,
+      'every passing train landed its members with one compare-and-swap of main,',
       'and feature/greeting then failed as a conflict with main (its author must rebase and submit again).',
       fastPath
         ? `Finally feature/docs, proven beforehand with land prove in its own worktree, landed alone with ${secondCounts?.gateRuns ?? 'no'} gate runs (the fast path).`
