@@ -1,12 +1,12 @@
 // Each gate's flake history as the drain weighs a failed run (plan/flakeEvidence.ts): its clean
-// runs and its flakes. Read from the metrics rows and job records (lib/stats/flakeTally.ts, the one
+// runs and its flakes. Read from this clone's own metrics rows (lib/stats/flakeTally.ts, the one
 // description of a flake that `land stats` and `land flaky` show) the first time a run fails, not
 // before: a drain whose gates only pass never reads its history. Once read, this drain's own runs
 // are added as they end (their rows are not read again), so a flake seen in one train counts for
 // the next; before, they are left to the read, which finds their rows.
 import type { GateRun } from '../store/index.js';
 import type { QueueStore } from '../store/index.js';
-import { readHistory } from '../stats/history.js';
+import { trainRowsOf } from '../stats/history.js';
 import { flakeTally, gateEvidenceOf } from '../stats/flakeTally.js';
 import { NO_EVIDENCE, type GateEvidence } from './plan/flakeEvidence.js';
 import { flakeOf } from './plan/flakyPlan.js';
@@ -51,10 +51,13 @@ export class DrainFlakeHistory implements FlakeHistory {
   }
 }
 
-/** Each gate's evidence from the queue's whole history (metrics rows, judged and void, and the job records' flakes). */
+/**
+ * Each gate's evidence from this clone's own metrics rows (judged and void). In a queue kept in a
+ * remote, rows another clone published (or forged there) are shown by `land flaky` and `land stats`
+ * but never weighed: nothing is decided from the published history (docs/remote.md).
+ */
 export function storedFlakeEvidence(store: QueueStore): Map<string, GateEvidence> {
-  const history = readHistory(store);
-  return gateEvidenceOf(flakeTally([...history.trains, ...history.voided], history.jobs));
+  return gateEvidenceOf(flakeTally(trainRowsOf(store.readOwnMetrics().rows).rows));
 }
 
 /** A history that knows nothing (a command that judges without a drain's history). */

@@ -8,6 +8,7 @@ import { userIdentity } from '../../lib/git/index.js';
 import { CommandContext } from '../../lib/cli/context.js';
 import { drain, type DrainSummary } from '../../lib/landing/drain.js';
 import type { DrainEvent } from '../../lib/landing/events.js';
+import { storedFlakeEvidence } from '../../lib/landing/flakeHistory.js';
 import { resolveSandboxHost } from '../../lib/landing/gates/sandboxHost.js';
 import { setWindow } from '../../lib/landing/window.js';
 import { displayOrder, submitJob } from '../../lib/queue/index.js';
@@ -127,4 +128,10 @@ export async function allJobsInProcess(cwd: string): Promise<JobRecord[]> {
   const ctx = await CommandContext.open({ cwd });
   const store = await ctx.store();
   return displayOrder(store.listJobs().jobs);
+}
+
+/** Each gate's clean runs and flakes as a drain in `cwd` would weigh them (landing/flakeHistory.ts), read in this process. */
+export async function flakeEvidenceInProcess(cwd: string): Promise<Map<string, { passed: number; flakes: number }>> {
+  const ctx = await CommandContext.open({ cwd });
+  return storedFlakeEvidence(await ctx.store());
 }

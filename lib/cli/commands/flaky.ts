@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { flakeTally, gateEvidenceOf } from '../../stats/flakeTally.js';
-import { storedFlakeEvidence } from '../../landing/flakeHistory.js';
 import { flakyReport, flakyText } from '../../stats/flakyReport.js';
 import { parseSince } from '../../stats/since.js';
 import { unreadablePolicyReason, type LoadedPolicy } from '../../config/index.js';
 import { historyOf } from '../historyOf.js';
+import type { QueueStore } from '../../store/index.js';
 import { action } from '../action.js';
 
 interface FlakyOptions {
@@ -21,6 +21,12 @@ async function advisoryGates(policy: () => Promise<LoadedPolicy>): Promise<{ adv
     // An unreadable policy must not hide the history; its first problem is named as `land status` names it.
     return { problem: unreadablePolicyReason(error) };
   }
+}
+
+/** Every gate's flake figures over the whole history (what `assumed` weighs when `--since` narrows the rest). */
+function wholeTally(store: QueueStore, now: number) {
+  const history = historyOf(store, { since: null, now });
+  return flakeTally([...history.trains, ...history.voided], history.jobs);
 }
 
 export function registerFlaky(program: Command): void {
@@ -43,8 +49,8 @@ export function registerFlaky(program: Command): void {
         const history = historyOf(store, { since, now });
         const tally = flakeTally([...history.trains, ...history.voided], history.jobs);
         const period = { since: since === null ? null : new Date(since).toISOString(), until: new Date(now).toISOString() };
-        // The rate the drain assumes weighs the whole history, whatever period is shown.
-        const evidence = since === null ? gateEvidenceOf(tally) : storedFlakeEvidence(store);
+        // The rate a drain assumes weighs the whole history, whatever period is shown.
+        const evidence = gateEvidenceOf(since === null ? tally : wholeTally(store, now));
         const report = flakyReport(tally, await advisoryGates(policy), period, evidence);
         if (ctx.out.json) ctx.out.emit(report);
         else ctx.out.say(flakyText(report));

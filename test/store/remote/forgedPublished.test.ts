@@ -8,6 +8,7 @@ import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs, sh } from '../../helpers/repo.js';
 import { makeTeam, type Clone } from '../../helpers/remoteTeam.js';
 import { ok, serverRefs, statusJobs } from '../../helpers/teamKit.js';
+import { flakeEvidenceInProcess } from '../../helpers/drainHarness.js';
 
 afterAll(cleanupTempDirs);
 
@@ -17,6 +18,15 @@ function pushForgedRows(clone: Clone, rows: Record<string, unknown>[]): void {
   const message = `land: metrics\n\n${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
   const commit = sh(clone.dir, ['commit-tree', tree, '-F', '-'], message);
   clone.git('push', '-q', 'origin', `+${commit}:refs/land/metrics/0123456789abcdef`);
+}
+
+/** The metrics rows a clone's own drains wrote (its cache of the queue, .git/land/remote/origin/). */
+function ownRows(clone: Clone): Record<string, unknown>[] {
+  const file = join(clone.dir, '.git', 'land', 'remote', 'origin', 'metrics.jsonl');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
 }
 
 describe('forged published refs', () => {
@@ -80,5 +90,21 @@ describe('forged published refs', () => {
     const left = [...serverRefs(team).keys()];
     expect(left).toContain(`refs/land/logs/${train}`);
     expect(left).toContain(`refs/land/trains/${train}`);
+
+    // Nor the flake history a drainer weighs before failing a job: 40 published copies of ci's own
+    // passing row ("40 more clean runs of test") are shown by land flaky, and not weighed.
+    const weighed = await flakeEvidenceInProcess(ci.dir);
+    expect(weighed.get('test')?.passed).toBeGreaterThan(0);
+    const passRow = ownRows(ci).find((row) => row.verdict === 'PASS');
+    expect(passRow).toBeDefined();
+    pushForgedRows(
+      mallory,
+      Array.from({ length: 40 }, (_, i) => ({ ...passRow, train: `t-clean-${i}` })),
+    );
+    const shown = ok(await land(ci.dir, ['flaky', '--json']))
+      .json()
+      .gates.find((g: { gate: string }) => g.gate === 'test');
+    expect(shown.passed).toBeGreaterThanOrEqual(40 + (weighed.get('test')?.passed ?? 0));
+    expect(await flakeEvidenceInProcess(ci.dir)).toEqual(weighed);
   }, 60_000);
 });
