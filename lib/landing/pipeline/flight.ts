@@ -24,8 +24,11 @@ export interface Flight {
   stop: AbortController;
   /** The judgement, never rejected: an error is kept and rethrown when the train is settled. */
   judged: Promise<{ ok: true; judged: RerunOutcome } | { ok: false; error: unknown }>;
-  /** Verdict writes held while the train is speculative; `writes` null once the train ahead has landed. */
-  hold: { writes: (() => void)[] | null };
+  /**
+   * Verdict writes held while the train is speculative; `writes` null once the train ahead has
+   * landed. `landed` wakes what waits for that (a re-run: ../trains/rerunTrain.ts).
+   */
+  hold: { writes: (() => void)[] | null; landed: (() => void)[] };
 }
 
 /** What a speculative build needs: the real target tip, and the jobs it holds out of speculation. */
@@ -56,11 +59,13 @@ export async function launch(
   firstHalf = false,
 ): Promise<Flight | null> {
   const stop = new AbortController();
-  const hold: Flight['hold'] = { writes: on ? [] : null };
+  const hold: Flight['hold'] = { writes: on ? [] : null, landed: [] };
+  const abort = AbortSignal.any([ctx.abort, stop.signal]);
   const own: DrainContext = {
     ...ctx,
-    abort: AbortSignal.any([ctx.abort, stop.signal]),
+    abort,
     keep: (write) => (hold.writes ? hold.writes.push(write) : write()),
+    aheadLanded: () => aheadLanded(hold, abort),
   };
   const started = await startTrain(own, batch, plan, on ? speculation(ctx, on.flight, on.source) : undefined);
   if (!started) return null;
@@ -72,11 +77,21 @@ export async function launch(
   return { batchId: batch.id, plan, started, on: on ? on.flight.started.trainId : null, bisecting, stop, judged, hold };
 }
 
+/** Resolves once the train ahead has landed (at once for a train built on the target), or this train is stopped. */
+function aheadLanded(hold: Flight['hold'], abort: AbortSignal): Promise<void> {
+  if (hold.writes === null || abort.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    hold.landed.push(resolve);
+    abort.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
 /** The train ahead landed: this train is no longer speculative, and what it held is written. */
 export function confirm(flight: Flight): void {
   const held = flight.hold.writes ?? [];
   flight.hold.writes = null;
   for (const write of held) write();
+  for (const wake of flight.hold.landed.splice(0)) wake();
 }
 
 /** The judgement, rethrowing what it threw. */

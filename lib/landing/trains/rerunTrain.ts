@@ -59,8 +59,8 @@ function stopAsked(ctx: JudgeContext, members: readonly JobRecord[]): boolean {
   return fresh.length < members.length || withdrawals(fresh).dropped > 0;
 }
 
-/** What judging with re-runs needs beyond a judgement: the drain's flake history. */
-export type RerunContext = JudgeContext & { flakes: FlakeHistory };
+/** What judging with re-runs needs beyond a judgement: the drain's flake history, and for a speculative train when the train ahead landed. */
+export type RerunContext = JudgeContext & { flakes: FlakeHistory; aheadLanded?: () => Promise<void> };
 
 /**
  * Whether the last run is settled or the tree gated again, under the policy's rule. Only a FAIL
@@ -81,6 +81,8 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
   let judgement = await judgeOnce(ctx, t, t.fastPath, null);
   const runs = [gateRunOf(judgement, 1, ids.trainId)];
   for (;;) {
+    // A speculative train's FAIL waits for the train ahead: abandoned with it, or judged once it landed.
+    if (runs.at(-1)?.verdict === 'FAIL' && ctx.aheadLanded) await ctx.aheadLanded();
     const decision = rerunDecision(ctx, policy, { members: members.length, prior, runs });
     if (decision.kind === 'settle' || stopAsked(ctx, members)) {
       ctx.flakes.record(runs, t.built.tree);

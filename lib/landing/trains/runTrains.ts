@@ -57,6 +57,12 @@ export interface DrainContext {
   slots?: GateSlots;
   /** Each gate's flake history, read when a run first fails and added to as trains end (../flakeHistory.ts). */
   flakes: FlakeHistory;
+  /**
+   * A speculative train (batch.parallel): resolves once the train ahead has landed, or this train is
+   * stopped. A failed run is not re-run before: built on a train not yet landed, it may be failing
+   * for that train's culprit (pipeline/flight.ts). Absent: the train is built on the target.
+   */
+  aheadLanded?: () => Promise<void>;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */

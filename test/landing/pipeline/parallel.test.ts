@@ -25,7 +25,8 @@ interface ParallelRepo extends QueueRepo {
 }
 
 /** A queue with batch.parallel whose gate sleeps a little (so trains overlap); `hold`: gates wait for go(). */
-function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; unsandboxed?: boolean }): ParallelRepo {
+/** `evidence`: the default flaky rule (else a FAIL is final at once: these tests' subject is the pipeline). */
+function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; unsandboxed?: boolean; evidence?: boolean }): ParallelRepo {
   const repo = makeQueueRepo();
   const gate = {
     name: 'test',
@@ -37,7 +38,7 @@ function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; uns
     target: 'main',
     gates: [gate],
     batch: { max: opts.max, parallel: opts.parallel },
-    ...FAIL_AT_ONCE,
+    ...(opts.evidence ? {} : FAIL_AT_ONCE),
     ...(opts.unsandboxed ? { sandbox: UNSANDBOXED } : {}),
   });
   if (opts.hold) writeFileSync(join(repo.scratch, 'hold'), '');
@@ -122,6 +123,21 @@ describe('land run with batch.parallel 2', () => {
     expect(landedOrder(repo).filter((id) => id !== ids[0])).toEqual([ids[2], ids[3]]);
     expectLandedOnce(repo, ids);
     expect(repo.git('ls-tree', '--name-only', 'main')).not.toContain('culprit-2');
+  });
+
+  it('the default flaky rule: a speculative train failing on the culprit ahead is not re-run; the culprit is, and fails', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 1, evidence: true });
+    const [culprit, good] = (await submitBranches(repo, 2, [1])) as [string, string];
+    const run = await runDrain(repo.dir);
+    expect(run.summary).toMatchObject({ stopped: null, landed: [good], failed: [culprit] });
+    const [head, behind] = builtTrains(run.events as Event[]);
+    expect(behind).toMatchObject({ members: [good], onTrain: head?.train });
+    // The culprit alone: FAIL and two confirming re-runs (a new gate). The train behind it, built on
+    // it, failed for the same culprit: it waited for the head instead of re-running, and was abandoned.
+    const reruns = run.of('gate_rerun');
+    expect(reruns.map((e) => e.train)).toEqual([head?.train, head?.train]);
+    expect(run.of('train_abandoned')).toEqual([expect.objectContaining({ train: behind?.train })]);
+    expect(repo.gateLines().filter((line) => line.split(' ').includes(good)).length).toBe(2);
   });
 
   it('a CAS lost under speculation: the target moved by someone else while two trains gate; both are rebuilt, the outside commit stays', async () => {
