@@ -158,8 +158,8 @@ export function executorsGoal(row: ExecutorsRow): Goal {
 /**
  * The flaky-gate goals (issue 24), for the default policy: no culprit ever lands; at f = 0.05 no
  * good job ejected over the queues and at most 10% more gate runs than without flakes; at f = 0.15
- * at most one per 320 jobs and at most 30% more; and with f = 0 the figures of the pSweep replay
- * of the same queues (`sweep`: null when the sweep did not run).
+ * at most one per 320 jobs and at most 30% more; and with f = 0 today's figures (the flaky0 rows:
+ * no re-run of a deterministic gate's FAIL).
  */
 export function flakyGoals(rows: readonly FlakyRow[]): Goal[] {
   const goals: Goal[] = [];

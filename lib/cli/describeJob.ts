@@ -102,7 +102,7 @@ export function describeLedger(ledger: LedgerObservations | undefined): string[]
   });
 }
 
-/** A flaky gate (retries.flaky): which gate failed on which tree, in which run, and the run that passed. */
+/** A flaky gate (policy flaky): which gate failed on which tree, in which run, and the run that passed. */
 export function describeFlaky(flaky: FlakyRecord | undefined): string | null {
   if (!flaky) return null;
   const { failed, passed } = flaky;

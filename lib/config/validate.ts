@@ -66,10 +66,25 @@ export function parsePolicy(text: string): PolicyParse {
   // Duplicate gate names (and executor hosts) are checked on the raw value so they are reported with the schema's own
   // problems, not only once those are fixed.
   const problems = result.success ? [] : result.error.issues.flatMap((issue) => describeIssue(issue, raw));
-  problems.push(...duplicateGateNames(raw), ...executorProblems(raw));
-  if (result.success) problems.push(...flakyRuleProblems(result.data));
+  problems.push(...duplicateGateNames(raw), ...executorProblems(raw), ...flakyRuleProblems(raw));
   if (!result.success || problems.length) return { ok: false, problems };
-  return { ok: true, policy: result.data };
+  return { ok: true, policy: withFlakyRule(result.data, raw) };
+}
+
+/** What the flaky rule's checks read of a raw policy, whatever else it holds (valid or not). */
+const rawFlaky = z.looseObject({
+  retries: z.looseObject({ flaky: z.unknown().optional() }).optional(),
+  flaky: z.looseObject({ rule: z.unknown().optional(), threshold: z.unknown().optional() }).optional(),
+});
+
+/**
+ * A policy written before the evidence rule, with `retries.flaky` above 0 and no `flaky.rule`,
+ * keeps the fixed allowance it asked for: the upgrade changes nothing for it (docs/policy.md#flaky-gates).
+ */
+function withFlakyRule(policy: Policy, raw: unknown): Policy {
+  const written = rawFlaky.safeParse(raw, PARSED_ONCE);
+  if (policy.retries.flaky === 0 || (written.success && written.data.flaky?.rule !== undefined)) return policy;
+  return { ...policy, flaky: { ...policy.flaky, rule: 'retries' } };
 }
 
 /** What the duplicate check reads of a raw policy, whatever else it holds (valid or not). */
@@ -91,12 +106,20 @@ function duplicateGateNames(raw: unknown): string[] {
   return problems;
 }
 
-/** retries.flaky counts only under the fixed-allowance rule: set under the evidence rule, it would be ignored without a word. */
-function flakyRuleProblems(policy: Policy): string[] {
-  if (policy.flaky.rule === 'retries' || policy.retries.flaky === 0) return [];
-  return [
-    'retries.flaky: counts only with flaky.rule "retries"; set flaky.rule to "retries" for a fixed allowance, or remove retries.flaky to judge failures by evidence',
-  ];
+/**
+ * Each rule's own key, checked on the raw policy (so with the schema's problems): retries.flaky
+ * counts only under "retries", flaky.threshold only under "evidence"; written under the other
+ * rule, either would be ignored without a word.
+ */
+function flakyRuleProblems(raw: unknown): string[] {
+  const written = rawFlaky.safeParse(raw, PARSED_ONCE);
+  if (!written.success) return [];
+  const { retries, flaky } = written.data;
+  if (flaky?.rule === 'evidence' && typeof retries?.flaky === 'number' && retries.flaky > 0)
+    return ['retries.flaky: counts only with "flaky": { "rule": "retries" }; remove retries.flaky to judge failures by evidence, or set that rule'];
+  if (flaky?.rule === 'retries' && flaky.threshold !== undefined)
+    return ['flaky.threshold: counts only with "flaky": { "rule": "evidence" } (the default); remove it, or the rule "retries"'];
+  return [];
 }
 
 export function policyOrThrow(text: string, where: string): Policy {

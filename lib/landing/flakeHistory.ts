@@ -4,8 +4,7 @@
 // before: a drain whose gates only pass never reads its history. Once read, this drain's own runs
 // are added as they end (their rows are not read again), so a flake seen in one train counts for
 // the next; before, they are left to the read, which finds their rows.
-import type { GateRun } from '../store/index.js';
-import type { QueueStore } from '../store/index.js';
+import type { GateRun, QueueStore } from '../store/index.js';
 import { trainRowsOf } from '../stats/history.js';
 import { flakeTally, gateEvidenceOf } from '../stats/flakeTally.js';
 import { NO_EVIDENCE, type GateEvidence } from './plan/flakeEvidence.js';
@@ -14,7 +13,7 @@ import { flakeOf } from './plan/flakyPlan.js';
 export interface FlakeHistory {
   /** What the history (and this drain's runs so far) says about `gate`. */
   evidence(gate: string): GateEvidence;
-  /** A train's runs as they ended (oldest first), on `tree`: its fresh passes, and a flake when a FAIL was followed by a PASS. */
+  /** A train's runs as they ended (oldest first), on `tree`: its fresh passes, and its failed runs when a PASS followed them (a flake). */
   record(runs: readonly GateRun[], tree: string): void;
 }
 
@@ -36,13 +35,13 @@ export class DrainFlakeHistory implements FlakeHistory {
     if (this.read === null) return;
     for (const run of runs) {
       if (run.cached) continue;
-      for (const result of run.results) {
-        if (result.advisory || result.status !== 'exit 0') continue;
-        this.add(result.name, { passed: 1, flakes: 0 });
-      }
+      for (const result of run.results)
+        if (!result.advisory && result.status === 'exit 0' && result.outcome === 'exited') this.add(result.name, { passed: 1, flakes: 0 });
     }
+    // A PASS after FAILs of the same tree: each of them was a failed run of a good tree (a cached
+    // one stands for the earlier fresh run that judged it, counted as no flake until now).
     const flake = flakeOf(runs, tree);
-    if (flake) this.add(flake.gate, { passed: 0, flakes: 1 });
+    if (flake) this.add(flake.gate, { passed: 0, flakes: runs.filter((run) => run.verdict === 'FAIL' && run.gate === flake.gate).length });
   }
 
   private add(gate: string, more: GateEvidence): void {

@@ -59,6 +59,8 @@ export interface GateFlakes {
   passed: number;
   /** Trees where this gate failed and a later fresh run of the same tree passed (within one row's runs, or across rows). */
   flakes: number;
+  /** The fresh failed runs on those trees before they passed: the failures of good trees the drain's flake estimate weighs. */
+  flakyRuns: number;
   /** Trees where this gate failed on at least two fresh runs and never passed (a failure confirmed by a re-run). */
   confirmed: number;
   /** flakes / (runs - advisoryRuns); 0 when no flake is recorded (a gate with no flake history is deterministic: its FAIL is final at once). */
@@ -190,12 +192,13 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
     }
   }
   const flakes = recent.length;
+  const flakyRuns = recent.reduce((sum, tree) => sum + tree.failed.length, 0);
   // Newest first; a flake known only from a job record (no time) last.
   recent.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
   const counted = tally.runs - tally.advisoryRuns;
   const rate = flakes && counted > 0 ? flakes / counted : 0;
   const { runs, passed, advisoryRuns, uncounted } = tally;
-  return { gate, runs, passed, flakes, confirmed, rate, advisoryRuns, uncounted, recent: recent.slice(0, RECENT_FLAKES) };
+  return { gate, runs, passed, flakes, flakyRuns, confirmed, rate, advisoryRuns, uncounted, recent: recent.slice(0, RECENT_FLAKES) };
 }
 
 /**
@@ -216,7 +219,7 @@ export function flakeTally(rows: readonly HistoryTrain[], jobs: readonly Pick<Jo
   return out;
 }
 
-/** Each gate's clean runs and flakes, as the drain's flake estimate weighs them (landing/plan/flakeEvidence.ts). */
+/** Each gate's clean runs and failed runs of good trees, as the drain's flake estimate weighs them (landing/plan/flakeEvidence.ts). */
 export function gateEvidenceOf(tally: ReadonlyMap<string, GateFlakes>): Map<string, GateEvidence> {
-  return new Map([...tally].map(([gate, figures]) => [gate, { passed: figures.passed, flakes: figures.flakes }]));
+  return new Map([...tally].map(([gate, figures]) => [gate, { passed: figures.passed, flakes: figures.flakyRuns }]));
 }

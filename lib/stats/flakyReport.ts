@@ -45,6 +45,7 @@ export function flakyReport(
       runs: 0,
       passed: 0,
       flakes: 0,
+      flakyRuns: 0,
       confirmed: 0,
       rate: 0,
       advisoryRuns: 0,

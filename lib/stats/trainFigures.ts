@@ -18,7 +18,7 @@ export interface TrainCounts {
   cached: number;
   /** One job landed alone on a proof or a cached PASS (no gate ran). */
   fastPath: number;
-  /** Trains that ran a gate again after it failed (policy retries.flaky) and passed. */
+  /** Trains that ran a gate again after it failed (policy flaky) and passed. */
   flaky: number;
   /**
    * Trains whose run is void (not in `total`): stopped by a signal, a member canceled or stopped

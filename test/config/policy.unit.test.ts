@@ -68,6 +68,23 @@ describe('parsePolicy', () => {
     ).toEqual(['gates[1].advisory: expected true or false']);
   });
 
+  it('the flaky rule: evidence by default; a policy written before it with retries.flaky keeps the fixed allowance; each key under its own rule', () => {
+    const gates = [{ name: 'test', run: 'npm test' }];
+    expect(ok(JSON.stringify({ target: 'main', gates })).flaky).toEqual({ rule: 'evidence', threshold: 0.99 });
+    expect(ok(JSON.stringify({ target: 'main', gates, retries: { flaky: 2 } })).flaky.rule).toBe('retries');
+    expect(ok(JSON.stringify({ target: 'main', gates, retries: { flaky: 0 } })).flaky.rule).toBe('evidence');
+    expect(ok(JSON.stringify({ target: 'main', gates, flaky: { rule: 'retries' }, retries: { flaky: 1 } })).retries.flaky).toBe(1);
+    // An allowance or a threshold written under the other rule is refused, with the schema's own problems.
+    expect(problems({ target: 'main', gates, flaky: { rule: 'evidence' }, retries: { flaky: 2 }, batch: { max: 'x' } })).toEqual([
+      expect.stringMatching(/^batch\.max: /),
+      'retries.flaky: counts only with "flaky": { "rule": "retries" }; remove retries.flaky to judge failures by evidence, or set that rule',
+    ]);
+    expect(problems({ target: 'main', gates, flaky: { rule: 'retries', threshold: 0.95 } })).toEqual([
+      'flaky.threshold: counts only with "flaky": { "rule": "evidence" } (the default); remove it, or the rule "retries"',
+    ]);
+    expect(pathsOf(problems({ target: 'main', gates, flaky: { threshold: 1.5 } }))).toEqual(['flaky.threshold']);
+  });
+
   it('reports a duplicate gate name together with the other problems', () => {
     expect(
       pathsOf(

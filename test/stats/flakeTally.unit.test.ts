@@ -32,7 +32,18 @@ describe('flakeTally', () => {
   it('a deterministic history: every run counted, no flake, rate 0; a failure seen once is not confirmed', () => {
     const tally = flakeTally([once('t1', 10, 1, ran(['lint', 1], ['test', 2])), once('t2', 20, 2, ran(['lint', 1], ['test', 2, 'exit 1']))]);
     expect([...tally.keys()]).toEqual(['lint', 'test']);
-    expect(tally.get('test')).toEqual({ gate: 'test', runs: 2, passed: 1, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] });
+    expect(tally.get('test')).toEqual({
+      gate: 'test',
+      runs: 2,
+      passed: 1,
+      flakes: 0,
+      flakyRuns: 0,
+      confirmed: 0,
+      rate: 0,
+      advisoryRuns: 0,
+      uncounted: 0,
+      recent: [],
+    });
     expect(tally.get('lint')).toMatchObject({ runs: 2, passed: 2, flakes: 0, rate: 0 });
     // What the drain's flake estimate reads: clean runs and flakes.
     expect(gateEvidenceOf(tally)).toEqual(
@@ -47,7 +58,7 @@ describe('flakeTally', () => {
     const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2]))];
     const row = once('t1', 10, 1, ran(['test', 2]), { flaky: true, runs });
     const tally = flakeTally([row, once('t2', 20, 2, ran(['test', 2]))]);
-    expect(tally.get('test')).toMatchObject({ runs: 3, passed: 2, flakes: 1, confirmed: 0, rate: 1 / 3 });
+    expect(tally.get('test')).toMatchObject({ runs: 3, passed: 2, flakes: 1, flakyRuns: 1, confirmed: 0, rate: 1 / 3 });
     expect(tally.get('test')?.recent).toEqual([
       {
         gate: 'test',
@@ -59,6 +70,13 @@ describe('flakeTally', () => {
         passed: { train: 't1', run: 2, log: '/logs/t1.log', status: 'exit 0', at: row.at },
       },
     ]);
+  });
+
+  it('a tree that failed twice and then passed is one flake of two failed runs: the drain weighs both', () => {
+    const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2, 'exit 1'])), gateRun(3, 't1', ran(['test', 2]))];
+    const tally = flakeTally([once('t1', 10, 1, ran(['test', 2]), { flaky: true, runs })]);
+    expect(tally.get('test')).toMatchObject({ runs: 3, passed: 1, flakes: 1, flakyRuns: 2 });
+    expect(gateEvidenceOf(tally).get('test')).toEqual({ passed: 1, flakes: 2 });
   });
 
   it('a flake across rows: a FAIL row of a tree, then a later fresh PASS row of the same tree (rows in any order)', () => {

@@ -18,8 +18,10 @@ const flakes = (gate: string, runs: number, recent: FlakyTree[], confirmed = 0, 
   {
     gate,
     runs,
-    passed: runs - recent.length - uncounted,
+    // Each flaky tree failed once, each confirmed one twice; every other counted run passed.
+    passed: runs - recent.length - uncounted - 2 * confirmed,
     flakes: recent.length,
+    flakyRuns: recent.length,
     confirmed,
     rate: recent.length / runs,
     advisoryRuns: uncounted,
@@ -40,9 +42,21 @@ describe('flakyReport', () => {
     ]);
     const report = flakyReport(tally, { advisory: ['lint'] }, period, gateEvidenceOf(tally));
     expect(report.gates).toEqual([
-      { gate: 'e2e', runs: 10, passed: 1, flakes: 9, confirmed: 0, rate: 0.9, advisoryRuns: 0, uncounted: 0, advisory: false, assumed: 10 / 30 },
-      { gate: 'lint', runs: 0, passed: 0, flakes: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, advisory: true, assumed: 0.025 },
-      { gate: 'test', runs: 64, passed: 62, flakes: 2, confirmed: 1, rate: 2 / 64, advisoryRuns: 0, uncounted: 0, advisory: false, assumed: 3 / 84 },
+      { gate: 'e2e', runs: 10, passed: 1, flakes: 9, flakyRuns: 9, confirmed: 0, rate: 0.9, advisoryRuns: 0, uncounted: 0, advisory: false, assumed: 10 / 30 },
+      { gate: 'lint', runs: 0, passed: 0, flakes: 0, flakyRuns: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, advisory: true, assumed: 0.025 },
+      {
+        gate: 'test',
+        runs: 64,
+        passed: 60,
+        flakes: 2,
+        flakyRuns: 2,
+        confirmed: 1,
+        rate: 2 / 64,
+        advisoryRuns: 0,
+        uncounted: 0,
+        advisory: false,
+        assumed: 3 / 82,
+      },
     ]);
     // `assumed`, what the drain assumes: E[rate] under a Beta(1, 19) prior, half "deterministic" before any flake.
     expect(report.recent.map((t) => t.jobs[0])).toEqual(['j-18', 'j-17', 'j-16', 'j-15', 'j-14', 'j-13', 'j-12', 'j-11', 'j-10', 'j-5']);

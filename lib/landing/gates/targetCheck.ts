@@ -13,7 +13,7 @@ import { judgeTrain, type JudgeContext } from './judge.js';
 
 export type TargetHealth =
   /**
-   * `flake`: a gate failed on the target and a re-run of the same tree passed (retries.flaky): a
+   * `flake`: a gate failed on the target and a re-run of the same tree passed (policy flaky): a
    * flake on a known-good tree, told in the journal of the job the check was made for (settlement.ts).
    */
   | { kind: 'green'; cached: boolean; log: string | null; flake?: FlakyRecord }

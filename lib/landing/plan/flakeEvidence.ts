@@ -16,7 +16,7 @@
 export interface GateEvidence {
   /** Fresh runs of the gate that passed. */
   passed: number;
-  /** Trees it failed and then passed on a fresh run of the same tree. */
+  /** Its failed runs of good trees: each failed run of a tree that a later fresh run of the same tree passed. */
   flakes: number;
 }
 
@@ -47,7 +47,7 @@ export function rateBelief(gate: GateEvidence): RateBelief {
   if (gate.flakes > 0) return { flaky: 1, a, b };
   // The chance a flaky gate passes `passed` runs in a row, over the prior: B(a, b + n) / B(a, b).
   let clean = 1;
-  for (let i = 0; i < gate.passed && clean > 1e-12; i += 1) clean *= (RATE_PRIOR.b + i) / (RATE_PRIOR.a + RATE_PRIOR.b + i);
+  for (let i = 0; i < gate.passed; i += 1) clean *= (RATE_PRIOR.b + i) / (RATE_PRIOR.a + RATE_PRIOR.b + i);
   const flaky = (PRIOR_FLAKY * clean) / (PRIOR_FLAKY * clean + 1 - PRIOR_FLAKY);
   return { flaky, a, b };
 }

@@ -9,10 +9,10 @@
 // run and performs what it says; the settlement records what `flakeOf` finds.
 import type { Policy } from '../../config/index.js';
 import type { FlakyRecord, GateResult, GateRun, JobRecord, RerunReason, TrainRuns } from '../../store/index.js';
-
-export type { RerunReason };
 import type { Judgement } from '../gates/judge.js';
 import { decideOnEvidence, type EvidenceDecision, type GateEvidence } from './flakeEvidence.js';
+
+export type { RerunReason };
 
 /** A train (the same members at the same tips on the same base) is gated at most this many times. */
 export const MAX_TRAIN_RUNS = 5;
@@ -32,7 +32,8 @@ export function trainKey(base: string, members: readonly Pick<JobRecord, 'id' | 
 /** What the members' records say this train had before this drainer built it (the most any of them says). */
 export function priorRuns(key: string, members: readonly Pick<JobRecord, 'trainRuns'>[]): TrainRuns {
   const known = members.map((m) => m.trainRuns).filter((t): t is TrainRuns => t !== undefined && t.key === key);
-  return { key, runs: Math.max(0, ...known.map((t) => t.runs)), reruns: Math.max(0, ...known.map((t) => t.reruns)) };
+  const most = (of: (t: TrainRuns) => number) => Math.max(0, ...known.map(of));
+  return { key, runs: most((t) => t.runs), reruns: most((t) => t.reruns), fails: most((t) => t.fails ?? 0) };
 }
 
 export interface RunHistory {
@@ -100,7 +101,7 @@ export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision
   if (rule.kind === 'retries') return { kind: 'rerun', run: history.runs.length + 1 };
   const decision = decideOnEvidence({
     members: history.members,
-    fails: history.runs.filter((r) => r.verdict === 'FAIL').length,
+    fails: failsOf(history),
     jobRate: rule.jobRate(),
     gate: rule.gate(last.gate ?? ''),
     threshold: rule.threshold,
@@ -109,9 +110,21 @@ export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision
   return { kind: 'rerun', run: history.runs.length + 1, why: decision.why, posterior: decision.posterior };
 }
 
+/**
+ * The FAILs of the train's tree the evidence counts: those recorded by earlier drains, and this
+ * drainer's. A cached FAIL is one of the earlier ones when the train failed before (the same tree,
+ * the same observation), else it is the first (a batch's FAIL met by its last member alone).
+ */
+export function failsOf(history: Pick<RunHistory, 'prior' | 'runs'>): number {
+  const failed = history.runs.filter((r) => r.verdict === 'FAIL');
+  const before = history.prior.fails ?? 0;
+  return before > 0 ? before + failed.filter((r) => !r.cached).length : failed.length;
+}
+
 /** The runs of a train as the records keep them after `runs`: absolute counts, not increments. */
 export function runsAfter(prior: TrainRuns, runs: readonly GateRun[]): TrainRuns {
-  return { key: prior.key, runs: prior.runs + ran(runs), reruns: prior.reruns + Math.max(0, runs.length - 1) };
+  const fails = (prior.fails ?? 0) + runs.filter((r) => r.verdict === 'FAIL' && !r.cached).length;
+  return { key: prior.key, runs: prior.runs + ran(runs), reruns: prior.reruns + Math.max(0, runs.length - 1), fails };
 }
 
 /** A FAIL, then a PASS of the same tree: the gate that failed (in the last failed run) is flaky. */

@@ -5,10 +5,9 @@
 // train settles; every run is kept for the metrics row and the job record, and added to the drain's
 // flake history (../flakeHistory.ts). The decision is pure; this module performs it.
 import { applyChanges, nowIso, rerunChanges } from '../../queue/index.js';
-import type { GateRun, JobRecord, TrainRuns } from '../../store/index.js';
+import type { GateRun, JobRecord, QueueStore, TrainRuns } from '../../store/index.js';
 import { judgeTrain, type FastPathCheck, type JudgeContext, type Judgement, type JudgeOptions } from '../gates/judge.js';
 import type { LoadedPolicy } from '../../config/index.js';
-import type { QueueStore } from '../../store/index.js';
 import type { FlakeHistory } from '../flakeHistory.js';
 import {
   decideRerun,

@@ -181,7 +181,7 @@ export function isMissingLedgerLine(observation: LedgerObservation): observation
 export const ledgerObservationsSchema = z.record(z.string(), ledgerObservationSchema);
 export type LedgerObservations = z.infer<typeof ledgerObservationsSchema>;
 
-// ---- flaky gates (policy retries.flaky) ------------------------------------------------------
+// ---- flaky gates (policy flaky) --------------------------------------------------------------
 
 /**
  * One gate run of a train (its first run, or a flaky re-run: lib/landing/plan/flakyPlan.ts). `run`
@@ -219,12 +219,14 @@ export type FlakyRecord = z.infer<typeof flakyRecordSchema>;
 
 /**
  * The job record's `trainRuns`: how often the last train identity the job rode (`key`: its base and
- * its members at their tips) was gated with an outcome, and how many of those runs were flaky
- * re-runs. A train is gated at most five times in all (lib/landing/plan/flakyPlan.ts).
+ * its members at their tips) was gated with an outcome, how many of those runs were flaky re-runs,
+ * and how many failed (the flake evidence a later drain starts from; absent on records written
+ * before: 0). A train is gated at most five times in all (lib/landing/plan/flakyPlan.ts).
  */
 export const trainRunsSchema = z.looseObject({
   key: z.string(),
   runs: z.number().int().nonnegative(),
   reruns: z.number().int().nonnegative(),
+  fails: z.number().int().nonnegative().optional(),
 });
 export type TrainRuns = z.infer<typeof trainRunsSchema>;

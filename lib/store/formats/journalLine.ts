@@ -56,17 +56,17 @@ const fastPathDetail = z.looseObject({
   cachedLog: maybe.optional(),
 });
 
-/** Each event this version writes, and its line's `detail`. */
 /**
  * Why a train's tree was gated again after a FAIL (landing/plan/flakyPlan.ts): the fixed allowance
- * of retries.flaky, or the evidence rule with the posterior that the train held a culprit.
+ * of retries.flaky, or the evidence rule with the posterior that the train held a culprit. The
+ * journal's `gate_rerun` line carries the same fields (optional there: lines written before them).
  */
-export const rerunReasonSchema = z.discriminatedUnion('rule', [
-  z.object({ rule: z.literal('retries'), allowance: z.number() }),
-  z.object({ rule: z.literal('evidence'), threshold: z.number(), posterior: z.number() }),
-]);
+const rerunByAllowance = { rule: z.literal('retries'), allowance: z.number() };
+const rerunByEvidence = { rule: z.literal('evidence'), threshold: z.number(), posterior: z.number() };
+export const rerunReasonSchema = z.discriminatedUnion('rule', [z.object(rerunByAllowance), z.object(rerunByEvidence)]);
 export type RerunReason = z.infer<typeof rerunReasonSchema>;
 
+/** Each event this version writes, and its line's `detail`. */
 export const journalDetailSchemas = {
   /** `follows`: the failed job of the same branch this one was submitted after (jobRecord.ts). */
   submitted: z.looseObject({ branch: text, tip: text, follows: text.optional() }),
@@ -109,10 +109,10 @@ export const journalDetailSchemas = {
     /** Jobs on the train (absent on lines written before batches were re-gated: 1). */
     members: z.number().optional(),
     /** Why it was gated again (absent on earlier lines: the fixed allowance). */
-    rule: z.enum(['retries', 'evidence']).optional(),
-    allowance: z.number().optional(),
-    threshold: z.number().optional(),
-    posterior: z.number().optional(),
+    rule: z.union([rerunByAllowance.rule, rerunByEvidence.rule]).optional(),
+    allowance: rerunByAllowance.allowance.optional(),
+    threshold: rerunByEvidence.threshold.optional(),
+    posterior: rerunByEvidence.posterior.optional(),
   }),
   gate_flaky: z.looseObject({
     gate: text,
@@ -123,7 +123,7 @@ export const journalDetailSchemas = {
     status: maybe,
     passedRun: z.number(),
   }),
-  /** The target check for this job (retries.flaky) saw a gate fail on the target's tree, then pass on a re-run of it. */
+  /** The target check for this job (policy flaky) saw a gate fail on the target's tree, then pass on a re-run of it. */
   target_flaky: z.looseObject({
     gate: text,
     tree: text,

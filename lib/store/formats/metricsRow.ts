@@ -46,7 +46,7 @@ export const metricsRowSchema = z.looseObject({
   windowBefore: z.number().int(),
   windowAfter: z.number().int(),
   landed: z.boolean(),
-  /** True when a gate failed and a re-run of the same tree passed (retries.flaky); absent on earlier rows. */
+  /** True when a gate failed and a re-run of the same tree passed (policy flaky); absent on earlier rows. */
   flaky: z.boolean().optional(),
   /**
    * Every gate run of this train, oldest first, when it ran more than once (flaky re-runs; `gateSeconds`

@@ -2,7 +2,17 @@
 // settlement keeps of the runs (plan/settlement.ts): the flake, the run count, the metrics row.
 import { describe, expect, it } from 'vitest';
 import type { Judgement } from '../../../lib/landing/gates/judge.js';
-import { decideRerun, flakeOf, MAX_TRAIN_RUNS, priorRuns, retriesRule, runsAfter, trainKey, type RunHistory } from '../../../lib/landing/plan/flakyPlan.js';
+import {
+  decideRerun,
+  failsOf,
+  flakeOf,
+  MAX_TRAIN_RUNS,
+  priorRuns,
+  retriesRule,
+  runsAfter,
+  trainKey,
+  type RunHistory,
+} from '../../../lib/landing/plan/flakyPlan.js';
 import { settleTrain, type TrainFacts } from '../../../lib/landing/plan/settlement.js';
 import { newJobRecord, type JobChange } from '../../../lib/queue/index.js';
 import type { GateRun, GateTelemetry, JobRecord, TrainRuns } from '../../../lib/store/index.js';
@@ -89,13 +99,23 @@ describe('run counts and the flake', () => {
   it('a train is known by its base and its members at their tips; other trains count nothing', () => {
     const key = trainKey(BASE, [{ id: 'j-1', tip: TIP }]);
     expect(key).not.toBe(trainKey(BASE, [{ id: 'j-1', tip: 'e'.repeat(40) }]));
-    expect(priorRuns(key, [{ trainRuns: { key, runs: 2, reruns: 1 } }])).toEqual({ key, runs: 2, reruns: 1 });
-    expect(priorRuns(key, [{ trainRuns: { key: 'other', runs: 2, reruns: 1 } }, {}])).toEqual({ key, runs: 0, reruns: 0 });
+    expect(priorRuns(key, [{ trainRuns: { key, runs: 2, reruns: 1, fails: 2 } }])).toEqual({ key, runs: 2, reruns: 1, fails: 2 });
+    expect(priorRuns(key, [{ trainRuns: { key: 'other', runs: 2, reruns: 1 } }, {}])).toEqual({ key, runs: 0, reruns: 0, fails: 0 });
   });
 
-  it('counts runs that ran (not a cached verdict) and re-runs', () => {
-    expect(runsAfter(none, [run(1, 'FAIL', { cached: true }), run(2, 'PASS')])).toEqual({ key: KEY, runs: 1, reruns: 1 });
-    expect(runsAfter({ key: KEY, runs: 2, reruns: 0 }, [run(1, 'INFRA')])).toEqual({ key: KEY, runs: 3, reruns: 0 });
+  it('counts runs that ran (not a cached verdict), re-runs and fresh FAILs', () => {
+    expect(runsAfter(none, [run(1, 'FAIL', { cached: true }), run(2, 'PASS')])).toEqual({ key: KEY, runs: 1, reruns: 1, fails: 0 });
+    expect(runsAfter({ key: KEY, runs: 2, reruns: 0 }, [run(1, 'INFRA')])).toEqual({ key: KEY, runs: 3, reruns: 0, fails: 0 });
+    expect(runsAfter({ key: KEY, runs: 2, reruns: 1, fails: 2 }, [run(1, 'FAIL')])).toEqual({ key: KEY, runs: 3, reruns: 1, fails: 3 });
+  });
+
+  it("the FAILs the evidence counts: earlier drains' and this one's; a cached FAIL is the earlier one when the train failed before", () => {
+    const cachedFail = run(1, 'FAIL', { cached: true });
+    expect(failsOf({ prior: none, runs: [cachedFail, run(2, 'FAIL')] })).toBe(2);
+    // Sent back after two FAILs (a red target): the next drain meets the cached FAIL, then runs again.
+    const before = { key: KEY, runs: 2, reruns: 1, fails: 2 };
+    expect(failsOf({ prior: before, runs: [cachedFail] })).toBe(2);
+    expect(failsOf({ prior: before, runs: [cachedFail, run(2, 'FAIL')] })).toBe(3);
   });
 
   it('a FAIL then a PASS is a flake of the failing gate; a PASS alone or a FAIL alone is not', () => {
@@ -152,7 +172,7 @@ describe('settling a train that ran more than once', () => {
     expect(s.metric).toMatchObject({ flaky: true, landed: true, verdict: 'PASS', gateSeconds: 4, runs });
     // The landing records the train's runs as a failure does: both runs, one a re-run (not run 1's count).
     const stale = { ...member, trainRuns: { key: KEY, runs: 1, reruns: 0 } };
-    expect(patched(s.changes[1] as JobChange, stale).trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
+    expect(patched(s.changes[1] as JobChange, stale).trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1, fails: 1 });
   });
 
   it('one run: flaky false and no runs list (its results are in gate.results)', () => {
@@ -171,7 +191,7 @@ describe('settling a train that ran more than once', () => {
     const failed = s.changes.find((c) => c.event === 'failed') as JobChange;
     const record = patched(failed, member);
     expect(record.error?.message).toContain('failed all 2 runs of the same tree');
-    expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
+    expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1, fails: 2 });
     expect(s.metric).toMatchObject({ flaky: false, verdict: 'FAIL', runs: [{ run: 1 }, { run: 2 }] });
   });
 
@@ -199,7 +219,7 @@ describe('settling a train that ran more than once', () => {
     });
     const requeued = s.changes.find((c) => c.event === 'requeued') as JobChange;
     const record = patched(requeued, member);
-    expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1 });
+    expect(record.trainRuns).toEqual({ key: KEY, runs: 2, reruns: 1, fails: 2 });
     expect(decideRerun({ members: 1, prior: record.trainRuns as TrainRuns, runs: [run(1, 'FAIL', { cached: true })] }, retriesRule(1))).toEqual({
       kind: 'settle',
       why: 'allowance_spent',
@@ -210,7 +230,7 @@ describe('settling a train that ran more than once', () => {
     const member = job(1, { requeues: { infra: 4 } });
     const fourth = settleTrain(facts([member], [run(1, 'INFRA')], { key: KEY, runs: 3, reruns: 0 }), infra, { step: 'judged' });
     expect(fourth.changes.map((c) => c.to)).toEqual(['queued']);
-    expect(patched(fourth.changes[0] as JobChange, member).trainRuns).toEqual({ key: KEY, runs: 4, reruns: 0 });
+    expect(patched(fourth.changes[0] as JobChange, member).trainRuns).toEqual({ key: KEY, runs: 4, reruns: 0, fails: 0 });
     const fifth = settleTrain(facts([member], [run(1, 'INFRA')], { key: KEY, runs: 4, reruns: 0 }), infra, { step: 'judged' });
     expect(fifth.changes.map((c) => c.to)).toEqual(['failed']);
     expect(patched(fifth.changes[0] as JobChange, member).error?.message).toContain('gave up: this train was gated 5 times');
