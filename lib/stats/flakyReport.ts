@@ -96,7 +96,11 @@ export function flakyText(report: FlakyReport): string {
     report.period.since === null ? `land flaky: everything recorded, until ${until}` : `land flaky: since ${toSecond(report.period.since)}, until ${until}`;
   const lines = [head];
   if (report.gates.length === 0) {
-    lines.push("no gate has run yet: the flake figures come from the gates' runs (`land run`)");
+    lines.push(
+      report.period.since === null
+        ? "no gate has run yet: the flake figures come from the gates' runs (`land run`)"
+        : 'no gate ran in this period (a longer --since, or none, shows more)',
+    );
   } else {
     const rows = report.gates.map((g) => [
       g.gate,

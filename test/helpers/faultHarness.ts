@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { FIXTURES, land } from './cli.js';
 import { makeRepo, type TestRepo } from './repo.js';
+import { FAIL_AT_ONCE } from './state.js';
 import { checkInvariants, isClean, summarize, type InvariantReport, type SubmittedBranch } from './invariants.js';
 
 export const FAULT_GATE = join(FIXTURES, 'gates', 'fault-gate.sh');
@@ -18,6 +19,10 @@ export interface FaultRepo {
   branches: SubmittedBranch[];
 }
 
+/**
+ * A FAIL is final at once (FAIL_AT_ONCE: a crash or a race is these tests' subject, and a culprit's
+ * confirming re-runs only add runs) unless `policy` says otherwise; the soak keeps the evidence rule.
+ */
 export function makeFaultRepo(
   opts: { gateSleep?: number; batchMax?: number; gate?: Record<string, unknown>; policy?: Record<string, unknown> } = {},
 ): FaultRepo {
@@ -34,6 +39,7 @@ export function makeFaultRepo(
         },
       ],
       batch: { max: opts.batchMax ?? 8 },
+      ...FAIL_AT_ONCE,
       ...opts.policy,
     },
   });

@@ -78,6 +78,9 @@ describe('flakyReport', () => {
     const unknown = flakyText(flakyReport(new Map(), { problem: 'the policy cannot be read: bad JSON' }, period, new Map()));
     expect(unknown).toContain('no gate has run yet');
     expect(unknown).toContain('advisory gates: unknown (the policy cannot be read: bad JSON)');
+    // A period with no run says so, not that no gate ever ran.
+    const quiet = flakyText(flakyReport(new Map(), { advisory: [] }, { ...period, since: '2026-12-02T04:59:00.000Z' }, new Map()));
+    expect(quiet).toContain('no gate ran in this period (a longer --since, or none, shows more)');
   });
 
   it('within one train: run numbers, the log once; the period printed to the second at both ends', () => {

@@ -124,7 +124,7 @@ describe('flaky gates', () => {
     expect(flaky.code, flaky.stderr).toBe(0);
     const report = flaky.json();
     expect(report.gates).toEqual([
-      { gate: 'test', runs: 2, passed: 1, flakes: 1, confirmed: 0, rate: 0.5, advisoryRuns: 0, uncounted: 0, advisory: false, assumed: 2 / 22 },
+      { gate: 'test', runs: 2, passed: 1, flakes: 1, flakyRuns: 1, confirmed: 0, rate: 0.5, advisoryRuns: 0, uncounted: 0, advisory: false, assumed: 2 / 22 },
     ]);
     expect(report.recent).toEqual([
       expect.objectContaining({

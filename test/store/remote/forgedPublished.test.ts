@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
 import { cleanupTempDirs, sh } from '../../helpers/repo.js';
-import { makeTeam, type Clone } from '../../helpers/remoteTeam.js';
+import { makeTeam, queuePolicy, type Clone } from '../../helpers/remoteTeam.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { ok, serverRefs, statusJobs } from '../../helpers/teamKit.js';
 import { flakeEvidenceInProcess } from '../../helpers/drainHarness.js';
 
@@ -31,7 +32,7 @@ function ownRows(clone: Clone): Record<string, unknown>[] {
 
 describe('forged published refs', () => {
   it('an oversized log and metrics message are skipped once, before they are read, and never read again', async () => {
-    const team = makeTeam();
+    const team = makeTeam({ policy: queuePolicy({}, FAIL_AT_ONCE) });
     const mallory = team.clone('mallory');
     // 50 MB of one line, and a 5 MB metrics message: a few KB each once compressed.
     const huge = 'the same line again and again\n'.repeat((50 * 1024 * 1024) / 30);
@@ -60,7 +61,7 @@ describe('forged published refs', () => {
   }, 60_000);
 
   it('forged published rows drive no reconcile repair and no gc deletion', async () => {
-    const team = makeTeam();
+    const team = makeTeam({ policy: queuePolicy({}, FAIL_AT_ONCE) });
     const dev = team.clone('dev');
     const ci = team.clone('ci');
     dev.branch('good', { 'good.txt': 'good\n' });

@@ -1,6 +1,7 @@
 import { land, startLand } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/repo.js';
 import { makeTeam, queuePolicy, type Clone } from '../../helpers/remoteTeam.js';
+import { FAIL_AT_ONCE } from '../../helpers/state.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Job, serverRefs, statusJobs, ok } from '../../helpers/teamKit.js';
 
@@ -8,7 +9,7 @@ afterAll(cleanupTempDirs);
 
 describe('a team around one remote queue', () => {
   it('takes 40 submissions from two clones at once in server order; a fresh clone lands them all', async () => {
-    const team = makeTeam({ policy: queuePolicy({}, { batch: { max: 40 } }) });
+    const team = makeTeam({ policy: queuePolicy({}, { batch: { max: 40 }, ...FAIL_AT_ONCE }) });
     const devs = [team.clone('alice'), team.clone('bob')];
     const branches = devs.map((dev, d) =>
       Array.from({ length: 20 }, (_, i) => {
