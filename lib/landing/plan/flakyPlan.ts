@@ -54,6 +54,23 @@ export type RerunRule =
   | { kind: 'retries'; allowance: number }
   | { kind: 'evidence'; threshold: number; jobRate: () => number; gate: (name: string) => GateEvidence };
 
+/** Why a FAIL's re-runs stopped, for a train that ran more than once: the rule's last decision. */
+export interface RerunEnd {
+  why: Extract<RerunDecision, { kind: 'settle' }>['why'];
+  /** Under the evidence rule: the posterior that the train held a culprit, and the threshold. */
+  posterior?: number;
+  threshold?: number;
+}
+
+/** `RerunEnd` in words (the failure message): the threshold reached, or the most runs of one train. */
+export function rerunEndText(end: RerunEnd): string {
+  const p = end.posterior === undefined ? '' : `a culprit with probability ${end.posterior.toFixed(3)}`;
+  if (end.why === 'evidence' && end.threshold !== undefined) return `${p}, at least flaky.threshold ${end.threshold}`;
+  if (end.why === 'train_cap') return `${MAX_TRAIN_RUNS} runs, the most one train is gated${p ? `; ${p}` : ''}`;
+  if (end.why === 'allowance_spent') return 'retries.flaky spent';
+  return 'policy flaky';
+}
+
 /** Why the evidence rule gated a tree again, in words (the progress line and `land why`). */
 export function rerunEvidenceText(members: number, posterior: number, threshold: number): string {
   const p = posterior.toFixed(3);

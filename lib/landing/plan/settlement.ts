@@ -10,7 +10,7 @@ import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js
 import type { Judgement } from '../gates/judge.js';
 import type { TargetHealth } from '../gates/targetCheck.js';
 import type { LandOutcome } from '../../store/index.js';
-import { flakeOf, MAX_TRAIN_RUNS, runsAfter } from './flakyPlan.js';
+import { flakeOf, MAX_TRAIN_RUNS, rerunEndText, runsAfter, type RerunEnd } from './flakyPlan.js';
 import { splitFailed } from './trainPlan.js';
 import { targetCheckedEvent, withdrawals } from './trainSteps.js';
 import { addTally, EMPTY_TALLY, expectedRate, windowFor, type CulpritTally, type WindowEvent } from './windowPlan.js';
@@ -41,7 +41,7 @@ export interface TrainFacts {
    * The train's gate runs (its first and its flaky re-runs, trains/rerunTrain.ts; the verdict is the
    * last one's) and the runs its members' records counted before. Absent: one run, nothing before.
    */
-  runs?: { prior: TrainRuns; history: readonly GateRun[] };
+  runs?: { prior: TrainRuns; history: readonly GateRun[]; ended?: RerunEnd };
 }
 
 /** What the effects after the gate found, beyond the verdict itself. */
@@ -109,10 +109,12 @@ const ids = (jobs: readonly JobRecord[]) => jobs.map((job) => job.id);
 /** The train's run count once this judgement is counted (kept on the members' records). */
 const trainRunsOf = (facts: TrainFacts): TrainRuns | undefined => (facts.runs ? runsAfter(facts.runs.prior, facts.runs.history) : undefined);
 
-/** More than one run of the same tree: how the failure message says it. */
+/** More than one run of the same tree: how the failure message says it, and why the runs stopped. */
 function runsNote(facts: TrainFacts): string {
   const runs = facts.runs?.history ?? [];
-  return runs.length > 1 ? `; failed all ${runs.length} runs of the same tree (policy flaky)` : '';
+  if (runs.length <= 1) return '';
+  const ended = facts.runs?.ended;
+  return `; failed all ${runs.length} runs of the same tree (${ended ? rerunEndText(ended) : 'policy flaky'})`;
 }
 
 /** What the settlement of a PASS after a failed run keeps of the flake on the members (record and journal). */

@@ -17,6 +17,7 @@ import {
   runsAfter,
   trainKey,
   type RerunDecision,
+  type RerunEnd,
   type RerunReason,
   type RunHistory,
 } from '../plan/flakyPlan.js';
@@ -30,11 +31,12 @@ import { judgedSteps, withdrawals } from '../plan/trainSteps.js';
  */
 export type TrainToJudge = Omit<JudgeOptions, 'fastPath' | 'rerun'> & { fastPath: FastPathCheck | null };
 
-/** The last run's judgement, every run of this drainer (oldest first), and the runs recorded before. */
+/** The last run's judgement, every run of this drainer (oldest first), the runs recorded before, and why the runs stopped. */
 export interface RerunOutcome {
   judgement: Judgement;
   runs: GateRun[];
   prior: TrainRuns;
+  ended?: RerunEnd;
 }
 
 /** One run: judged, the refreshed commit taken, the notes and the verdict applied and reported. */
@@ -85,7 +87,7 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
     const decision = rerunDecision(ctx, policy, { members: members.length, prior, runs });
     if (decision.kind === 'settle' || stopAsked(ctx, members)) {
       ctx.flakes.record(runs, t.built.tree);
-      return { judgement, runs, prior };
+      return { judgement, runs, prior, ...(decision.kind === 'settle' ? { ended: endOf(policy, decision) } : {}) };
     }
     const failed = runs.at(-1) as GateRun;
     await applyChanges(
@@ -105,6 +107,12 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
     judgement = await judgeOnce(ctx, t, null, decision.run);
     runs.push(gateRunOf(judgement, decision.run, ids.trainId));
   }
+}
+
+/** Why the runs stopped, with the threshold the evidence rule held them to. */
+function endOf(policy: LoadedPolicy['policy'], decision: RerunDecision & { kind: 'settle' }): RerunEnd {
+  const threshold = policy.flaky.rule === 'evidence' ? { threshold: policy.flaky.threshold } : {};
+  return { why: decision.why, ...(decision.posterior === undefined ? {} : { posterior: decision.posterior }), ...threshold };
 }
 
 /** Why a tree is gated again, as the journal and the progress line tell it. */

@@ -233,7 +233,7 @@ export function judgeStarted(ctx: DrainContext, batch: BatchState, plan: TrainPl
 export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started, judged: RerunOutcome): Promise<Next> {
   const { trainId, built, members } = started;
   const { loaded } = plan.view;
-  const { judgement, runs, prior } = judged;
+  const { judgement, runs, prior, ended } = judged;
   const found = await afterGate(ctx, { batch, plan, trainId, built, members, judgement });
   if (found.step === 'lock_lost') return { next: 'stop', why: 'lock_lost', message: 'another drainer took over the queue; this one stops without landing' };
   const facts: TrainFacts = {
@@ -248,7 +248,7 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
     tally: recordedTally(ctx.store),
     waiting: batch.waiting,
     now: nowIso(),
-    runs: { prior, history: runs },
+    runs: { prior, history: runs, ...(ended ? { ended } : {}) },
   };
   if (found.step === 'land') return landThroughStore(ctx, facts, judgement, started);
   const settlement = settleTrain(facts, judgement, found);

@@ -9,6 +9,7 @@ import {
   MAX_TRAIN_RUNS,
   priorRuns,
   retriesRule,
+  rerunEndText,
   runsAfter,
   trainKey,
   type RunHistory,
@@ -107,6 +108,12 @@ describe('run counts and the flake', () => {
     expect(runsAfter(none, [run(1, 'FAIL', { cached: true }), run(2, 'PASS')])).toEqual({ key: KEY, runs: 1, reruns: 1, fails: 0 });
     expect(runsAfter({ key: KEY, runs: 2, reruns: 0 }, [run(1, 'INFRA')])).toEqual({ key: KEY, runs: 3, reruns: 0, fails: 0 });
     expect(runsAfter({ key: KEY, runs: 2, reruns: 1, fails: 2 }, [run(1, 'FAIL')])).toEqual({ key: KEY, runs: 3, reruns: 1, fails: 3 });
+  });
+
+  it('says why the runs of a FAIL stopped: the threshold reached, the most runs of one train, or the allowance', () => {
+    expect(rerunEndText({ why: 'evidence', posterior: 0.9976, threshold: 0.99 })).toBe('a culprit with probability 0.998, at least flaky.threshold 0.99');
+    expect(rerunEndText({ why: 'train_cap', posterior: 0.92, threshold: 0.99 })).toBe('5 runs, the most one train is gated; a culprit with probability 0.920');
+    expect(rerunEndText({ why: 'allowance_spent' })).toBe('retries.flaky spent');
   });
 
   it("the FAILs the evidence counts: earlier drains' and this one's; a cached FAIL is the earlier one when the train failed before", () => {

@@ -244,7 +244,11 @@ describe('flaky gates, the drain in process', () => {
     expect(runsOf(repo, wobbly)).toBe(2);
     const jobs = await jobsById(repo);
     expect(jobs.get(wobbly)).toMatchObject({ state: 'landed', flaky: { gate: 'test', passed: { run: 2 } } });
-    expect(jobs.get(broken)).toMatchObject({ state: 'failed', reason: 'gate', trainRuns: { runs: 3, reruns: 2 } });
+    expect(jobs.get(broken)).toMatchObject({ state: 'failed', reason: 'gate', trainRuns: { runs: 3, reruns: 2, fails: 3 } });
+    // The message says why the runs stopped: the threshold reached (or the most runs of one train).
+    expect(jobs.get(broken).error?.message).toMatch(
+      /failed all 3 runs of the same tree \(a culprit with probability 0\.99\d, at least flaky\.threshold 0\.99\)$/,
+    );
     const why = await land(repo.dir, ['why', wobbly]);
     expect(why.stdout).toMatch(/run 2 of train \S+\): a culprit with probability 0\.\d{3}, below flaky\.threshold 0\.99: not yet failed/);
   });
