@@ -81,6 +81,8 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
       ['land run --watch --idle-exit 300', 'keep draining and wait for new submissions; exit after 300 s with nothing to do'],
       ['land run --fail-on-failed', 'in CI: exit 15 when a job failed (the policy\'s "notify" commands tell its submitter: docs/policy.md#notify)'],
     ],
+    notes:
+      'A failed gate is weighed against its flake history before a job is failed: its tree is gated again until the job\nis a culprit with probability flaky.threshold (0.99), at most five runs (docs/drain.md#flaky-gates-the-evidence-rule).',
     docs: 'docs/commands.md#land-run',
   },
   verdicts: {

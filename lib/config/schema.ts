@@ -59,7 +59,7 @@ export const batchStageSchema = z
   })
   .describe('Run this gate through `land batch` (a ledger-enforcing batch stage): the stage fails unless the batch leaves a ledger line.');
 
-/** How a failed gate run is judged (policy flaky.rule; docs/drain.md#flaky-gates). */
+/** How a failed gate run is judged (policy flaky.rule; docs/drain.md#flaky-gates-the-evidence-rule). */
 export const FLAKY_RULES = ['evidence', 'retries'] as const;
 /** How likely a job must be a culprit before a failed gate fails it (policy flaky.threshold's default). */
 export const DEFAULT_FLAKY_THRESHOLD = 0.99;
@@ -215,7 +215,7 @@ export const policySchema = z
           .enum(FLAKY_RULES)
           .default('evidence')
           .describe(
-            '"evidence" (default): a failed run is evidence weighed against the gate\'s flake history; a job is failed once it is a culprit beyond flaky.threshold, and its tree is gated again until then. "retries": the fixed allowance of retries.flaky re-runs of a lone job (docs/drain.md#flaky-gates).',
+            '"evidence" (default): a failed run is evidence weighed against the gate\'s flake history; a job is failed once it is a culprit beyond flaky.threshold, and its tree is gated again until then. "retries": the fixed allowance of retries.flaky re-runs of a lone job (docs/drain.md#flaky-gates-the-evidence-rule).',
           ),
         threshold: z
           .number()
@@ -225,7 +225,7 @@ export const policySchema = z
           .describe('0.5 to 0.9999 (default 0.99), with flaky.rule "evidence": how likely a job must be a culprit before a failed gate fails it.'),
       })
       .prefault({})
-      .describe('How a failed gate run is judged when gates may be flaky (docs/drain.md#flaky-gates).'),
+      .describe('How a failed gate run is judged when gates may be flaky (docs/drain.md#flaky-gates-the-evidence-rule).'),
     proof: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Accept proofs for the fast path (the verdict cache counts either way).'),

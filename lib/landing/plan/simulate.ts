@@ -54,7 +54,7 @@ export interface SimFlakes {
 /**
  * A deterministic gate under the default flaky rule, from no history: what a new repository's
  * drain does. Its culprits are confirmed by re-runs of their trees until the gate's clean runs make
- * it known deterministic (docs/drain.md#flaky-gates). Without `flakes`, simulateDrain replays a
+ * it known deterministic (docs/drain.md#flaky-gates-the-evidence-rule). Without `flakes`, simulateDrain replays a
  * gate already known deterministic: no re-run at all.
  */
 export function newDeterministicGate(threshold = DEFAULT_FLAKY_THRESHOLD): SimFlakes {
