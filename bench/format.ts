@@ -125,7 +125,8 @@ function sweepSection(r: Report): Section {
     notes: [
       'pattern: uniform, k culprits at seeded positions; head, the first k jobs; burst, k consecutive jobs from a seeded start',
       'gate runs/job and /landed: averaged over the seeds; bound/job = log2(C(N, k)) / N; wall: seconds per queue (mean over the seeds)',
-      'replay: gate runs/job of the planner replayed without git (lib/landing/plan/simulate.ts) on the same queues (equal to gate runs/job when the model holds); replay x2000: the same over 2000 seeded queues, the expected figure without the noise of a few queues',
+      'each real drain is a new repository: its gate has no flake history, so the FAIL of each culprit is confirmed by re-runs of its tree (docs/drain.md#flaky-gates-the-evidence-rule; about two more runs per culprit until the gate has about a hundred clean runs)',
+      'replay: gate runs/job of the planner replayed without git (lib/landing/plan/simulate.ts) on the same queues, each a new repository as the real drains are (equal to gate runs/job when the model holds); replay x2000: the same planner over 2000 seeded queues with a gate known deterministic (a clean history: no confirming re-run), the expected figure of a repository in use without the noise of a few queues',
       'landed, failed and wrong (wrong verdicts) are summed over the seeds',
     ],
   };
