@@ -33,8 +33,7 @@ describe.sequential('fault test 2: the soak', () => {
     const setUp = Date.now();
     const random = seededRandom(SEED);
     console.log(`soak seed ${SEED} (LAND_SOAK_SEED replays it)`);
-    // The default flaky rule: a culprit's confirming re-runs are killed too.
-    const fault = makeFaultRepo({ gateSleep: 0.07, policy: { flaky: { rule: 'evidence' } } });
+    const fault = makeFaultRepo({ gateSleep: 0.07 });
     const culprits = pick(random, JOBS, CULPRITS);
     const numbers = Array.from({ length: JOBS }, (_, i) => i + 1);
     const branches = createBranches(fault, numbers, culprits);

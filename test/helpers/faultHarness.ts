@@ -21,7 +21,8 @@ export interface FaultRepo {
 
 /**
  * A FAIL is final at once (FAIL_AT_ONCE: a crash or a race is these tests' subject, and a culprit's
- * confirming re-runs only add runs) unless `policy` says otherwise; the soak keeps the evidence rule.
+ * confirming re-runs would only add runs: the soak took 78 s instead of 46) unless `policy` says
+ * otherwise. Re-runs across a crash are tested in test/landing/trains/flaky.test.ts (the run cap).
  */
 export function makeFaultRepo(
   opts: { gateSleep?: number; batchMax?: number; gate?: Record<string, unknown>; policy?: Record<string, unknown> } = {},

@@ -266,10 +266,18 @@ describe('flaky gates, the drain in process', () => {
     expect(run.summary.failed).toEqual([culprit]);
     expect([...run.summary.landed].sort()).toEqual(ids.filter((id) => id !== culprit).sort());
     const jobs = await jobsById(repo);
-    for (const id of ids) expect(jobs.get(id).trainRuns?.runs ?? 1).toBeLessThanOrEqual(5);
-    // The flakes the re-runs found are on record: `land flaky` counts them.
+    // The two flakes the comment above names: each good job's FAIL, then its PASS of the same tree.
+    expect(jobs.get(ids[0]).flaky).toMatchObject({ gate: 'test', failed: { cached: false }, passed: { cached: false } });
+    expect(jobs.get(ids[5]).flaky).toMatchObject({ gate: 'test', failed: { cached: true }, passed: { cached: false } });
+    for (const id of [1, 2, 3, 4].map((i) => ids[i] as string)) expect(jobs.get(id).flaky).toBeUndefined();
+    // The culprit: its FAILs confirmed by re-runs of its own train, within the cap of five.
+    expect(jobs.get(culprit).trainRuns?.runs).toBeLessThanOrEqual(5);
+    expect(jobs.get(culprit).error?.message).toMatch(
+      /failed all \d runs of the same tree \(a culprit with probability 0\.99\d, at least flaky\.threshold 0\.99\)$/,
+    );
+    // The flakes are on record: `land flaky` counts them.
     const flaky = await land(repo.dir, ['flaky', '--json']);
-    expect(flaky.json().gates[0].flakes).toBeGreaterThan(0);
+    expect(flaky.json().gates[0]).toMatchObject({ flakes: 2, flakyRuns: 2 });
   });
 
   it('a batch whose gate fails once bisects with no re-run; the half that meets the cached FAIL alone gets its allowance and lands', async () => {
