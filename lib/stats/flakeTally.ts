@@ -73,6 +73,11 @@ export interface GateFlakes {
   recent: FlakyTree[];
 }
 
+/** The figures of a gate that has not run (an advisory gate of the policy, say). */
+export function noRuns(gate: string): GateFlakes {
+  return { gate, runs: 0, passed: 0, flakes: 0, flakyRuns: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] };
+}
+
 /** What one gate's runs said about one tree it failed, in time order. */
 interface TreeEvidence {
   failed: FlakeRun[];

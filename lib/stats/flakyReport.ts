@@ -4,7 +4,7 @@
 import { printable } from '../text/safeText.js';
 import { table } from '../text/table.js';
 import { flakeRateOf as assumedRate, NO_EVIDENCE, type GateEvidence } from '../landing/plan/flakeEvidence.js';
-import type { FlakeRun, FlakyTree, GateFlakes } from './flakeTally.js';
+import { noRuns, type FlakeRun, type FlakyTree, type GateFlakes } from './flakeTally.js';
 
 /** The recent flaky trees `land flaky` lists, across gates. */
 export const RECENT_TREES = 10;
@@ -40,18 +40,7 @@ export function flakyReport(
   const advisory = 'advisory' in policy ? [...policy.advisory] : null;
   const names = [...new Set([...tally.keys(), ...(advisory ?? [])])].sort();
   const gates = names.map((gate) => {
-    const { recent: _recent, ...figures } = tally.get(gate) ?? {
-      gate,
-      runs: 0,
-      passed: 0,
-      flakes: 0,
-      flakyRuns: 0,
-      confirmed: 0,
-      rate: 0,
-      advisoryRuns: 0,
-      uncounted: 0,
-      recent: [],
-    };
+    const { recent: _recent, ...figures } = tally.get(gate) ?? noRuns(gate);
     return { ...figures, advisory: advisory?.includes(gate) ?? false, assumed: assumedRate(evidence.get(gate) ?? NO_EVIDENCE) };
   });
   const recent = [...tally.values()]
