@@ -204,7 +204,7 @@ export const policySchema = z
           .max(4)
           .default(0)
           .describe(
-            '0 to 4, with flaky.rule "retries": before a job that rode a train alone is failed by a gate (exit or timeout), its gates run again on the same tree up to this many times; a later PASS lands it and the gate is recorded as flaky (docs/policy.md#flaky-gates).',
+            '0 to 4, the fixed allowance of flaky.rule "retries" (above 0 with no flaky.rule written, as in a policy from before the evidence rule, it selects "retries"): before a job that rode a train alone is failed by a gate (exit or timeout), its gates run again on the same tree up to this many times; a later PASS lands it and the gate is recorded as flaky (docs/policy.md#flaky-gates).',
           ),
       })
       .prefault({})
@@ -215,7 +215,7 @@ export const policySchema = z
           .enum(FLAKY_RULES)
           .default('evidence')
           .describe(
-            '"evidence" (default): a failed run is evidence weighed against the gate\'s flake history; a job is failed once it is a culprit beyond flaky.threshold, and its tree is gated again until then. "retries": the fixed allowance of retries.flaky re-runs of a lone job (docs/drain.md#flaky-gates-the-evidence-rule).',
+            '"evidence" (default, unless retries.flaky is above 0 and no rule is written): a failed run is evidence weighed against the gate\'s flake history; a job is failed once it is a culprit beyond flaky.threshold, and its tree is gated again until then. "retries": the fixed allowance of retries.flaky re-runs of a lone job (docs/drain.md#flaky-gates-the-evidence-rule).',
           ),
         threshold: z
           .number()

@@ -4,7 +4,7 @@ import { PARSED_ONCE } from './parseOnce.js';
 import { LandError } from '../errors.js';
 import { executorProblems } from './executors.js';
 import { knownKeysAt } from './knownKeys.js';
-import { POLICY_FILE, policySchema, type Policy } from './schema.js';
+import { DEFAULT_FLAKY_THRESHOLD, POLICY_FILE, policySchema, type Policy } from './schema.js';
 import { nearestKey } from './suggest.js';
 
 export type PolicyParse = { ok: true; policy: Policy } | { ok: false; problems: string[] };
@@ -115,10 +115,15 @@ function flakyRuleProblems(raw: unknown): string[] {
   const written = rawFlaky.safeParse(raw, PARSED_ONCE);
   if (!written.success) return [];
   const { retries, flaky } = written.data;
-  if (flaky?.rule === 'evidence' && typeof retries?.flaky === 'number' && retries.flaky > 0)
+  const allowance = typeof retries?.flaky === 'number' && retries.flaky > 0;
+  if (flaky?.rule === 'evidence' && allowance)
     return ['retries.flaky: counts only with "flaky": { "rule": "retries" }; remove retries.flaky to judge failures by evidence, or set that rule'];
-  if (flaky?.rule === 'retries' && flaky.threshold !== undefined)
-    return ['flaky.threshold: counts only with "flaky": { "rule": "evidence" } (the default); remove it, or the rule "retries"'];
+  // Under "retries", written or implied by an allowance with no rule; the default written back (`land config`'s output) is harmless.
+  const retriesRule = flaky?.rule === 'retries' || (flaky?.rule === undefined && allowance);
+  if (retriesRule && flaky?.threshold !== undefined && flaky.threshold !== DEFAULT_FLAKY_THRESHOLD)
+    return [
+      'flaky.threshold: counts only with "flaky": { "rule": "evidence" } (the default); remove it, or the fixed allowance (flaky.rule "retries" or retries.flaky)',
+    ];
   return [];
 }
 

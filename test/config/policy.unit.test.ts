@@ -79,9 +79,12 @@ describe('parsePolicy', () => {
       expect.stringMatching(/^batch\.max: /),
       'retries.flaky: counts only with "flaky": { "rule": "retries" }; remove retries.flaky to judge failures by evidence, or set that rule',
     ]);
-    expect(problems({ target: 'main', gates, flaky: { rule: 'retries', threshold: 0.95 } })).toEqual([
-      'flaky.threshold: counts only with "flaky": { "rule": "evidence" } (the default); remove it, or the rule "retries"',
-    ]);
+    const thresholdProblem =
+      'flaky.threshold: counts only with "flaky": { "rule": "evidence" } (the default); remove it, or the fixed allowance (flaky.rule "retries" or retries.flaky)';
+    expect(problems({ target: 'main', gates, flaky: { rule: 'retries', threshold: 0.95 } })).toEqual([thresholdProblem]);
+    // The rule implied by an old allowance counts too; the default written back (land config's output) is accepted.
+    expect(problems({ target: 'main', gates, flaky: { threshold: 0.95 }, retries: { flaky: 2 } })).toEqual([thresholdProblem]);
+    expect(ok(JSON.stringify({ target: 'main', gates, flaky: { rule: 'retries', threshold: 0.99 }, retries: { flaky: 2 } })).flaky.rule).toBe('retries');
     expect(pathsOf(problems({ target: 'main', gates, flaky: { threshold: 1.5 } }))).toEqual(['flaky.threshold']);
   });
 

@@ -114,8 +114,8 @@ export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision
   if (rule.kind === 'retries' && history.members !== 1) return { kind: 'settle', why: 'batch' };
   if (last.reason === null || !RERUN_REASONS.includes(last.reason)) return { kind: 'settle', why: 'reason' };
   if (rule.kind === 'retries' && history.prior.reruns + history.runs.length - 1 >= rule.allowance) return { kind: 'settle', why: 'allowance_spent' };
-  if (history.prior.runs + ran(history.runs) >= MAX_TRAIN_RUNS) return { kind: 'settle', why: 'train_cap' };
-  if (rule.kind === 'retries') return { kind: 'rerun', run: history.runs.length + 1 };
+  const capped = history.prior.runs + ran(history.runs) >= MAX_TRAIN_RUNS;
+  if (rule.kind === 'retries') return capped ? { kind: 'settle', why: 'train_cap' } : { kind: 'rerun', run: history.runs.length + 1 };
   const decision = decideOnEvidence({
     members: history.members,
     fails: failsOf(history),
@@ -123,8 +123,11 @@ export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision
     gate: rule.gate(last.gate ?? ''),
     threshold: rule.threshold,
   });
-  if (decision.kind === 'settle') return { kind: 'settle', why: decision.why, posterior: decision.posterior };
-  return { kind: 'rerun', run: history.runs.length + 1, why: decision.why, posterior: decision.posterior };
+  const { posterior } = decision;
+  if (decision.kind === 'settle') return { kind: 'settle', why: decision.why, posterior };
+  // The cap comes first: the FAIL is settled below the threshold, and the message says with what posterior.
+  if (capped) return { kind: 'settle', why: 'train_cap', posterior };
+  return { kind: 'rerun', run: history.runs.length + 1, why: decision.why, posterior };
 }
 
 /**

@@ -110,6 +110,16 @@ describe('run counts and the flake', () => {
     expect(runsAfter({ key: KEY, runs: 2, reruns: 1, fails: 2 }, [run(1, 'FAIL')])).toEqual({ key: KEY, runs: 3, reruns: 1, fails: 3 });
   });
 
+  it('under the evidence rule, the cap settles a FAIL below the threshold, with the posterior it reached', () => {
+    const badlyFlaky = { kind: 'evidence' as const, threshold: 0.99, jobRate: () => 0.1, gate: () => ({ passed: 50, flakes: 50 }) };
+    const fails = [1, 2, 3, 4, 5].map((n) => run(n, 'FAIL'));
+    const decision = decideRerun(history(fails), badlyFlaky);
+    expect(decision).toMatchObject({ kind: 'settle', why: 'train_cap' });
+    expect(decision.kind === 'settle' && decision.posterior).toBeGreaterThan(0.5);
+    expect(decision.kind === 'settle' && decision.posterior).toBeLessThan(0.99);
+    expect(decideRerun(history(fails.slice(0, 4)), badlyFlaky)).toMatchObject({ kind: 'rerun', run: 5 });
+  });
+
   it('says why the runs of a FAIL stopped: the threshold reached, the most runs of one train, or the allowance', () => {
     expect(rerunEndText({ why: 'evidence', posterior: 0.9976, threshold: 0.99 })).toBe('a culprit with probability 0.998, at least flaky.threshold 0.99');
     expect(rerunEndText({ why: 'train_cap', posterior: 0.92, threshold: 0.99 })).toBe('5 runs, the most one train is gated; a culprit with probability 0.920');
