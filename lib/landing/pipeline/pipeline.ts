@@ -27,7 +27,7 @@ import {
 } from '../trains/runTrains.js';
 import { currentWindow, recordedTally } from '../window.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
-import { dropProbe, headSpot, judgedBefore, keepProbe, pastCulpritSpot, probeHolds, startProbe, type Probe } from './probe.js';
+import { cachedHeadVerdict, dropProbe, headSpot, keepProbe, pastCulpritSpot, pastLoneSpot, probeHolds, startProbe, type Probe } from './probe.js';
 
 export interface PipelineOptions {
   /** batch.parallel: the most trains in flight. */
@@ -86,7 +86,7 @@ async function planBehind(p: Pipeline, last: Flight): Promise<{ plan: TrainPlan;
 }
 
 /** Starts the head's probe of this branch unless it has one. */
-async function startHeadProbe(p: Pipeline, head: Flight, branch: Probe['branch']): Promise<void> {
+async function startHeadProbe(p: Pipeline, head: Flight, branch: 'fails' | 'passes'): Promise<void> {
   if (p.probes.some((probe) => probe.branch === branch)) return;
   const probe = await startProbe(p.ctx, headSpot(head, branch, p.second?.jobs ?? []), branch);
   if (probe) p.probes.push(probe);
@@ -96,9 +96,13 @@ async function startHeadProbe(p: Pipeline, head: Flight, branch: Probe['branch']
 async function fill(p: Pipeline): Promise<void> {
   const head = p.flights[0];
   if (!head) return;
-  // A head judged before (most often a second half, its batch's cached FAIL) settles at once: no
-  // bet on it; the next head's fill spends the slots.
-  if (!room(p) || (await judgedBefore(p.ctx, head))) return;
+  if (!room(p)) return;
+  // A lone head known to hold a culprit (most often a second half, its batch's cached FAIL) is
+  // failed once the flaky rule is sure, which may take re-runs: the train past it is gated meanwhile.
+  const cached = await cachedHeadVerdict(p.ctx, head);
+  if (head.started.members.length === 1 && (cached === 'FAIL' || shapeOf(p, head).known === 'holds_one')) return startPastLone(p, head);
+  // Any other head judged before settles at once: no bet on it; the next head's fill spends the slots.
+  if (cached !== null) return;
   for (const use of slotUses(shapeOf(p, head), expectedRate(recordedTally(p.ctx.store)))) {
     if (!room(p) || p.opts.stopAsked()) return;
     if (use === 'behind') await fillBehind(p);
@@ -119,6 +123,18 @@ async function startPastCulprit(p: Pipeline, head: Flight): Promise<void> {
   const train = trainPastCulprit(runnable, culprit, head.started.members.length, recordedTally(p.ctx.store), max);
   if (!train.length) return;
   const probe = await startProbe(p.ctx, pastCulpritSpot(head, train), 'passes');
+  if (probe) p.probes.push(probe);
+}
+
+/** The train planned after the lone head is failed, without it, probed on the head's base (the target). */
+async function startPastLone(p: Pipeline, head: Flight): Promise<void> {
+  const culprit = head.started.members[0];
+  if (!culprit || p.opts.once || p.probes.some((probe) => probe.branch === 'past_lone')) return;
+  const runnable = (await p.opts.runnable()).filter((job) => !p.held.has(job.id));
+  const max = head.plan.view.loaded.policy.batch.max;
+  const train = trainPastCulprit(runnable, culprit, 0, recordedTally(p.ctx.store), max);
+  if (!train.length) return;
+  const probe = await startProbe(p.ctx, pastLoneSpot(head, train), 'past_lone');
   if (probe) p.probes.push(probe);
 }
 
@@ -172,7 +188,7 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   const landed = next.next === 'publish';
   await filled(p);
   // A landing is published before its probes are kept (a probe may still be gating).
-  if (!landed) await settleProbes(p, trainId, next);
+  if (!landed) await settleProbes(p, trainId, next, failedAlone(p, head, next));
   p.flights.shift();
   if (!landed && p.flights.length) {
     if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
@@ -187,13 +203,19 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
  * probeHolds), else dropped. With the drain lock lost, nothing is written (the queue is no longer
  * this drainer's): the probes are only stopped.
  */
-async function settleProbes(p: Pipeline, trainId: string, next: Next): Promise<void> {
+async function settleProbes(p: Pipeline, trainId: string, next: Next, alone = false): Promise<void> {
   const lost = next.next === 'stop' && next.why === 'lock_lost';
   for (const probe of p.probes.splice(0)) {
     if (lost) await stopProbe(probe);
-    else if (probeHolds(probe, trainId, next)) await keepProbe(probe);
+    else if (probeHolds(probe, trainId, next, alone)) await keepProbe(probe);
     else await dropProbe(p.ctx, probe);
   }
+}
+
+/** The head was one job and its settlement failed it (what a `past_lone` probe assumes). */
+function failedAlone(p: Pipeline, head: Flight, next: Next): boolean {
+  const [job] = head.started.members;
+  return head.started.members.length === 1 && next.next === 'done' && job !== undefined && p.ctx.store.readJob(job.id)?.state === 'failed';
 }
 
 /** Stops a probe's gates and waits for them, keeping and writing nothing. */

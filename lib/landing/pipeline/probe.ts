@@ -2,7 +2,9 @@
 // one outcome of the head is built and gated in a spare slot (plan/speculation.ts chooses which):
 // - `fails`: the head's first part, built on the head's base, assuming the head fails;
 // - `passes`: the first part of the head's waiting second half, built on the head's commit,
-//   assuming the head passes (the second half alone on it is then a cached FAIL, split at once).
+//   assuming the head passes (the second half alone on it is then a cached FAIL, split at once);
+// - `past_lone`: the head is one job known to hold a culprit (its FAIL is being confirmed by
+//   re-runs, plan/flakyPlan.ts): the train planned after it fails, on the head's base, assuming it fails.
 // A probe is no train of jobs: no record changes, no window move; only its verdict about the tree,
 // and only when its assumption came true: the head failed and split into exactly that half, or the
 // head landed (its commit is the target: a train of that part built on it has the probe's tree).
@@ -26,8 +28,8 @@ import type { BuiltTrain } from '../trains/buildTrain.js';
 import type { Flight } from './flight.js';
 
 export interface Probe {
-  /** Which outcome of the head it assumes. */
-  branch: 'fails' | 'passes';
+  /** Which outcome of the head it assumes (`past_lone`: the lone head is failed). */
+  branch: 'fails' | 'passes' | 'past_lone';
   /** The train (the head) whose outcome it assumes. */
   forTrain: string;
   batchId: string;
@@ -64,7 +66,7 @@ export interface ProbeSpot {
  * The spot of a probe of the head: `fails`, the head's first part on the head's base; `passes`,
  * the first part of `second` (the head's waiting second half) on the head's commit.
  */
-export function headSpot(head: Flight, branch: Probe['branch'], second: readonly JobRecord[]): ProbeSpot {
+export function headSpot(head: Flight, branch: 'fails' | 'passes', second: readonly JobRecord[]): ProbeSpot {
   const { built } = head.started;
   const [base, baseTree] = branch === 'fails' ? [built.base, head.plan.view.baseTree] : [built.train, built.tree];
   const of = branch === 'fails' ? head.started.members : second;
@@ -74,12 +76,15 @@ export function headSpot(head: Flight, branch: Probe['branch'], second: readonly
 /** The spot of the train planned past the lone culprit behind the head (plan/speculation.ts trainPastCulprit), on the head's commit. */
 export const pastCulpritSpot = (head: Flight, train: readonly JobRecord[]): ProbeSpot => ({ ...headSpot(head, 'passes', []), of: train, whole: true });
 
-/** Whether the head's verdict is in the verdict cache already (it settles at once: no bet on it). */
-export async function judgedBefore(ctx: DrainContext, head: Flight): Promise<boolean> {
+/** The spot of the train planned past the lone head, should it be failed (plan/speculation.ts trainPastCulprit), on the head's base. */
+export const pastLoneSpot = (head: Flight, train: readonly JobRecord[]): ProbeSpot => ({ ...headSpot(head, 'fails', []), of: train, whole: true });
+
+/** The head's verdict in the verdict cache, if it has one (a PASS settles at once: no bet on it). */
+export async function cachedHeadVerdict(ctx: DrainContext, head: Flight): Promise<'PASS' | 'FAIL' | null> {
   const { policy } = head.plan.view.loaded;
   const { built } = head.started;
   const gated = await gatedTreeOf(ctx.cwd, policy, built.base, built.tree);
-  return cachedVerdict(ctx.store, gated.tree, gatesHash(policy.gates), head.started.members) !== null;
+  return cachedVerdict(ctx.store, gated.tree, gatesHash(policy.gates), head.started.members)?.verdict ?? null;
 }
 
 /** Builds the first part of the spot's members on its base and starts its gates; null when the part does not build cleanly. */
@@ -90,7 +95,7 @@ export async function startProbe(ctx: DrainContext, spot: ProbeSpot, branch: Pro
   const built = await buildTrain(ctx.cwd, base, baseTree, first, trainId);
   if (built.members.length !== first.length) return null; // a member contained or conflicting: the half would not be this tree
   const members = first.map((job) => job.id);
-  ctx.emit({ type: 'probe_started', train: trainId, for: spot.forTrain, assumes: branch, members, commit: built.train });
+  ctx.emit({ type: 'probe_started', train: trainId, for: spot.forTrain, assumes: branch === 'past_lone' ? 'fails' : branch, members, commit: built.train });
   const stop = new AbortController();
   const hold: Probe['hold'] = { writes: [] };
   const own: DrainContext = { ...ctx, abort: AbortSignal.any([ctx.abort, stop.signal]), keep: (write) => hold.writes.push(write) };
@@ -114,10 +119,14 @@ export async function startProbe(ctx: DrainContext, spot: ProbeSpot, branch: Pro
   };
 }
 
-/** Whether the probe's assumption came true when `forTrain` settled to `next` (then its verdict is kept). */
-export function probeHolds(probe: Pick<Probe, 'branch' | 'forTrain' | 'members'>, forTrain: string, next: Next): boolean {
+/**
+ * Whether the probe's assumption came true when `forTrain` settled to `next` (then its verdict is
+ * kept); `failedAlone`: the head was one job, and it was failed.
+ */
+export function probeHolds(probe: Pick<Probe, 'branch' | 'forTrain' | 'members'>, forTrain: string, next: Next, failedAlone = false): boolean {
   if (probe.forTrain !== forTrain) return false;
   if (probe.branch === 'passes') return next.next === 'publish';
+  if (probe.branch === 'past_lone') return failedAlone;
   return next.next === 'first_half' && probedHalf(probe, forTrain, next.members);
 }
 

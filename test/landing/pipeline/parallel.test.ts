@@ -140,6 +140,21 @@ describe('land run with batch.parallel 2', () => {
     expect(repo.gateLines().filter((line) => line.split(' ').includes(good)).length).toBe(2);
   });
 
+  it('the default flaky rule: while a lone culprit is confirmed by re-runs, the train past it gates beside it on the target, and is kept', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 8, evidence: true });
+    const ids = await submitBranches(repo, 12, [2]);
+    const run = await runDrain(repo.dir);
+    expect(run.summary).toMatchObject({ stopped: null, failed: [ids[1]] });
+    const events = run.events as Event[];
+    const culpritTrain = builtTrains(events).find((e) => e.members?.length === 1 && e.members[0] === ids[1])?.train;
+    expect(run.of('gate_rerun').map((e) => e.train)).toContain(culpritTrain);
+    // The probe past the culprit (its batch's rest, on main), then the real train of it, from the cache.
+    const past = events.find((e) => e.type === 'probe_started' && e.for === culpritTrain);
+    expect(past).toMatchObject({ assumes: 'fails' });
+    const next = builtTrains(events).find((e) => JSON.stringify(e.members) === JSON.stringify(past?.members));
+    expect(events.find((e) => e.type === 'verdict' && e.train === next?.train)).toMatchObject({ verdict: 'PASS', cached: true });
+  });
+
   it('a CAS lost under speculation: the target moved by someone else while two trains gate; both are rebuilt, the outside commit stays', async () => {
     // The gate plays the someone else who moves the target: it runs unsandboxed.
     const repo = parallelRepo({ parallel: 2, max: 2, unsandboxed: true });

@@ -25,4 +25,12 @@ describe('probeHolds: a probe is kept only when its assumption came true', () =>
     expect(probeHolds(probe, 't1', done)).toBe(false);
     expect(probeHolds(probe, 't2', publish)).toBe(false);
   });
+
+  it('a `past_lone` probe: the lone head was failed (its train past the culprit is the next train on the same target)', () => {
+    const probe = { branch: 'past_lone' as const, forTrain: 't1', members: ['c', 'd'] };
+    expect(probeHolds(probe, 't1', done, true)).toBe(true);
+    expect(probeHolds(probe, 't1', done)).toBe(false);
+    expect(probeHolds(probe, 't1', publish)).toBe(false);
+    expect(probeHolds(probe, 't2', done, true)).toBe(false);
+  });
 });
