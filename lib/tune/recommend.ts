@@ -5,7 +5,7 @@
 // one of those and within 5% of that many gate runs.
 import type { History } from '../stats/history.js';
 import { duration } from '../text/duration.js';
-import { replayDrain, type ReplayResult, type ReplaySetting } from './replay.js';
+import { replayDrain, type ReplayFlaky, type ReplayResult, type ReplaySetting } from './replay.js';
 import { MIN_DECIDED, percentile, replayInput, type ReplayInput } from './replayInput.js';
 
 export const GRID = { max: [1, 2, 4, 8, 16, 32], waitSeconds: [0, 30, 60, 300], parallel: [1, 2, 4] } as const;
@@ -38,7 +38,8 @@ export interface Recommendation {
 
 export interface TuneAdvice {
   current: ReplaySetting;
-  input: Omit<ReplayInput, 'jobs' | 'ids' | 'start'> & { jobs: number; culpritRate: number | null; start: string | null };
+  /** `flaky`: the policy's flaky rule the replay re-runs a FAIL by (null: a FAIL final at once). */
+  input: Omit<ReplayInput, 'jobs' | 'ids' | 'start'> & { jobs: number; culpritRate: number | null; start: string | null; flaky: ReplayFlaky | null };
   settings: SettingFigures[];
   recommendation: Recommendation;
 }
@@ -132,12 +133,12 @@ export function recommend(settings: readonly SettingFigures[], decided: number):
   return { setting: best.setting, keep: false, reason: `${what}: ${runs(best)} gate runs per landed job${versus}` };
 }
 
-/** Replays the history under every candidate setting and recommends one. */
-export function tune(history: History, current: ReplaySetting): TuneAdvice {
+/** Replays the history under every candidate setting (a FAIL re-run as `flaky` says) and recommends one. */
+export function tune(history: History, current: ReplaySetting, flaky: ReplayFlaky | null = null): TuneAdvice {
   const input = replayInput(history);
   const grid = candidateGrid(current);
   const settings = input.jobs.length
-    ? grid.map((setting) => figuresOf(setting, replayDrain(input.jobs, setting, input.gate.seconds), same(setting, current)))
+    ? grid.map((setting) => figuresOf(setting, replayDrain(input.jobs, setting, input.gate.seconds, flaky), same(setting, current)))
     : [];
   const decided = input.jobs.length;
   const { start, landed, culprits, leftOut, gate } = input;
@@ -151,6 +152,7 @@ export function tune(history: History, current: ReplaySetting): TuneAdvice {
       culpritRate: decided ? culprits / decided : null,
       leftOut,
       gate,
+      flaky,
     },
     settings,
     recommendation:

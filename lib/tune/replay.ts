@@ -5,11 +5,15 @@
 // fails) and adds the clock: a gate takes `gateSeconds`, a cached verdict none; a lone job waits
 // for company as lib/landing/drain.ts waitForCompany does; with batch.parallel above 1, trains are
 // built on the train ahead and gate together, settle in order, and those behind a train that does
-// not land are abandoned and planned again (lib/landing/pipeline/pipeline.ts). Probes are not
+// not land are abandoned and planned again (lib/landing/pipeline/pipeline.ts). With `flaky`, a FAIL
+// is re-run as the policy's flaky rule says (plan/flakyPlan.ts decideRerun, the gate deterministic:
+// a culprit fails every run, and each fresh PASS is a clean run of its history). Probes are not
 // modelled. docs/tune.md says what this cannot replay.
 import { planTrain, splitFailed, startsBatch, type PlanJob } from '../landing/plan/trainPlan.js';
 import { addTally, EMPTY_TALLY, expectedRate, initialWindow, windowFor, type CulpritTally } from '../landing/plan/windowPlan.js';
-import type { BatchRef } from '../store/index.js';
+import type { GateEvidence } from '../landing/plan/flakeEvidence.js';
+import { decideRerun, retriesRule, type RerunRule } from '../landing/plan/flakyPlan.js';
+import type { BatchRef, GateRun } from '../store/index.js';
 import type { ReplayJob } from './replayInput.js';
 
 export interface ReplaySetting {
@@ -20,6 +24,9 @@ export interface ReplaySetting {
   /** batch.parallel */
   parallel: number;
 }
+
+/** The policy's flaky rule, and the gate's history when the replay starts (the evidence rule's). */
+export type ReplayFlaky = { rule: 'evidence'; threshold: number; history: GateEvidence } | { rule: 'retries'; allowance: number };
 
 export interface ReplayResult {
   /** Gate runs started: every train that is not a cached verdict (abandoned ones included), and main's own checks. */
@@ -56,6 +63,8 @@ interface Flight {
   pass: boolean;
   /** Its members as they were queued before it (restored when it is abandoned). */
   saved: Pick<RJob, 'requeued' | 'reason' | 'batch'>[];
+  /** Its gates ran (no cached verdict). */
+  ran: boolean;
 }
 
 interface Replay {
@@ -76,6 +85,9 @@ interface Replay {
   setting: ReplaySetting;
   gateSeconds: number;
   batches: number;
+  /** The flaky rule, and the gate's clean runs and flakes so far (changed as the replay goes). */
+  flaky: ReplayFlaky | null;
+  evidence: GateEvidence;
   out: ReplayResult;
 }
 
@@ -152,7 +164,36 @@ function launch(r: Replay, members: RJob[], base: Sum, identity?: { id: string; 
   const cached = r.cache.get(keyOf(tree));
   if (cached === undefined) r.out.gateRuns += 1;
   const pass = cached ?? !members.some((job) => job.culprit);
-  r.flights.push({ members, batchId, attempt, tree, pass, saved, end: r.now + (cached === undefined ? r.gateSeconds : 0) });
+  if (cached === undefined && pass) cleanRun(r);
+  r.flights.push({ members, batchId, attempt, tree, pass, saved, ran: cached === undefined, end: r.now + (cached === undefined ? r.gateSeconds : 0) });
+}
+
+/** A fresh PASS: one more clean run in the gate's history. */
+function cleanRun(r: Replay): void {
+  r.evidence = { ...r.evidence, passed: r.evidence.passed + 1 };
+}
+
+/** One failed run of a culprit's tree, as the records keep it (what decideRerun reads). */
+function failedRun(run: number, cached: boolean): GateRun {
+  return { run, train: '', cached, verdict: 'FAIL', reason: 'gate', gate: 'gate', status: 'exit 1', seconds: 0, log: null, results: [] };
+}
+
+/** A failed head's re-runs under the flaky rule, each a gate run of gateSeconds: a culprit fails them all. */
+function confirmFail(r: Replay, head: Flight): void {
+  const { flaky } = r;
+  if (!flaky) return;
+  const rule: RerunRule =
+    flaky.rule === 'retries'
+      ? retriesRule(flaky.allowance)
+      : { kind: 'evidence', threshold: flaky.threshold, jobRate: () => expectedRate(r.tally), gate: () => r.evidence };
+  const runs = [failedRun(1, !head.ran)];
+  for (;;) {
+    const decision = decideRerun({ members: head.members.length, prior: { key: '', runs: 0, reruns: 0 }, runs }, rule);
+    if (decision.kind === 'settle') return;
+    r.out.gateRuns += 1;
+    r.now += r.gateSeconds;
+    runs.push(failedRun(decision.run, false));
+  }
 }
 
 function decided(r: Replay, train: CulpritTally): void {
@@ -181,6 +222,7 @@ function failAlone(r: Replay, head: Flight): void {
     r.out.gateRuns += 1;
     r.now += r.gateSeconds;
     r.cache.set(main, true);
+    cleanRun(r);
   }
   (head.members[0] as RJob).state = 'failed';
   r.out.failed += 1;
@@ -205,6 +247,7 @@ function settleHead(r: Replay): void {
     decided(r, { jobs: head.members.length, culprits: 0 });
     return;
   }
+  confirmFail(r, head);
   abandonBehind(r);
   r.flights.shift();
   if (head.members.length === 1) {
@@ -250,8 +293,11 @@ function fill(r: Replay): void {
   }
 }
 
-/** Replays the drain of `jobs` (in queue order, submit times ascending) under `setting`, from a cold start. */
-export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, gateSeconds: number): ReplayResult {
+/**
+ * Replays the drain of `jobs` (in queue order, submit times ascending) under `setting`, from a cold
+ * start; `flaky`: a FAIL is re-run as that rule says (absent: a FAIL is final at once).
+ */
+export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, gateSeconds: number, flaky: ReplayFlaky | null = null): ReplayResult {
   const r: Replay = {
     // Every field written here, in one order: one object shape for all jobs.
     jobs: jobs.map(({ submitted, culprit }, i) => ({
@@ -278,6 +324,8 @@ export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, 
     setting: { ...setting, parallel: Math.max(1, Math.floor(setting.parallel)) },
     gateSeconds,
     batches: 0,
+    flaky,
+    evidence: flaky?.rule === 'evidence' ? flaky.history : { passed: 0, flakes: 0 },
     out: { gateRuns: 0, trains: 0, abandoned: 0, landed: 0, failed: 0, timesToLand: [], end: 0 },
   };
   for (;;) {

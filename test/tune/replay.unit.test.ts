@@ -2,7 +2,7 @@
 // every job is there at once, and the clock's effects of batch.waitSeconds and batch.parallel.
 import { describe, expect, it } from 'vitest';
 import { culpritPositions, prng, queueSeed } from '../../bench/sweep.js';
-import { simulateDrain } from '../../lib/landing/plan/simulate.js';
+import { newDeterministicGate, simulateDrain } from '../../lib/landing/plan/simulate.js';
 import { replayDrain } from '../../lib/tune/replay.js';
 
 const atOnce = (culprits: readonly boolean[]) => culprits.map((culprit) => ({ submitted: 0, culprit }));
@@ -25,6 +25,26 @@ describe('replayDrain', () => {
             failed: sim.failed.length,
           });
           expect(out.abandoned).toBe(0);
+        }
+      }
+    }
+  });
+
+  it('with the evidence rule from no history, spends exactly the gate runs of simulateDrain with a new gate (its culprits confirmed by re-runs)', () => {
+    for (const p of [0.1, 0.3]) {
+      for (const max of [1, 8, 32]) {
+        for (let seed = 0; seed < 6; seed += 1) {
+          const n = 32;
+          const positions = culpritPositions(n, Math.round(p * n), queueSeed(p, seed));
+          const culprits = Array.from({ length: n }, (_, i) => positions.includes(i + 1));
+          const sim = simulateDrain(culprits, max, newDeterministicGate());
+          const flaky = { rule: 'evidence' as const, threshold: 0.99, history: { passed: 0, flakes: 0 } };
+          const out = replayDrain(atOnce(culprits), { max, waitSeconds: 0, parallel: 1 }, 60, flaky);
+          expect({ gateRuns: out.gateRuns, failed: out.failed }).toEqual({ gateRuns: sim.gateRuns, failed: sim.failed.length });
+          // More runs than with a gate known deterministic, and each takes the gate's time.
+          const known = replayDrain(atOnce(culprits), { max, waitSeconds: 0, parallel: 1 }, 60);
+          if (positions.length) expect(out.gateRuns).toBeGreaterThan(known.gateRuns);
+          expect(out.end - known.end).toBe((out.gateRuns - known.gateRuns) * 60);
         }
       }
     }

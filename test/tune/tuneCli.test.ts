@@ -23,7 +23,8 @@ describe('land tune', () => {
     expect(queued.code, queued.stderr).toBe(0);
     expect(queued.json()).toMatchObject({
       current: { max: 4, waitSeconds: 0, parallel: 1 },
-      input: { jobs: 0, landed: 0, culprits: 0, leftOut: { undecided: 3 } },
+      // The policy's flaky rule is replayed (the default: the evidence rule, from no flake history).
+      input: { jobs: 0, landed: 0, culprits: 0, leftOut: { undecided: 3 }, flaky: { rule: 'evidence', threshold: 0.99, history: { passed: 0, flakes: 0 } } },
       settings: [],
       recommendation: { setting: null },
     });

@@ -1,24 +1,34 @@
 import type { Command } from 'commander';
-import { policySchema } from '../../config/index.js';
+import { policySchema, type Policy } from '../../config/index.js';
 import { isLandError } from '../../errors.js';
 import { historyOf } from '../historyOf.js';
 import { parseSince } from '../../stats/since.js';
 import { tune } from '../../tune/recommend.js';
-import type { ReplaySetting } from '../../tune/replay.js';
+import type { ReplayFlaky, ReplaySetting } from '../../tune/replay.js';
 import { tuneText } from '../../tune/tuneText.js';
 import { action } from '../action.js';
 import type { OpenedQueue } from '../openQueue.js';
 
-/** batch.max, waitSeconds and parallel of the target's policy; the defaults (and why) when it cannot be read. */
-async function currentSetting(queue: OpenedQueue): Promise<{ setting: ReplaySetting; unreadable: string | null }> {
+/**
+ * batch.max, waitSeconds and parallel of the target's policy, and its flaky rule (replayed from no
+ * flake history, as the replay starts a new repository); the defaults (and why) when it cannot be read.
+ */
+async function currentSetting(queue: OpenedQueue): Promise<{ setting: ReplaySetting; flaky: ReplayFlaky; unreadable: string | null }> {
   try {
-    const { max, waitSeconds, parallel } = (await queue.policy()).policy.batch;
-    return { setting: { max, waitSeconds, parallel }, unreadable: null };
+    const { policy } = await queue.policy();
+    const { max, waitSeconds, parallel } = policy.batch;
+    return { setting: { max, waitSeconds, parallel }, flaky: flakyOf(policy), unreadable: null };
   } catch (error) {
     if (!isLandError(error) || error.code === 'usage') throw error;
     const { max, waitSeconds, parallel } = policySchema.shape.batch.parse({});
-    return { setting: { max, waitSeconds, parallel }, unreadable: error.message };
+    const flaky = flakyOf({ flaky: policySchema.shape.flaky.parse({}), retries: policySchema.shape.retries.parse({}) });
+    return { setting: { max, waitSeconds, parallel }, flaky, unreadable: error.message };
   }
+}
+
+function flakyOf(policy: Pick<Policy, 'flaky' | 'retries'>): ReplayFlaky {
+  const { rule, threshold } = policy.flaky;
+  return rule === 'evidence' ? { rule, threshold, history: { passed: 0, flakes: 0 } } : { rule, allowance: policy.retries.flaky };
 }
 
 export function registerTune(program: Command): void {
@@ -35,8 +45,8 @@ export function registerTune(program: Command): void {
         const queue = await ctx.queue();
         const { store } = queue;
         const history = historyOf(store, { since, now });
-        const { setting, unreadable } = await currentSetting(queue);
-        const advice = tune(history, setting);
+        const { setting, flaky, unreadable } = await currentSetting(queue);
+        const advice = tune(history, setting, flaky);
         if (ctx.out.json) {
           ctx.out.emit({
             ...advice,
