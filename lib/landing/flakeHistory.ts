@@ -58,6 +58,3 @@ export class DrainFlakeHistory implements FlakeHistory {
 export function storedFlakeEvidence(store: QueueStore): Map<string, GateEvidence> {
   return gateEvidenceOf(flakeTally(trainRowsOf(store.readOwnMetrics().rows).rows));
 }
-
-/** A history that knows nothing (a command that judges without a drain's history). */
-export const NO_FLAKE_HISTORY: FlakeHistory = { evidence: () => NO_EVIDENCE, record: () => undefined };

@@ -63,7 +63,7 @@ const fastPathDetail = z.looseObject({
  */
 const rerunByAllowance = { rule: z.literal('retries'), allowance: z.number() };
 const rerunByEvidence = { rule: z.literal('evidence'), threshold: z.number(), posterior: z.number() };
-export const rerunReasonSchema = z.discriminatedUnion('rule', [z.object(rerunByAllowance), z.object(rerunByEvidence)]);
+const rerunReasonSchema = z.discriminatedUnion('rule', [z.object(rerunByAllowance), z.object(rerunByEvidence)]);
 export type RerunReason = z.infer<typeof rerunReasonSchema>;
 
 /** Each event this version writes, and its line's `detail`. */
