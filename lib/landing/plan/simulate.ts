@@ -35,6 +35,7 @@ export interface SimResult {
 export interface SimGateHistory {
   runs: number;
   passed: number;
+  /** Failed runs of trees that a later run passed (the drain's GateEvidence.flakes). */
   flakes: number;
   confirmed: number;
 }
@@ -138,7 +139,8 @@ function judgeWithReruns(sim: Sim, tree: string, members: readonly JobRecord[]):
     runs.push(simRun(decision.run, judgement));
   }
   const fails = runs.filter((r) => r.verdict === 'FAIL').length;
-  if (fails > 0 && judgement.verdict === 'PASS') flakes.history.flakes += 1;
+  // Each FAIL before the PASS was a failed run of a good tree, as the drain's history counts it (flakeHistory.ts).
+  if (fails > 0 && judgement.verdict === 'PASS') flakes.history.flakes += fails;
   else if (fails >= 2) flakes.history.confirmed += 1;
   return { judgement, runs };
 }
