@@ -77,6 +77,7 @@ export function flakyFigures(n: number, p: number, f: number, policy: FlakyPolic
   let runs = 0;
   let runsNoFlakes = 0;
   const histories = { flaky: { ...NO_HISTORY }, clean: { ...NO_HISTORY } };
+  const rule = ruleOf(policy);
   for (let seed = 0; seed < seeds; seed += 1) {
     if (seed % perHistory === 0) Object.assign(histories, { flaky: { ...NO_HISTORY }, clean: { ...NO_HISTORY } });
     const culprits = queueOf(n, p, seed);
@@ -84,7 +85,7 @@ export function flakyFigures(n: number, p: number, f: number, policy: FlakyPolic
       simulateDrain(culprits, batchMax, {
         rate,
         random: prng(queueSeed(f, seed) ^ 0x9e3779b9),
-        rule: ruleOf(policy),
+        rule,
         history: rate > 0 ? histories.flaky : histories.clean,
       });
     const out = drain(f);
