@@ -8,20 +8,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError } from './git.js';
 import { LAND_BIN } from './land.js';
-import { drainCopy, prepareSleepQueue, type SleepDrain } from './parallel.js';
+import { drainCopy, prepareSleepQueue, type SleepDrain, type SleepQueueShape } from './parallel.js';
 import { SSHD, sshdInstalled, startSshd, type TestSshd } from './sshd.js';
 import { culpritPositions } from './sweep.js';
 
 /** One drain; `slots`: `local 1` (the drainer's one slot), `ssh <slots>` (the executors'), `local <slots>` (as many on the drainer). */
 export type ExecutorsRun = SleepDrain & { slots: string };
 
-export interface ExecutorsRow {
-  n: number;
-  p: number;
-  k: number;
-  seed: number;
-  gateSeconds: number;
-  culprits: number[];
+export interface ExecutorsRow extends SleepQueueShape {
   /** Gate slots of the second drain, on `hosts` sshd hosts. */
   slots: number;
   hosts: number;

@@ -22,13 +22,17 @@ export interface ParallelRun {
   wrongVerdicts: number;
 }
 
-export interface ParallelRow {
+/** The sleeping-gate queue a row drained (prepareSleepQueue): its size, culprit rate and positions, seed and gate time. */
+export interface SleepQueueShape {
   n: number;
   p: number;
   k: number;
   seed: number;
   gateSeconds: number;
   culprits: number[];
+}
+
+export interface ParallelRow extends SleepQueueShape {
   wallSeconds1: number | null;
   wallSeconds2: number | null;
   /** wallSeconds2 / wallSeconds1 (the goal: at most 0.65). */
