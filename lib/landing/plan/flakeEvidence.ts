@@ -11,7 +11,8 @@
 // likely enough to pay for the bisection it would cost; otherwise it is split as before, and a
 // flake inside it shows further down (its last member meets the batch's FAIL, and is gated again).
 // A gate whose history shows many clean runs and no flake is believed deterministic: its FAIL is
-// final at once and costs no extra run (docs/drain.md, "Flaky gates").
+// final at once and costs no extra run (docs/drain.md, "Flaky gates: the evidence rule").
+
 /** What the history says about one gate (lib/stats/flakeTally.ts). */
 export interface GateEvidence {
   /** Fresh runs of the gate that passed. */

@@ -90,10 +90,8 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
       return { judgement, runs, prior, ...(decision.kind === 'settle' ? { ended: endOf(policy, decision) } : {}) };
     }
     const failed = runs.at(-1) as GateRun;
-    await applyChanges(
-      ctx.store,
-      rerunChanges(members, { train: ids.trainId, run: decision.run, failed, trainRuns: runsAfter(prior, runs), why: rerunWhy(policy, decision) }),
-    );
+    const why = rerunWhy(policy, decision);
+    await applyChanges(ctx.store, rerunChanges(members, { train: ids.trainId, run: decision.run, failed, trainRuns: runsAfter(prior, runs), why }));
     ctx.emit({
       type: 'gate_rerun',
       train: ids.trainId,
@@ -102,7 +100,7 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
       run: decision.run,
       gate: failed.gate ?? '?',
       status: failed.status ?? 'FAIL',
-      ...rerunWhy(policy, decision),
+      ...why,
     });
     judgement = await judgeOnce(ctx, t, null, decision.run);
     runs.push(gateRunOf(judgement, decision.run, ids.trainId));
