@@ -223,6 +223,12 @@ export const policySchema = z
           .max(0.9999)
           .default(DEFAULT_FLAKY_THRESHOLD)
           .describe('0.5 to 0.9999 (default 0.99), with flaky.rule "evidence": how likely a job must be a culprit before a failed gate fails it.'),
+        clearing: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Optimistic clearing (default false; needs batch.parallel 2 or more): when a train fails and the train built on it passes, both land together with one compare-and-swap (the tree that lands passed), instead of re-running or bisecting the failed one (docs/drain.md#optimistic-clearing).',
+          ),
       })
       .prefault({})
       .describe('How a failed gate run is judged when gates may be flaky (docs/drain.md#flaky-gates-the-evidence-rule).'),

@@ -74,7 +74,8 @@ export function parsePolicy(text: string): PolicyParse {
 /** What the flaky rule's checks read of a raw policy, whatever else it holds (valid or not). */
 const rawFlaky = z.looseObject({
   retries: z.looseObject({ flaky: z.unknown().optional() }).optional(),
-  flaky: z.looseObject({ rule: z.unknown().optional(), threshold: z.unknown().optional() }).optional(),
+  flaky: z.looseObject({ rule: z.unknown().optional(), threshold: z.unknown().optional(), clearing: z.unknown().optional() }).optional(),
+  batch: z.looseObject({ parallel: z.unknown().optional() }).optional(),
 });
 
 /**
@@ -109,12 +110,21 @@ function duplicateGateNames(raw: unknown): string[] {
 /**
  * Each rule's own key, checked on the raw policy (so with the schema's problems): retries.flaky
  * counts only under "retries", flaky.threshold only under "evidence"; written under the other
- * rule, either would be ignored without a word.
+ * rule, either would be ignored without a word. So would flaky.clearing with one train at a time.
  */
 function flakyRuleProblems(raw: unknown): string[] {
   const written = rawFlaky.safeParse(raw, PARSED_ONCE);
   if (!written.success) return [];
-  const { retries, flaky } = written.data;
+  const { retries, flaky, batch } = written.data;
+  const clearing =
+    flaky?.clearing === true && !(typeof batch?.parallel === 'number' && batch.parallel > 1)
+      ? ['flaky.clearing: needs batch.parallel 2 or more (a failed train is cleared by the train built on it, gating beside it)']
+      : [];
+  return [...clearing, ...ruleKeyProblems(retries, flaky)];
+}
+
+/** retries.flaky or flaky.threshold written under the other rule. */
+function ruleKeyProblems(retries: z.infer<typeof rawFlaky>['retries'], flaky: z.infer<typeof rawFlaky>['flaky']): string[] {
   const allowance = typeof retries?.flaky === 'number' && retries.flaky > 0;
   if (flaky?.rule === 'evidence' && allowance)
     return ['retries.flaky: counts only with "flaky": { "rule": "retries" }; remove retries.flaky to judge failures by evidence, or set that rule'];

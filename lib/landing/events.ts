@@ -23,6 +23,11 @@ export type DrainEvent =
    * only when the train splits into exactly this half (docs/drain.md#parallel-and-speculative-trains).
    */
   | { type: 'probe_started'; train: string; for: string; assumes: 'fails' | 'passes'; members: string[]; commit: string }
+  /**
+   * Optimistic clearing (policy flaky.clearing): train `train` failed (gate `gate`, `status`) and
+   * train `by`, built on it, passed: its members (`members`) land with `by`'s, in one landing.
+   */
+  | { type: 'cleared'; train: string; by: string; members: string[]; gate: string; status: string }
   | { type: 'member_skipped'; train: string; job: string; against: 'target' | 'train'; paths: string[] }
   | { type: 'gate_started'; train: string; gate: string; log: string }
   /** `advisory`: the gate failed and the policy marks it advisory: its failure is recorded, not counted. */
@@ -131,6 +136,8 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
       return event.assumes === 'fails'
         ? `  probing [${branches(event.members, names)}] as ${event.train}, the first part of train ${event.for} in case it fails`
         : `  probing [${branches(event.members, names)}] as ${event.train} on train ${event.for}, in case it passes`;
+    case 'cleared':
+      return `  train ${event.train} failed (gate ${event.gate}: ${event.status}), but train ${event.by} built on it passed: [${branches(event.members, names)}] land with it (flaky.clearing)`;
     case 'member_skipped':
       return `  ${who(event.job)} conflicts with the ${event.against} (${event.paths.join(', ')})`;
     case 'gate_started':

@@ -373,6 +373,18 @@ export function targetFlakyChanges(jobs: readonly JobRecord[], flaky: FlakyRecor
   }));
 }
 
+/**
+ * Optimistic clearing (policy flaky.clearing): the train these jobs rode failed, and the train built
+ * on it passed; they land with its members. The failed run is told in their journal (`land why`);
+ * nothing of the record changes (the landing that follows writes it).
+ */
+export function clearedChanges(
+  jobs: readonly JobRecord[],
+  cleared: { train: string; by: string; gate: string | null; status: string | null; log: string | null },
+): JobChange[] {
+  return jobs.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event: 'cleared', detail: { ...cleared } }));
+}
+
 /** A gate failed and a re-run of the same tree passed: the flake is kept on the record and in the journal. */
 export function flakyChanges(jobs: readonly JobRecord[], flaky: FlakyRecord): JobChange[] {
   return jobs.map((job) => ({

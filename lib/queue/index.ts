@@ -35,6 +35,7 @@ export {
   regatedChanges,
   ledgerObservedChanges,
   rerunChanges,
+  clearedChanges,
   flakyChanges,
   targetFlakyChanges,
 } from './changes.js';

@@ -29,7 +29,7 @@ export interface AbandonedTrain {
   /** When its first member was put back, or its void row's time (epoch ms). */
   at: number;
   members: string[];
-  /** Why its run is void (metricsRow.ts VOID_REASONS: interrupted, withdrawn, speculation_abandoned). */
+  /** Why its run is void (metricsRow.ts VOID_REASONS: interrupted, withdrawn, speculation_abandoned, cleared). */
   reason: string;
 }
 

@@ -110,7 +110,7 @@ function trainFamilies(stats: Stats): Family[] {
     counter('land_trains_not_landed', 'Judged trains of the period that did not land, by reason.', byLabel('reason', t.notLandedByReason)),
     counter(
       'land_trains_abandoned',
-      'Trains of the period whose run was void, by reason: withdrawn, interrupted, speculation_abandoned.',
+      'Trains of the period whose run was void, by reason: withdrawn, interrupted, speculation_abandoned, cleared.',
       byLabel('reason', t.abandonedByReason),
     ),
   ];

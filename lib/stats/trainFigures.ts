@@ -26,7 +26,7 @@ export interface TrainCounts {
    * speculative ones from the journal).
    */
   abandoned: number;
-  /** `abandoned` by reason: interrupted, withdrawn, speculation_abandoned; highest first. */
+  /** `abandoned` by reason: interrupted, withdrawn, speculation_abandoned, cleared; highest first. */
   abandonedByReason: Record<string, number>;
   /** Trains that did not land, by reason (`gate`, `target_red`, `cas_lost`, `target_dirty`, an infrastructure reason...). */
   notLandedByReason: Record<string, number>;

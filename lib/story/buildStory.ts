@@ -187,6 +187,16 @@ function noteFor(entry: JournalEntry): StoryEvent | null {
       return { kind: 'note', at, event: entry.event, text: flakeNoteText(entry) };
     case 'regated':
       return { kind: 'note', at, event: entry.event, text: 'judged afresh after `land retry` (a cached verdict was not reused)' };
+    case 'cleared': {
+      const d = journalDetail(entry, 'cleared');
+      const failed = `train ${d?.train ?? '?'} failed (gate ${d?.gate ?? '?'}: ${flatStatus(d?.status)})`;
+      return {
+        kind: 'note',
+        at,
+        event: entry.event,
+        text: `${failed}, but train ${d?.by ?? '?'}, built on it, passed: this job lands with it (optimistic clearing, policy flaky.clearing)`,
+      };
+    }
     case 'rebuilt':
       return { kind: 'note', at, event: entry.event, text: 'its record file had vanished; it was rebuilt from the journal' };
     case 'ledger_observed':

@@ -70,7 +70,7 @@ describe('parsePolicy', () => {
 
   it('the flaky rule: evidence by default; a policy written before it with retries.flaky keeps the fixed allowance; each key under its own rule', () => {
     const gates = [{ name: 'test', run: 'npm test' }];
-    expect(ok(JSON.stringify({ target: 'main', gates })).flaky).toEqual({ rule: 'evidence', threshold: 0.99 });
+    expect(ok(JSON.stringify({ target: 'main', gates })).flaky).toEqual({ rule: 'evidence', threshold: 0.99, clearing: false });
     expect(ok(JSON.stringify({ target: 'main', gates, retries: { flaky: 2 } })).flaky.rule).toBe('retries');
     expect(ok(JSON.stringify({ target: 'main', gates, retries: { flaky: 0 } })).flaky.rule).toBe('evidence');
     expect(ok(JSON.stringify({ target: 'main', gates, flaky: { rule: 'retries' }, retries: { flaky: 1 } })).retries.flaky).toBe(1);
@@ -86,6 +86,16 @@ describe('parsePolicy', () => {
     expect(problems({ target: 'main', gates, flaky: { threshold: 0.95 }, retries: { flaky: 2 } })).toEqual([thresholdProblem]);
     expect(ok(JSON.stringify({ target: 'main', gates, flaky: { rule: 'retries', threshold: 0.99 }, retries: { flaky: 2 } })).flaky.rule).toBe('retries');
     expect(pathsOf(problems({ target: 'main', gates, flaky: { threshold: 1.5 } }))).toEqual(['flaky.threshold']);
+  });
+
+  it('flaky.clearing: off by default; on only with batch.parallel 2 or more, where a train is built on the one ahead', () => {
+    const gates = [{ name: 'test', run: 'npm test' }];
+    expect(ok(JSON.stringify({ target: 'main', gates, batch: { parallel: 2 }, flaky: { clearing: true } })).flaky.clearing).toBe(true);
+    expect(ok(JSON.stringify({ target: 'main', gates, flaky: { clearing: false } })).flaky.clearing).toBe(false);
+    const needsParallel = 'flaky.clearing: needs batch.parallel 2 or more (a failed train is cleared by the train built on it, gating beside it)';
+    expect(problems({ target: 'main', gates, flaky: { clearing: true } })).toEqual([needsParallel]);
+    expect(problems({ target: 'main', gates, batch: { parallel: 1 }, flaky: { clearing: true } })).toEqual([needsParallel]);
+    expect(pathsOf(problems({ target: 'main', gates, batch: { parallel: 2 }, flaky: { clearing: 'yes' } }))).toEqual(['flaky.clearing']);
   });
 
   it('reports a duplicate gate name together with the other problems', () => {

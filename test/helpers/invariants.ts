@@ -193,8 +193,11 @@ function checkTargetCommits(input: InvariantInput, evidence: Evidence, report: I
   for (const commit of evidence.commits) {
     const short = commit.sha.slice(0, 12);
     if (commit.parents.length !== 2) {
-      // Only a fast-forward landing puts a non-merge on the target's first-parent line: its train is the tip itself.
-      const claimed = [...evidence.byId.values()].some((job) => claimStates.includes(job.state) && job.train === commit.sha && job.tip === commit.sha);
+      // Only a fast-forward landing puts a non-merge on the target's first-parent line: the job's tip,
+      // its train that commit (or, cleared by the train behind it, a train above it).
+      const claimed = [...evidence.byId.values()].some(
+        (job) => claimStates.includes(job.state) && job.tip === commit.sha && onTrain(evidence, commit.sha, job.train),
+      );
       if (!claimed) report.unexpected.push(`commit ${short} on ${input.target} is no job's landing (parents ${commit.parents.length})`);
       continue;
     }
@@ -274,8 +277,9 @@ export function checkInvariants(input: InvariantInput): InvariantReport {
     containedTips: containedTips(input.dir, input.target),
     byId: new Map(records.map((job) => [job.id, job])),
   };
-  // A fast-forward landing has no merge commit and no trailer: its job is the record whose train it is.
-  const fastForwarded = (sha: string) => records.find((job) => job.train === sha && job.tip === sha)?.id ?? sha;
+  // A fast-forward landing has no merge commit and no trailer: its job is the landed record whose tip
+  // it is (its train is that commit, or, cleared by the train behind it, that train's commit).
+  const fastForwarded = (sha: string) => records.find((job) => job.state === 'landed' && job.tip === sha)?.id ?? sha;
   report.merged = commits.map((c) => c.job ?? fastForwarded(c.sha));
   for (const [state, n] of countBy(records, (job) => job.state)) report.states[state] = n;
   checkTargetCommits(input, evidence, report);

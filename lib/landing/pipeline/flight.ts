@@ -29,6 +29,8 @@ export interface Flight {
    * landed. `landed` wakes what waits for that (a re-run: ../trains/rerunTrain.ts).
    */
   hold: { writes: (() => void)[] | null; landed: (() => void)[] };
+  /** Whether its first run passed: known at its verdict, or at its first FAIL (before any re-run waits for the train ahead). */
+  firstPass: Promise<boolean>;
 }
 
 /** What a speculative build needs: the real target tip, and the jobs it holds out of speculation. */
@@ -50,31 +52,48 @@ function speculation(ctx: DrainContext, on: Flight, source: SpecSource): Specula
   };
 }
 
+/**
+ * How a train is launched: on the target (`on` null) or speculatively on a train in flight; a
+ * bisection's first half; with `behindPassed` (optimistic clearing), asked after its FAIL whether
+ * the train built on it passed.
+ */
+export interface LaunchOptions {
+  on: { flight: Flight; source: SpecSource } | null;
+  firstHalf?: boolean;
+  behindPassed?: (trainId: string) => Promise<boolean>;
+}
+
 /** Starts a train (on the target, or speculatively on `on`) and its judgement; null when nobody rides. */
-export async function launch(
-  ctx: DrainContext,
-  batch: BatchState,
-  plan: TrainPlan,
-  on: { flight: Flight; source: SpecSource } | null,
-  firstHalf = false,
-): Promise<Flight | null> {
+export async function launch(ctx: DrainContext, batch: BatchState, plan: TrainPlan, opts: LaunchOptions): Promise<Flight | null> {
+  const { on } = opts;
   const stop = new AbortController();
   const hold: Flight['hold'] = { writes: on ? [] : null, landed: [] };
   const abort = AbortSignal.any([ctx.abort, stop.signal]);
+  let firstFail = () => {};
+  const failedFirst = new Promise<false>((resolve) => {
+    firstFail = () => resolve(false);
+  });
   const own: DrainContext = {
     ...ctx,
     abort,
     keep: (write) => (hold.writes ? hold.writes.push(write) : write()),
-    aheadLanded: () => aheadLanded(hold, abort),
+    aheadLanded: () => {
+      firstFail();
+      return aheadLanded(hold, abort);
+    },
   };
   const started = await startTrain(own, batch, plan, on ? speculation(ctx, on.flight, on.source) : undefined);
   if (!started) return null;
-  const judged = judgeStarted(own, batch, plan, started).then(
+  const { behindPassed } = opts;
+  const judging: DrainContext = behindPassed ? { ...own, behindPassed: () => behindPassed(started.trainId) } : own;
+  const judged = judgeStarted(judging, batch, plan, started).then(
     (value) => ({ ok: true as const, judged: value }),
     (error: unknown) => ({ ok: false as const, error }),
   );
-  const bisecting = firstHalf || started.before.every((job) => job.requeued && job.reason === 'bisected');
-  return { batchId: batch.id, plan, started, on: on ? on.flight.started.trainId : null, bisecting, stop, judged, hold };
+  const passed = judged.then((result) => result.ok && result.judged.judgement.verdict === 'PASS');
+  const firstPass = Promise.race([passed, failedFirst]);
+  const bisecting = opts.firstHalf === true || started.before.every((job) => job.requeued && job.reason === 'bisected');
+  return { batchId: batch.id, plan, started, on: on ? on.flight.started.trainId : null, bisecting, stop, judged, hold, firstPass };
 }
 
 /** Resolves once the train ahead has landed (at once for a train built on the target), or this train is stopped. */
@@ -111,7 +130,7 @@ export async function abandon(ctx: DrainContext, flights: readonly Flight[], aft
     const judged = await flight.judged;
     flight.hold.writes = [];
     const steps = abandonSteps(flight.started.before, { train: flight.started.trainId, after, why });
-    const row = judged.ok ? abandonedRow(ctx, flight, judged.judged) : null;
+    const row = judged.ok ? voidedRow(ctx, flight, judged.judged, 'speculation_abandoned') : null;
     await ctx.store.withQueueLock(() => {
       if (row) ctx.store.appendMetric(row);
       applyChangesLocked(ctx.store, steps.changes);
@@ -120,8 +139,8 @@ export async function abandon(ctx: DrainContext, flights: readonly Flight[], aft
   }
 }
 
-/** An abandoned speculative train's void row. */
-function abandonedRow(ctx: DrainContext, flight: Flight, judged: RerunOutcome): MetricsRow {
+/** The void row of a train in flight: abandoned behind a train that did not land, or cleared by the train behind it (./clearing.ts). */
+export function voidedRow(ctx: DrainContext, flight: Flight, judged: RerunOutcome, reason: 'speculation_abandoned' | 'cleared'): MetricsRow {
   const { started, plan, batchId } = flight;
   const { built } = started;
   const facts = {
@@ -134,7 +153,7 @@ function abandonedRow(ctx: DrainContext, flight: Flight, judged: RerunOutcome): 
     runs: { prior: judged.prior, history: judged.runs },
     window: currentWindow(ctx.store, plan.view.loaded.policy.batch.max),
   };
-  return voidRow(facts, judged.judgement, 'speculation_abandoned');
+  return voidRow(facts, judged.judgement, reason);
 }
 
 /** Stops the gates of these trains and waits for them, writing nothing (the queue is no longer this drainer's). */

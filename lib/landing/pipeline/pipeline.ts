@@ -4,7 +4,9 @@
 // (plan/settlement.ts): when the head lands, the next one is the head, its base now the target
 // (checked again before its own CAS).
 // When the head does not land, every train behind it is abandoned (gates stopped, members put back
-// as they were, nothing recorded as their verdict) and planned again. The next speculative train is
+// as they were, nothing recorded as their verdict) and planned again. With flaky.clearing, a head
+// that failed is first cleared by the train behind it when that one passed: both land as one
+// (./clearing.ts). The next speculative train is
 // planned with the same pure planTrain over the runnable jobs (those in flight are not runnable).
 // How the spare slots are spent (probes of either outcome of the head, or trains behind it) is
 // plan/speculation.ts's choice, from the culprit rate.
@@ -26,6 +28,8 @@ import {
   type TrainPlan,
 } from '../trains/runTrains.js';
 import { currentWindow, recordedTally } from '../window.js';
+import type { RerunOutcome } from '../trains/rerunTrain.js';
+import { clearable, settleCleared } from './clearing.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
 import { cachedHeadVerdict, dropProbe, headSpot, keepProbe, pastCulpritSpot, pastLoneSpot, probeHolds, startProbe, type Probe } from './probe.js';
 
@@ -152,7 +156,7 @@ async function fillBehind(p: Pipeline): Promise<void> {
         for (const id of ids) p.held.add(id);
       },
     };
-    const flight = await launch(p.ctx, next.batch, next.plan, { flight: last, source });
+    const flight = await launch(p.ctx, next.batch, next.plan, { on: { flight: last, source }, behindPassed: clearingFor(p, next.plan) });
     if (flight) p.flights.push(flight);
   }
 }
@@ -169,10 +173,34 @@ async function reloaded(ctx: DrainContext): Promise<Omit<PassView, 'jobs'>> {
   return { loaded, baseTree: await treeOf(ctx.cwd, loaded.tip), fastPath: null };
 }
 
+/**
+ * Optimistic clearing (./clearing.ts): with flaky.clearing, a train's FAIL asks, before any re-run,
+ * whether the train built on it passed (its first run; a FAIL of it says no at once).
+ */
+function clearingFor(p: Pipeline, plan: TrainPlan): ((trainId: string) => Promise<boolean>) | undefined {
+  if (p.opts.parallel < 2 || !plan.view.loaded.policy.flaky.clearing) return undefined;
+  return async (trainId) => (await trainBehind(p, trainId))?.firstPass ?? false;
+}
+
+/** The train in flight built on this one, once the trains being added are in. */
+async function trainBehind(p: Pipeline, trainId: string): Promise<Flight | undefined> {
+  await filled(p);
+  return p.flights.find((flight) => flight.on === trainId);
+}
+
+/** The train behind the failed head whose PASS clears it (./clearing.ts), or null. */
+async function clearedBy(p: Pipeline, head: Flight, judged: RerunOutcome): Promise<Flight | null> {
+  if (p.opts.parallel < 2 || !clearable(head.plan.view.loaded.policy, judged.judgement)) return null;
+  const behind = await trainBehind(p, head.started.trainId);
+  return behind && behind === p.flights[1] && (await behind.firstPass) ? behind : null;
+}
+
 /** The head settled as today: the effects after its verdict, the settlement, applied. Trains behind a head that did not land are abandoned first. */
 async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }> {
   const head = p.flights[0] as Flight;
   const judged = await verdictOf(head);
+  const behind = await clearedBy(p, head, judged);
+  if (behind) return settleClearedHead(p, head, judged, behind);
   const trainId = head.started.trainId;
   // A verdict that is no PASS voids the trains behind before it is settled (a culprit found
   // rejoins the halves of its batch, those put back included). A PASS is settled (CAS) while
@@ -190,10 +218,33 @@ async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }>
   // A landing is published before its probes are kept (a probe may still be gating).
   if (!landed) await settleProbes(p, trainId, next, failedAlone(p, head, next));
   p.flights.shift();
-  if (!landed && p.flights.length) {
-    if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
-    else await abandon(p.ctx, p.flights, trainId, `train ${trainId} ahead did not land`);
-    p.flights.length = 0;
+  if (!landed) await abandonAll(p, next, trainId);
+  return { next, landed };
+}
+
+/** After a head that did not land: every train behind it is abandoned (only stopped when the drain lock is lost). */
+async function abandonAll(p: Pipeline, next: Next, trainId: string): Promise<void> {
+  if (!p.flights.length) return;
+  if (next.next === 'stop' && next.why === 'lock_lost') await dropAll(p.flights);
+  else await abandon(p.ctx, p.flights, trainId, `train ${trainId} ahead did not land`);
+  p.flights.length = 0;
+}
+
+/**
+ * The failed head cleared by the train behind it: the head's probes are dropped (their bets were on
+ * the head alone), both trains settle as one, and leave the pipeline. Landed: the held verdict
+ * writes of the train behind are written (its tree passed) and the trains behind it go on.
+ */
+async function settleClearedHead(p: Pipeline, head: Flight, judged: RerunOutcome, behind: Flight): Promise<{ next: Next; landed: boolean }> {
+  for (const probe of p.probes.splice(0)) await dropProbe(p.ctx, probe);
+  const next = await settleCleared(p.ctx, head, judged, behind, await verdictOf(behind));
+  const landed = next.next === 'publish';
+  await filled(p);
+  p.flights.splice(0, 2);
+  if (landed) confirm(behind);
+  else {
+    behind.hold.writes = [];
+    await abandonAll(p, next, behind.started.trainId);
   }
   return { next, landed };
 }
@@ -240,7 +291,7 @@ async function promote(p: Pipeline, landedTrain: string): Promise<void> {
 
 /** Starts the first train of a failed batch's first half, or of the pass, on the target tip. */
 async function startHead(p: Pipeline, plan: TrainPlan, batchId: string, waiting: JobRecord[], firstHalf = false): Promise<boolean> {
-  const flight = await launch(p.ctx, { id: batchId, waiting }, plan, null, firstHalf);
+  const flight = await launch(p.ctx, { id: batchId, waiting }, plan, { on: null, firstHalf, behindPassed: clearingFor(p, plan) });
   if (flight) p.flights.push(flight);
   return flight !== null;
 }

@@ -42,6 +42,18 @@ export interface TrainFacts {
    * last one's) and the runs its members' records counted before. Absent: one run, nothing before.
    */
   runs?: { prior: TrainRuns; history: readonly GateRun[]; ended?: RerunEnd };
+  /**
+   * Optimistic clearing (pipeline/clearing.ts): this train lands the members of the failed train it
+   * was built on too; those (`members`, ids) landed by that train's own kind of landing.
+   */
+  cleared?: { members: readonly string[]; kind: TrainKind };
+}
+
+type TrainKind = TrainFacts['train']['kind'];
+
+/** How a member lands: its train's kind, or, for a member of a cleared train, that train's kind. */
+export function landedViaOf(facts: Pick<TrainFacts, 'train' | 'cleared'>, job: Pick<JobRecord, 'id'>): TrainKind {
+  return facts.cleared?.members.includes(job.id) ? facts.cleared.kind : facts.train.kind;
 }
 
 /** What the effects after the gate found, beyond the verdict itself. */
@@ -410,16 +422,18 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
       return {
         changes: [
           ...flakyOf(facts),
-          ...landChanges(members, {
-            via: train.kind,
-            base: train.base,
-            tree: train.tree,
-            train: train.commit,
-            gateLog: judgement.log,
-            gate: judgement.telemetry,
-            verdict: 'PASS',
-            trainRuns: trainRunsOf(facts),
-          }),
+          ...members.flatMap((job) =>
+            landChanges([job], {
+              via: landedViaOf(facts, job),
+              base: train.base,
+              tree: train.tree,
+              train: train.commit,
+              gateLog: judgement.log,
+              gate: judgement.telemetry,
+              verdict: 'PASS',
+              trainRuns: trainRunsOf(facts),
+            }),
+          ),
         ],
         metric: metricRow(facts, judgement, {
           verdict: 'PASS',

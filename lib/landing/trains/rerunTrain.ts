@@ -61,7 +61,7 @@ function stopAsked(ctx: JudgeContext, members: readonly JobRecord[]): boolean {
 }
 
 /** What judging with re-runs needs beyond a judgement: the drain's flake history, and for a speculative train when the train ahead landed. */
-export type RerunContext = JudgeContext & { flakes: FlakeHistory; aheadLanded?: () => Promise<void> };
+export type RerunContext = JudgeContext & { flakes: FlakeHistory; aheadLanded?: () => Promise<void>; behindPassed?: () => Promise<boolean> };
 
 /**
  * Whether the last run is settled or the tree gated again, under the policy's rule. Only a FAIL
@@ -83,23 +83,26 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
   const runs = [gateRunOf(judgement, 1, ids.trainId)];
   for (;;) {
     // A speculative train's FAIL waits for the train ahead: abandoned with it, or judged once it landed.
-    if (runs.at(-1)?.verdict === 'FAIL' && ctx.aheadLanded) await ctx.aheadLanded();
+    const failed = runs.at(-1)?.verdict === 'FAIL';
+    if (failed && ctx.aheadLanded) await ctx.aheadLanded();
+    // Optimistic clearing (policy flaky.clearing): the train built on this one passed; no re-run, the pipeline lands both.
+    const cleared = failed && ctx.behindPassed !== undefined && (await ctx.behindPassed());
     const decision = rerunDecision(ctx, policy, { members: members.length, prior, runs });
-    if (decision.kind === 'settle' || stopAsked(ctx, members)) {
+    if (cleared || decision.kind === 'settle' || stopAsked(ctx, members)) {
       ctx.flakes.record(runs, t.built.tree);
       return { judgement, runs, prior, ...(decision.kind === 'settle' ? { ended: endOf(policy, decision) } : {}) };
     }
-    const failed = runs.at(-1) as GateRun;
+    const last = runs.at(-1) as GateRun;
     const why = rerunWhy(policy, decision);
-    await applyChanges(ctx.store, rerunChanges(members, { train: ids.trainId, run: decision.run, failed, trainRuns: runsAfter(prior, runs), why }));
+    await applyChanges(ctx.store, rerunChanges(members, { train: ids.trainId, run: decision.run, failed: last, trainRuns: runsAfter(prior, runs), why }));
     ctx.emit({
       type: 'gate_rerun',
       train: ids.trainId,
       job: (members[0] as JobRecord).id,
       jobs: members.length,
       run: decision.run,
-      gate: failed.gate ?? '?',
-      status: failed.status ?? 'FAIL',
+      gate: last.gate ?? '?',
+      status: last.status ?? 'FAIL',
       ...why,
     });
     judgement = await judgeOnce(ctx, t, null, decision.run);

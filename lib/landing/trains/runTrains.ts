@@ -23,7 +23,7 @@ import { publishLanding } from './publish.js';
 import { checkTarget } from '../gates/targetCheck.js';
 import { voidRedEpisode } from '../gates/verdictCache.js';
 import { protectHookCheck } from '../../hooks/guard.js';
-import { effectNeeded, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
+import { effectNeeded, landedViaOf, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
 import { startsBatch } from '../plan/trainPlan.js';
 import { bumpWindow, currentWindow, recordedTally } from '../window.js';
@@ -63,6 +63,11 @@ export interface DrainContext {
    * for that train's culprit (pipeline/flight.ts). Absent: the train is built on the target.
    */
   aheadLanded?: () => Promise<void>;
+  /**
+   * Optimistic clearing (policy flaky.clearing, batch.parallel): whether the train built on this one
+   * passed. Asked after a FAIL, before a re-run: true ends the runs (pipeline/clearing.ts lands both).
+   */
+  behindPassed?: () => Promise<boolean>;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */
@@ -168,6 +173,8 @@ export interface Started {
   members: JobRecord[];
   /** The riders as they were queued just before the train started (what an abandoned train puts back). */
   before: JobRecord[];
+  /** Optimistic clearing: this train lands a failed train's members too (plan/settlement.ts TrainFacts.cleared). */
+  cleared?: TrainFacts['cleared'];
 }
 
 /**
@@ -249,6 +256,7 @@ export async function settleStarted(ctx: DrainContext, batch: BatchState, plan: 
     waiting: batch.waiting,
     now: nowIso(),
     runs: { prior, history: runs, ...(ended ? { ended } : {}) },
+    ...(started.cleared ? { cleared: started.cleared } : {}),
   };
   if (found.step === 'land') return landThroughStore(ctx, facts, judgement, started);
   const settlement = settleTrain(facts, judgement, found);
@@ -288,7 +296,11 @@ async function landThroughStore(ctx: DrainContext, facts: TrainFacts, judgement:
     commit: built.train,
     message: `land: train ${trainId} (${members.map((m) => m.id).join(' ')})`,
     hookOff: () => protectHookCheck(ctx.cwd, store, facts.target),
-    markLanding: () => applyChanges(store, landingChanges(members, { commit: built.train, base: built.base, tree: built.tree, kind: built.kind })),
+    markLanding: () =>
+      applyChanges(
+        store,
+        members.flatMap((job) => landingChanges([job], { commit: built.train, base: built.base, tree: built.tree, kind: landedViaOf(facts, job) })),
+      ),
     recordLanded: () => applyChangesLocked(store, landed.changes),
   });
   switch (result.kind) {

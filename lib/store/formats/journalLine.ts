@@ -132,6 +132,11 @@ export const journalDetailSchemas = {
     status: maybe,
     passedRun: z.number(),
   }),
+  /**
+   * Optimistic clearing (policy flaky.clearing): train `train` failed (`gate`, `status`, `log`) with
+   * this job on it, and train `by`, built on it, passed: the job landed with `by`'s members.
+   */
+  cleared: z.looseObject({ train: text, by: text, gate: maybe, status: maybe, log: maybe }),
   uncertain: z.looseObject(reconcileFields),
   /** A change `land reconcile` made: the change's own detail (landed, requeued, canceled) and the finding. */
   reconciled: z.looseObject({ ...reconcileFields, train: text.optional(), via: text.optional(), reason: text.optional() }),

@@ -58,9 +58,10 @@ export type MetricsRow = z.infer<typeof metricsRowSchema>;
 
 /**
  * Why a train's run is void (verdict VOID): a signal stopped its gates, a member was canceled or
- * stopped while they ran, or it was a speculative train behind one that did not land.
+ * stopped while they ran, it was a speculative train behind one that did not land, or it failed
+ * and the train built on it passed and landed its members with its own (policy flaky.clearing).
  */
-export const VOID_REASONS = ['interrupted', 'withdrawn', 'speculation_abandoned'] as const;
+export const VOID_REASONS = ['interrupted', 'withdrawn', 'speculation_abandoned', 'cleared'] as const;
 export type VoidReason = (typeof VOID_REASONS)[number];
 
 /** Whether a stored row's run is void (its gates ran, nothing it found counts). */

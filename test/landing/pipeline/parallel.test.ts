@@ -26,7 +26,8 @@ interface ParallelRepo extends QueueRepo {
 
 /** A queue with batch.parallel whose gate sleeps a little (so trains overlap); `hold`: gates wait for go(). */
 /** `evidence`: the default flaky rule (else a FAIL is final at once: these tests' subject is the pipeline). */
-function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; unsandboxed?: boolean; evidence?: boolean }): ParallelRepo {
+/** `clearing`: policy flaky.clearing (optimistic clearing). */
+function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; unsandboxed?: boolean; evidence?: boolean; clearing?: boolean }): ParallelRepo {
   const repo = makeQueueRepo();
   const gate = {
     name: 'test',
@@ -38,7 +39,7 @@ function parallelRepo(opts: { parallel: number; max: number; hold?: boolean; uns
     target: 'main',
     gates: [gate],
     batch: { max: opts.max, parallel: opts.parallel },
-    ...(opts.evidence ? {} : FAIL_AT_ONCE),
+    flaky: { ...(opts.evidence ? {} : FAIL_AT_ONCE.flaky), ...(opts.clearing ? { clearing: true } : {}) },
     ...(opts.unsandboxed ? { sandbox: UNSANDBOXED } : {}),
   });
   if (opts.hold) writeFileSync(join(repo.scratch, 'hold'), '');
@@ -138,6 +139,48 @@ describe('land run with batch.parallel 2', () => {
     expect(reruns.map((e) => e.train)).toEqual([head?.train, head?.train]);
     expect(run.of('train_abandoned')).toEqual([expect.objectContaining({ train: behind?.train })]);
     expect(repo.gateLines().filter((line) => line.split(' ').includes(good)).length).toBe(2);
+  });
+
+  it('optimistic clearing: a flake fails the head once, the train built on it passes; both land in one CAS, no re-run, the head cleared in the story', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 1, evidence: true, clearing: true });
+    const before = repo.git('rev-parse', 'main');
+    const [flaked, good] = (await submitBranches(repo, 2)) as [string, string];
+    writeFileSync(join(repo.scratch, `flake-${flaked}`), '');
+    const run = await runDrain(repo.dir);
+    expect(run.summary).toMatchObject({ stopped: null, landed: [flaked, good], failed: [] });
+    const [head, behind] = builtTrains(run.events as Event[]);
+    expect(behind).toMatchObject({ members: [good], onTrain: head?.train });
+    // Cleared at its first FAIL: no re-run of the head (the default rule would have re-run it), no target check.
+    expect(run.of('gate_rerun')).toEqual([]);
+    expect(run.of('checking_target')).toEqual([]);
+    expect(run.of('cleared')).toEqual([expect.objectContaining({ train: head?.train, by: behind?.train, members: [flaked], gate: 'test', status: 'exit 1' })]);
+    expect(run.of('landed')).toEqual([expect.objectContaining({ train: behind?.train, commit: behind?.commit, members: [flaked, good] })]);
+    expect(repo.gateLines().length).toBe(2);
+    // One compare-and-swap: main went from its old tip to the commit of the train behind, which holds the head's.
+    expect(repo.git('rev-parse', 'main')).toBe(behind?.commit);
+    expect(repo.git('rev-parse', `${behind?.commit}^`)).toBe(head?.commit);
+    expect(repo.git('rev-parse', `${head?.commit}^`)).toBe(before);
+    const rows = metricRows(repo);
+    expect(rows.find((row) => row.train === head?.train)).toMatchObject({ verdict: 'VOID', reason: 'cleared' });
+    expect(rows.find((row) => row.train === behind?.train)).toMatchObject({ verdict: 'PASS', landed: true, members: [flaked, good] });
+    const jobs = await jobsById(repo);
+    expect(jobs.get(flaked)).toMatchObject({ state: 'landed', train: behind?.commit });
+    const why = await land(repo.dir, ['why', flaked]);
+    expect(why.stdout).toMatch(new RegExp(`train ${head?.train} failed \\(gate test: exit 1\\), but train ${behind?.train}, built on it, passed`));
+    const branches = ['b1', 'b2'].map((name) => ({ name, tip: repo.tip(name), kind: 'good' as const }));
+    const report = checkInvariants({ dir: repo.dir, target: 'main', base: before, branches, phase: 'settled' });
+    expect(isClean(report), summarize(report)).toBe(true);
+    const check = await land(repo.dir, ['reconcile', '--check', '--json']);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+
+  it('optimistic clearing never clears a culprit: the train built on it fails too, so the culprit fails and the other lands', async () => {
+    const repo = parallelRepo({ parallel: 2, max: 1, clearing: true });
+    const [culprit, good] = (await submitBranches(repo, 2, [1])) as [string, string];
+    const run = await runDrain(repo.dir);
+    expect(run.summary).toMatchObject({ stopped: null, landed: [good], failed: [culprit] });
+    expect(run.of('cleared')).toEqual([]);
+    expect(repo.git('log', '--format=%B', 'main')).not.toContain(`Land-Job: ${culprit}`);
   });
 
   it('the default flaky rule: while a lone culprit is confirmed by re-runs, the train past it gates beside it on the target, and is kept', async () => {

@@ -69,6 +69,20 @@ describe('effectNeeded', () => {
 });
 
 describe('settleTrain', () => {
+  it('PASS of a train that cleared the failed train it was built on: all land with its commit, each by the kind of the train it rode', () => {
+    const members = [job(1), job(2), job(3)];
+    const cleared = { members: [members[0]?.id as string], kind: 'fast-forward' as const };
+    const s = settleTrain(facts(members, { cleared }), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
+    const changes = on(s, members);
+    expect(changes.map((c) => [c.id, c.to, c.record.landedVia, c.record.train])).toEqual([
+      [members[0]?.id, 'landed', 'fast-forward', COMMIT],
+      [members[1]?.id, 'landed', 'merge', COMMIT],
+      [members[2]?.id, 'landed', 'merge', COMMIT],
+    ]);
+    expect(s.window).toMatchObject({ decided: { jobs: 3, culprits: 0 } });
+    expect(s.metric).toMatchObject({ verdict: 'PASS', landed: true, members: members.map((m) => m.id) });
+  });
+
   it('PASS, landed: every member landed, the window is sized again (no culprit recorded: batch.max), one landed metrics row, then publish', () => {
     const members = [job(1), job(2)];
     const s = settleTrain(facts(members), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
