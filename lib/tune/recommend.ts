@@ -2,11 +2,14 @@
 // on the recorded history (./replay.ts), and the one to use with its reason. The rule
 // (docs/tune.md "The recommendation"): among the settings whose median time to land is within
 // 10% of the fastest, the fewest gate runs per landed job; the current setting is kept when it is
-// one of those and within 5% of that many gate runs.
+// one of those and within 5% of that many gate runs. Good trees fail at the recorded flake rate.
+// Then optimistic clearing (policy flaky.clearing) is replayed on and off at the setting to use,
+// over several seeds of the flakes, and advised on (docs/tune.md "Optimistic clearing").
 import type { History } from '../stats/history.js';
 import { duration } from '../text/duration.js';
-import { replayDrain, type ReplayFlaky, type ReplayResult, type ReplaySetting } from './replay.js';
+import { replayDrain, type ReplayFlakes, type ReplayFlaky, type ReplayResult, type ReplaySetting } from './replay.js';
 import { MIN_DECIDED, percentile, replayInput, type ReplayInput } from './replayInput.js';
+import { adviseClearing, type ClearingAdvice } from './clearingAdvice.js';
 
 export const GRID = { max: [1, 2, 4, 8, 16, 32], waitSeconds: [0, 30, 60, 300], parallel: [1, 2, 4] } as const;
 /** How much slower than the fastest median time to land a recommended setting may be. */
@@ -38,10 +41,20 @@ export interface Recommendation {
 
 export interface TuneAdvice {
   current: ReplaySetting;
-  /** `flaky`: the policy's flaky rule the replay re-runs a FAIL by (null: a FAIL final at once). */
-  input: Omit<ReplayInput, 'jobs' | 'ids' | 'start'> & { jobs: number; culpritRate: number | null; start: string | null; flaky: ReplayFlaky | null };
+  /**
+   * `flaky`: the policy's flaky rule the replay re-runs a FAIL by (null: a FAIL final at once);
+   * `clearing`: whether the policy has flaky.clearing on (the grid is replayed with it as it is).
+   */
+  input: Omit<ReplayInput, 'jobs' | 'ids' | 'start'> & {
+    jobs: number;
+    culpritRate: number | null;
+    start: string | null;
+    flaky: ReplayFlaky | null;
+    clearing: boolean;
+  };
   settings: SettingFigures[];
   recommendation: Recommendation;
+  clearing: ClearingAdvice;
 }
 
 const uniqueSorted = (values: readonly number[]) => [...new Set(values)].sort((a, b) => a - b);
@@ -133,15 +146,24 @@ export function recommend(settings: readonly SettingFigures[], decided: number):
   return { setting: best.setting, keep: false, reason: `${what}: ${runs(best)} gate runs per landed job${versus}` };
 }
 
-/** Replays the history under every candidate setting (a FAIL re-run as `flaky` says) and recommends one. */
-export function tune(history: History, current: ReplaySetting, flaky: ReplayFlaky | null = null): TuneAdvice {
+/** Replays the history under every candidate setting (a FAIL re-run as `flaky` says, flakes at the recorded rate) and recommends one, and whether to clear. */
+export function tune(history: History, current: ReplaySetting, flaky: ReplayFlaky | null = null, clearing = false): TuneAdvice {
   const input = replayInput(history);
   const grid = candidateGrid(current);
+  const flakes: ReplayFlakes = { rate: input.flakes.rate, clearing, seed: 1 };
   const settings = input.jobs.length
-    ? grid.map((setting) => figuresOf(setting, replayDrain(input.jobs, setting, input.gate.seconds, flaky), same(setting, current)))
+    ? grid.map((setting) => figuresOf(setting, replayDrain(input.jobs, setting, input.gate.seconds, flaky, flakes), same(setting, current)))
     : [];
   const decided = input.jobs.length;
   const { start, landed, culprits, leftOut, gate } = input;
+  const recommendation: Recommendation =
+    decided === 0 && history.since !== null
+      ? {
+          setting: null,
+          keep: false,
+          reason: `no history in this period: no job landed or failed as a culprit since ${new Date(history.since).toISOString()}`,
+        }
+      : recommend(settings, decided);
   return {
     current,
     input: {
@@ -152,16 +174,12 @@ export function tune(history: History, current: ReplaySetting, flaky: ReplayFlak
       culpritRate: decided ? culprits / decided : null,
       leftOut,
       gate,
+      flakes: input.flakes,
       flaky,
+      clearing,
     },
     settings,
-    recommendation:
-      decided === 0 && history.since !== null
-        ? {
-            setting: null,
-            keep: false,
-            reason: `no history in this period: no job landed or failed as a culprit since ${new Date(history.since).toISOString()}`,
-          }
-        : recommend(settings, decided),
+    recommendation,
+    clearing: adviseClearing(input, recommendation.setting ?? current, flaky, { now: clearing, enough: recommendation.setting !== null }),
   };
 }

@@ -7,7 +7,9 @@
 // built on the train ahead and gate together, settle in order, and those behind a train that does
 // not land are abandoned and planned again (lib/landing/pipeline/pipeline.ts). With `flaky`, a FAIL
 // is re-run as the policy's flaky rule says (plan/flakyPlan.ts decideRerun, the gate deterministic:
-// a culprit fails every run, and each fresh PASS is a clean run of its history). Probes are not
+// a culprit fails every run, and each fresh PASS is a clean run of its history). With `flakes`, a
+// fresh run of a good tree fails at the recorded flake rate (seeded), and with its `clearing` a
+// failed head whose train behind passed lands with it (pipeline/clearing.ts). Probes are not
 // modelled. docs/tune.md says what this cannot replay.
 import { planTrain, splitFailed, startsBatch, type PlanJob } from '../landing/plan/trainPlan.js';
 import { addTally, EMPTY_TALLY, expectedRate, initialWindow, windowFor, type CulpritTally } from '../landing/plan/windowPlan.js';
@@ -28,6 +30,19 @@ export interface ReplaySetting {
 /** The policy's flaky rule, and the gate's history when the replay starts (the evidence rule's). */
 export type ReplayFlaky = { rule: 'evidence'; threshold: number; history: GateEvidence } | { rule: 'retries'; allowance: number };
 
+/**
+ * Random flakes: each fresh run of a good tree fails with probability `rate` (a seeded draw), and
+ * optimistic clearing (policy flaky.clearing) on or off.
+ */
+export interface ReplayFlakes {
+  rate: number;
+  clearing: boolean;
+  seed: number;
+}
+
+/** A deterministic gate, no clearing. */
+export const NO_FLAKES: ReplayFlakes = { rate: 0, clearing: false, seed: 0 };
+
 export interface ReplayResult {
   /** Gate runs started: every train that is not a cached verdict (abandoned ones included), and main's own checks. */
   gateRuns: number;
@@ -37,6 +52,10 @@ export interface ReplayResult {
   abandoned: number;
   landed: number;
   failed: number;
+  /** Of `failed`, good jobs failed by flakes (a FAIL that the flaky rule took for a culprit's). */
+  ejected: number;
+  /** Failed trains cleared by the train behind them (flakes.clearing). */
+  cleared: number;
   /** Seconds from submission to landing of each landed job, in queue order. */
   timesToLand: number[];
   /** When the last train settled (seconds after the first submission). */
@@ -65,6 +84,8 @@ interface Flight {
   saved: Pick<RJob, 'requeued' | 'reason' | 'batch'>[];
   /** Its gates ran (no cached verdict). */
   ran: boolean;
+  /** A member, or one of a train it is built on, is a culprit: every run of it fails. */
+  culprit: boolean;
 }
 
 interface Replay {
@@ -88,6 +109,9 @@ interface Replay {
   /** The flaky rule, and the gate's clean runs and flakes so far (changed as the replay goes). */
   flaky: ReplayFlaky | null;
   evidence: GateEvidence;
+  flakes: ReplayFlakes;
+  /** Flake draws made so far (each fresh run of a good tree draws once). */
+  draws: number;
   out: ReplayResult;
 }
 
@@ -140,8 +164,11 @@ function plan(r: Replay): RJob[] {
   return planTrain([...r.requeued, ...r.fresh.slice(r.freshAt, r.freshAt + Math.max(1, r.window))], r.window);
 }
 
-/** Starts a train on `base` now: a cached verdict is known at once, else one gate run of gateSeconds. */
-function launch(r: Replay, members: RJob[], base: Sum, identity?: { id: string; attempt: number }): void {
+/**
+ * Starts a train on `base` now: a cached verdict is known at once, else one gate run of gateSeconds.
+ * `ahead`: the train it is built on, when that is no landed tree (its culprit is in this tree too).
+ */
+function launch(r: Replay, members: RJob[], base: Sum, identity?: { id: string; attempt: number }, ahead?: Flight): void {
   const head = members[0] as RJob;
   const fresh = !identity && (startsBatch(head) || !head.batch);
   const batchId = identity?.id ?? (fresh ? `b${++r.batches}` : (head.batch as BatchRef).id);
@@ -163,9 +190,24 @@ function launch(r: Replay, members: RJob[], base: Sum, identity?: { id: string; 
   const tree = members.reduce((sum, job) => addSum(sum, job.hash), base);
   const cached = r.cache.get(keyOf(tree));
   if (cached === undefined) r.out.gateRuns += 1;
-  const pass = cached ?? !members.some((job) => job.culprit);
-  if (cached === undefined && pass) cleanRun(r);
-  r.flights.push({ members, batchId, attempt, tree, pass, saved, ran: cached === undefined, end: r.now + (cached === undefined ? r.gateSeconds : 0) });
+  const culprit = ahead?.culprit === true || members.some((job) => job.culprit);
+  const pass = cached ?? freshRunPasses(r, culprit);
+  const end = r.now + (cached === undefined ? r.gateSeconds : 0);
+  r.flights.push({ members, batchId, attempt, tree, pass, saved, ran: cached === undefined, end, culprit });
+}
+
+/** A fresh run: a culprit's fails; a good tree's passes unless it flakes. A PASS is one more clean run of the gate's history. */
+function freshRunPasses(r: Replay, culprit: boolean): boolean {
+  const pass = !culprit && !flakes(r);
+  if (pass) cleanRun(r);
+  return pass;
+}
+
+/** Whether this run of a good tree flakes: a seeded draw at the flake rate. */
+function flakes(r: Replay): boolean {
+  if (r.flakes.rate <= 0) return false;
+  r.draws += 1;
+  return mix(mix(r.flakes.seed ^ 0x5bd1e995) + r.draws) / 2 ** 32 < r.flakes.rate;
 }
 
 /** A fresh PASS: one more clean run in the gate's history. */
@@ -178,10 +220,13 @@ function failedRun(run: number, cached: boolean): GateRun {
   return { run, train: '', cached, verdict: 'FAIL', reason: 'gate', gate: 'gate', status: 'exit 1', seconds: 0, log: null, results: [] };
 }
 
-/** A failed head's re-runs under the flaky rule, each a gate run of gateSeconds: a culprit fails them all. */
-function confirmFail(r: Replay, head: Flight): void {
+/**
+ * A failed head's re-runs under the flaky rule, each a gate run of gateSeconds: a culprit fails them
+ * all; a good tree passes one unless it flakes. True: a re-run passed (its failed runs were flakes).
+ */
+function confirmFail(r: Replay, head: Flight): boolean {
   const { flaky } = r;
-  if (!flaky) return;
+  if (!flaky) return false;
   const rule: RerunRule =
     flaky.rule === 'retries'
       ? retriesRule(flaky.allowance)
@@ -189,9 +234,14 @@ function confirmFail(r: Replay, head: Flight): void {
   const runs = [failedRun(1, !head.ran)];
   for (;;) {
     const decision = decideRerun({ members: head.members.length, prior: { key: '', runs: 0, reruns: 0 }, runs }, rule);
-    if (decision.kind === 'settle') return;
+    if (decision.kind === 'settle') return false;
     r.out.gateRuns += 1;
     r.now += r.gateSeconds;
+    if (freshRunPasses(r, head.culprit)) {
+      // Each fresh failed run of the tree was a flake: the history counts them (flakeHistory.ts).
+      r.evidence = { ...r.evidence, flakes: r.evidence.flakes + runs.filter((run) => !run.cached).length };
+      return true;
+    }
     runs.push(failedRun(decision.run, false));
   }
 }
@@ -224,30 +274,52 @@ function failAlone(r: Replay, head: Flight): void {
     r.cache.set(main, true);
     cleanRun(r);
   }
-  (head.members[0] as RJob).state = 'failed';
+  const job = head.members[0] as RJob;
+  job.state = 'failed';
   r.out.failed += 1;
+  if (!job.culprit) r.out.ejected += 1;
   for (const job of r.requeued) if (job.batch?.id === head.batchId && job.reason === 'bisected') job.reason = 'culprit_found';
   decided(r, { jobs: 1, culprits: 1 });
 }
 
-/** The head's verdict, in order: it lands; or the trains behind are abandoned and it fails alone or splits. */
+/** These jobs land now, in order. */
+function landAll(r: Replay, members: readonly RJob[]): void {
+  for (const job of members) {
+    job.state = 'landed';
+    r.landedTree = addSum(r.landedTree, job.hash);
+    r.out.timesToLand.push(r.now - job.submitted);
+  }
+  r.out.landed += members.length;
+  decided(r, { jobs: members.length, culprits: 0 });
+}
+
+/** Optimistic clearing: the failed head and the train behind it, which passed, land together once it has ended. */
+function clearedByBehind(r: Replay, head: Flight): boolean {
+  const behind = r.flights[1];
+  if (!r.flakes.clearing || !behind?.pass) return false;
+  r.cache.set(keyOf(head.tree), false);
+  r.now = Math.max(r.now, behind.end);
+  r.out.trains += 1;
+  r.out.cleared += 1;
+  r.cache.set(keyOf(behind.tree), true);
+  r.flights.splice(0, 2);
+  landAll(r, [...head.members, ...behind.members]);
+  return true;
+}
+
+/** The head's verdict, in order: it lands (or is cleared); or the trains behind are abandoned and it fails alone or splits. */
 function settleHead(r: Replay): void {
   const head = r.flights[0] as Flight;
   r.now = Math.max(r.now, head.end);
   r.out.trains += 1;
+  if (!head.pass && clearedByBehind(r, head)) return;
+  if (!head.pass && confirmFail(r, head)) head.pass = true;
   r.cache.set(keyOf(head.tree), head.pass);
   if (head.pass) {
     r.flights.shift();
-    for (const job of head.members) {
-      job.state = 'landed';
-      r.landedTree = addSum(r.landedTree, job.hash);
-      r.out.timesToLand.push(r.now - job.submitted);
-    }
-    r.out.landed += head.members.length;
-    decided(r, { jobs: head.members.length, culprits: 0 });
+    landAll(r, head.members);
     return;
   }
-  confirmFail(r, head);
   abandonBehind(r);
   r.flights.shift();
   if (head.members.length === 1) {
@@ -289,15 +361,22 @@ function fill(r: Replay): void {
     if (!last) return;
     const members = plan(r);
     if (!members.length) return;
-    launch(r, members, last.tree);
+    launch(r, members, last.tree, undefined, last);
   }
 }
 
 /**
  * Replays the drain of `jobs` (in queue order, submit times ascending) under `setting`, from a cold
- * start; `flaky`: a FAIL is re-run as that rule says (absent: a FAIL is final at once).
+ * start; `flaky`: a FAIL is re-run as that rule says (absent: a FAIL is final at once); `flakes`:
+ * good trees fail at that rate, and a failed head may be cleared.
  */
-export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, gateSeconds: number, flaky: ReplayFlaky | null = null): ReplayResult {
+export function replayDrain(
+  jobs: readonly ReplayJob[],
+  setting: ReplaySetting,
+  gateSeconds: number,
+  flaky: ReplayFlaky | null = null,
+  flakes: ReplayFlakes = NO_FLAKES,
+): ReplayResult {
   const r: Replay = {
     // Every field written here, in one order: one object shape for all jobs.
     jobs: jobs.map(({ submitted, culprit }, i) => ({
@@ -326,7 +405,10 @@ export function replayDrain(jobs: readonly ReplayJob[], setting: ReplaySetting, 
     batches: 0,
     flaky,
     evidence: flaky?.rule === 'evidence' ? flaky.history : { passed: 0, flakes: 0 },
-    out: { gateRuns: 0, trains: 0, abandoned: 0, landed: 0, failed: 0, timesToLand: [], end: 0 },
+    // Clearing needs a train behind: batch.parallel 2 or more.
+    flakes: { ...flakes, clearing: flakes.clearing && setting.parallel >= 2 },
+    draws: 0,
+    out: { gateRuns: 0, trains: 0, abandoned: 0, landed: 0, failed: 0, ejected: 0, cleared: 0, timesToLand: [], end: 0 },
   };
   for (;;) {
     if (!r.flights.length && !startPass(r)) break;

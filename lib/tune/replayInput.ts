@@ -1,6 +1,7 @@
 // What `land tune` replays, read from the recorded History (pure): the decided jobs in the order
 // they were submitted, with their submit times, which of them were culprits as the verdicts
 // established, and one gate duration for every train. See docs/tune.md "What is replayed".
+import { flakeTally } from '../stats/flakeTally.js';
 import type { History } from '../stats/history.js';
 import { timeOf } from '../stats/history.js';
 import type { JobRecord } from '../store/index.js';
@@ -33,6 +34,11 @@ export interface ReplayInput {
   leftOut: { canceled: number; otherFailures: number; undecided: number; noSubmitTime: number };
   /** The gate time of every replayed train that is not a cached verdict. */
   gate: { seconds: number; source: 'recorded' | 'assumed'; trains: number };
+  /**
+   * How often a fresh run of a good tree failed, as recorded: per gate, its failed runs of trees a
+   * later run passed over those and its clean runs; a train fails when any gate does. 0: no flake.
+   */
+  flakes: { rate: number; flakyRuns: number; passed: number };
 }
 
 /** A job that failed alone on its own FAIL verdict (the window's culprit: plan/settlement.ts). */
@@ -62,6 +68,19 @@ export function gateModel(history: History): ReplayInput['gate'] {
   return { seconds: percentile(seconds, 0.5), source: 'recorded', trains: seconds.length };
 }
 
+/** The recorded flake rate of a train's gates (ReplayInput.flakes). */
+export function flakeModel(history: History): ReplayInput['flakes'] {
+  let clean = 1;
+  let flakyRuns = 0;
+  let passed = 0;
+  for (const gate of flakeTally(history.trains, history.jobs).values()) {
+    flakyRuns += gate.flakyRuns;
+    passed += gate.passed;
+    if (gate.flakyRuns > 0) clean *= 1 - gate.flakyRuns / (gate.flakyRuns + gate.passed);
+  }
+  return { rate: 1 - clean, flakyRuns, passed };
+}
+
 export function replayInput(history: History): ReplayInput {
   const leftOut = { canceled: 0, otherFailures: 0, undecided: 0, noSubmitTime: 0 };
   const kept: { job: JobRecord; at: number }[] = [];
@@ -88,5 +107,6 @@ export function replayInput(history: History): ReplayInput {
     culprits,
     leftOut,
     gate: gateModel(history),
+    flakes: flakeModel(history),
   };
 }

@@ -43,7 +43,16 @@ function inputLines(advice: TuneAdvice): string[] {
     input.gate.source === 'recorded'
       ? `${duration(input.gate.seconds)} per gate run (the median of ${input.gate.trains} recorded train(s) that ran their gates)`
       : `${duration(input.gate.seconds)} per gate run (assumed: no recorded train ran its gates)`;
-  const lines = [`replayed ${input.jobs} decided job(s): ${input.landed} landed, ${input.culprits} culprit(s)${rate}${from}`, `gate time: ${gate}`];
+  const { flakes } = input;
+  const flaky =
+    flakes.rate > 0
+      ? `a good tree's run fails ${(flakes.rate * 100).toFixed(1)}% of the time (${flakes.flakyRuns} flaky run(s) against ${flakes.passed} clean one(s)); replayed so`
+      : 'none recorded (every replayed run of a good tree passes)';
+  const lines = [
+    `replayed ${input.jobs} decided job(s): ${input.landed} landed, ${input.culprits} culprit(s)${rate}${from}`,
+    `gate time: ${gate}`,
+    `flakes: ${flaky}`,
+  ];
   const { canceled, otherFailures, undecided, noSubmitTime } = input.leftOut;
   const out = [
     canceled ? `${canceled} canceled` : '',
@@ -69,7 +78,18 @@ export function tuneText(advice: TuneAdvice, all: boolean): string[] {
   if (recommended === null) lines.push(`no recommendation: ${advice.recommendation.reason}`);
   else if (advice.recommendation.keep) lines.push(`recommendation: keep it. ${capital(advice.recommendation.reason)}.`);
   else lines.push(`recommendation: ${advice.recommendation.reason}.`);
+  if (advice.clearing.on !== null) lines.push(clearingLine(advice));
   return lines;
+}
+
+/** "flaky.clearing (now off): turn it on: ..." */
+function clearingLine(advice: TuneAdvice): string {
+  const { clearing } = advice;
+  const now = `flaky.clearing (now ${clearing.now ? 'on' : 'off'})`;
+  // "leave it off" said of a policy that has it on: turn it off.
+  const reason = clearing.now && clearing.on === false ? clearing.reason.replace(/^leave it off/, 'turn it off') : clearing.reason;
+  const plain = clearing.off === null && clearing.on === false ? `${clearing.now ? 'turn it off' : 'leave it off'}: ${reason}` : reason;
+  return `${now}: ${plain}.`;
 }
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -2,6 +2,8 @@
 // confirmed failures and estimated rate, and the evidence of its recent flaky trees. Pure.
 import { describe, expect, it } from 'vitest';
 import { flakeTally, gateEvidenceOf } from '../../lib/stats/flakeTally.js';
+import { flakeModel } from '../../lib/tune/replayInput.js';
+import { history } from '../helpers/tuneHistory.js';
 import type { JobRecord } from '../../lib/store/index.js';
 import { job, ran, train } from '../helpers/statsFixture.js';
 
@@ -158,5 +160,19 @@ describe('flakeTally', () => {
     // Known from a row: the record adds nothing.
     const row = once('tz', 10, 9, ran(['test', 2]), { flaky: true, runs });
     expect(flakeTally([row], jobs).get('test')).toMatchObject({ runs: 2, flakes: 1 });
+  });
+});
+
+describe('flakeModel (what `land tune` replays)', () => {
+  it("is how often a good tree's run failed: per gate, flaky runs over those and clean runs; a train fails when any gate does", () => {
+    expect(flakeModel(history([], [once('t0', 5, 9, ran(['test', 2]))]))).toEqual({ rate: 0, flakyRuns: 0, passed: 1 });
+    const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2]))];
+    const flaky = once('t1', 10, 1, ran(['test', 2]), { flaky: true, runs });
+    const lintRuns = [gateRun(1, 't3', ran(['lint', 1, 'exit 1'])), gateRun(2, 't3', ran(['lint', 1]))];
+    const lint = once('t3', 30, 3, ran(['lint', 1]), { flaky: true, runs: lintRuns });
+    // test: 1 flaky run, 2 clean; lint: 1 flaky run, 1 clean.
+    const model = flakeModel(history([], [flaky, once('t2', 20, 2, ran(['test', 2])), lint]));
+    expect(model).toMatchObject({ flakyRuns: 2, passed: 3 });
+    expect(model.rate).toBeCloseTo(1 - (1 - 1 / 3) * (1 - 1 / 2), 12);
   });
 });

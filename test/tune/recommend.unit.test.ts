@@ -1,5 +1,6 @@
 // `land tune`'s input and advice on synthetic Histories (pure: no git, no files).
 import { describe, expect, it } from 'vitest';
+import { adviseClearing } from '../../lib/tune/clearingAdvice.js';
 import { candidateGrid, tune } from '../../lib/tune/recommend.js';
 import { ASSUMED_GATE_SECONDS, replayInput } from '../../lib/tune/replayInput.js';
 import { history, job, queueHistory, train } from '../helpers/tuneHistory.js';
@@ -67,5 +68,45 @@ describe('tune', () => {
     expect(nothing.recommendation.reason).toMatch(/^no history yet: /);
     const period = tune({ ...history([]), since: Date.parse('2026-11-20T00:00:00Z') }, CURRENT);
     expect(period.recommendation.reason).toBe('no history in this period: no job landed or failed as a culprit since 2026-11-20T00:00:00.000Z');
+  });
+});
+
+describe('adviseClearing', () => {
+  const evidence = { rule: 'evidence' as const, threshold: 0.99, history: { passed: 0, flakes: 0 } };
+  /** 64 jobs, one a minute, gates of 5 minutes, culprits at rate p; good trees' runs fail at `flakeRate`. */
+  const input = (p: number, flakeRate: number) => ({
+    ...replayInput(queueHistory(64, p, { every: 60, gateSeconds: 300 })),
+    flakes: { rate: flakeRate, flakyRuns: 0, passed: 0 },
+  });
+  const parallel = { max: 1, waitSeconds: 0, parallel: 2 };
+
+  it('says nothing without enough history; advises off at batch.parallel 1 and with no flake recorded, replaying nothing', () => {
+    expect(adviseClearing(input(0.1, 0.1), parallel, evidence, { now: false, enough: false })).toMatchObject({ on: null, off: null });
+    expect(adviseClearing(input(0.1, 0.1), { ...parallel, parallel: 1 }, evidence, { now: true, enough: true })).toMatchObject({
+      on: false,
+      now: true,
+      off: null,
+      reason: expect.stringMatching(/^it needs batch\.parallel 2 or more .* the setting to use has 1$/),
+    });
+    expect(adviseClearing(input(0.1, 0), parallel, evidence, { now: false, enough: true })).toMatchObject({
+      on: false,
+      reason: expect.stringMatching(/^no flake is recorded/),
+    });
+  });
+
+  it('advises it on for a flaky gate at batch.parallel 2: it spends fewer runs per landed job, with the figures of both ways', () => {
+    const advice = adviseClearing(input(0.1, 0.15), parallel, evidence, { now: false, enough: true });
+    expect(advice.on).toBe(true);
+    expect(advice.with?.cleared).toBeGreaterThan(0);
+    expect(advice.with?.gateRunsPerLanded).toBeLessThan(advice.off?.gateRunsPerLanded ?? 0);
+    expect(advice.reason).toMatch(
+      /^turn it on: \d+\.\d\d gate runs per landed job instead of \d+\.\d\d, .* \(at the recorded flake rate 15\.0%, over 16 seeded replays\)$/,
+    );
+  });
+
+  it('tune carries it, at the recommended setting, with the recorded flake rate in its input', () => {
+    const advice = tune(queueHistory(64, 0.1, { every: 60, gateSeconds: 300 }), CURRENT, evidence, true);
+    expect(advice.input).toMatchObject({ clearing: true, flakes: { rate: 0 } });
+    expect(advice.clearing).toMatchObject({ now: true, on: false, setting: advice.recommendation.setting ?? CURRENT });
   });
 });

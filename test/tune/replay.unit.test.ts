@@ -113,3 +113,55 @@ describe('replayDrain', () => {
     }
   });
 });
+
+describe('replayDrain with flakes', () => {
+  const evidence = { rule: 'evidence' as const, threshold: 0.99, history: { passed: 0, flakes: 0 } };
+  /** 64 jobs, one a minute, round(p x 64) culprits at seeded positions. */
+  const queue = (p: number, seed: number) => {
+    const positions = culpritPositions(64, Math.round(p * 64), queueSeed(p, seed));
+    return Array.from({ length: 64 }, (_, i) => ({ submitted: i * 60, culprit: positions.includes(i + 1) }));
+  };
+
+  it('a rate of 0 replays a deterministic gate; one seed gives one replay; flakes eject good jobs under no rule, not under the evidence rule', () => {
+    const setting = { max: 4, waitSeconds: 0, parallel: 2 };
+    const jobs = queue(0.1, 1);
+    expect(replayDrain(jobs, setting, 60, evidence, { rate: 0, clearing: true, seed: 3 })).toEqual(replayDrain(jobs, setting, 60, evidence));
+    const flakes = { rate: 0.15, clearing: false, seed: 3 };
+    expect(replayDrain(jobs, setting, 60, evidence, flakes)).toEqual(replayDrain(jobs, setting, 60, evidence, flakes));
+    let noRule = 0;
+    let byEvidence = 0;
+    for (let seed = 1; seed <= 8; seed += 1) {
+      const out = replayDrain(jobs, setting, 60, null, { ...flakes, seed });
+      noRule += out.ejected;
+      byEvidence += replayDrain(jobs, setting, 60, evidence, { ...flakes, seed }).ejected;
+      // Whatever flakes, every culprit fails.
+      expect(out.failed - out.ejected).toBe(jobs.filter((job) => job.culprit).length);
+    }
+    expect(noRule).toBeGreaterThan(8);
+    expect(byEvidence).toBeLessThan(noRule / 4);
+  });
+
+  it('optimistic clearing: a failed head whose train behind passed lands with it, so flakes cost fewer runs; never a culprit; nothing at parallel 1', () => {
+    let runs = { off: 0, on: 0 };
+    let cleared = 0;
+    for (const p of [0, 0.1]) {
+      for (let seed = 1; seed <= 8; seed += 1) {
+        const jobs = queue(p, seed);
+        const culprits = jobs.filter((job) => job.culprit).length;
+        const flakes = { rate: 0.1, clearing: false, seed };
+        const setting = { max: 1, waitSeconds: 0, parallel: 2 };
+        const off = replayDrain(jobs, setting, 60, evidence, flakes);
+        const on = replayDrain(jobs, setting, 60, evidence, { ...flakes, clearing: true });
+        runs = { off: runs.off + off.gateRuns, on: runs.on + on.gateRuns };
+        cleared += on.cleared;
+        expect(off.cleared).toBe(0);
+        expect(on.failed - on.ejected).toBe(culprits);
+        expect(on.landed + on.failed).toBe(jobs.length);
+        const serial = { ...setting, parallel: 1 };
+        expect(replayDrain(jobs, serial, 60, evidence, { ...flakes, clearing: true })).toEqual(replayDrain(jobs, serial, 60, evidence, flakes));
+      }
+    }
+    expect(cleared).toBeGreaterThan(10);
+    expect(runs.on).toBeLessThan(runs.off);
+  });
+});

@@ -13,16 +13,16 @@ import type { OpenedQueue } from '../openQueue.js';
  * batch.max, waitSeconds and parallel of the target's policy, and its flaky rule (replayed from no
  * flake history, as the replay starts a new repository); the defaults (and why) when it cannot be read.
  */
-async function currentSetting(queue: OpenedQueue): Promise<{ setting: ReplaySetting; flaky: ReplayFlaky; unreadable: string | null }> {
+async function currentSetting(queue: OpenedQueue): Promise<{ setting: ReplaySetting; flaky: ReplayFlaky; clearing: boolean; unreadable: string | null }> {
   try {
     const { policy } = await queue.policy();
     const { max, waitSeconds, parallel } = policy.batch;
-    return { setting: { max, waitSeconds, parallel }, flaky: flakyOf(policy), unreadable: null };
+    return { setting: { max, waitSeconds, parallel }, flaky: flakyOf(policy), clearing: policy.flaky.clearing, unreadable: null };
   } catch (error) {
     if (!isLandError(error) || error.code === 'usage') throw error;
     const { max, waitSeconds, parallel } = policySchema.shape.batch.parse({});
-    const flaky = flakyOf({ flaky: policySchema.shape.flaky.parse({}), retries: policySchema.shape.retries.parse({}) });
-    return { setting: { max, waitSeconds, parallel }, flaky, unreadable: error.message };
+    const defaults = { flaky: policySchema.shape.flaky.parse({}), retries: policySchema.shape.retries.parse({}) };
+    return { setting: { max, waitSeconds, parallel }, flaky: flakyOf(defaults), clearing: defaults.flaky.clearing, unreadable: error.message };
   }
 }
 
@@ -34,10 +34,12 @@ function flakyOf(policy: Pick<Policy, 'flaky' | 'retries'>): ReplayFlaky {
 export function registerTune(program: Command): void {
   program
     .command('tune')
-    .description('replay the recorded history under other batch.max, batch.waitSeconds and batch.parallel values, and recommend one')
+    .description(
+      'replay the recorded history under other batch.max, batch.waitSeconds and batch.parallel values, and recommend one; and whether to turn flaky.clearing on',
+    )
     .option('--since <time>', 'replay only the jobs of this period: a date (2026-11-01), a date and time, or a span back from now (90m, 24h, 7d, 2w)')
     .option('--all', 'list every replayed setting (default: the current one, each one-value change of it, and the recommended one)')
-    .option('--json', 'print { current, policy, input, settings, recommendation } as JSON (every replayed setting)')
+    .option('--json', 'print { current, policy, input, settings, recommendation, clearing } as JSON (every replayed setting)')
     .action(
       action<{ since?: string; all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const now = Date.now();
@@ -45,8 +47,8 @@ export function registerTune(program: Command): void {
         const queue = await ctx.queue();
         const { store } = queue;
         const history = historyOf(store, { since, now });
-        const { setting, flaky, unreadable } = await currentSetting(queue);
-        const advice = tune(history, setting, flaky);
+        const { setting, flaky, clearing, unreadable } = await currentSetting(queue);
+        const advice = tune(history, setting, flaky, clearing);
         if (ctx.out.json) {
           ctx.out.emit({
             ...advice,
