@@ -82,7 +82,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
       ['land run --fail-on-failed', 'in CI: exit 15 when a job failed (the policy\'s "notify" commands tell its submitter: docs/policy.md#notify)'],
     ],
     notes:
-      'A failed gate is weighed against its flake history before a job is failed: its tree is gated again until the job\nis a culprit with probability flaky.threshold (0.99), at most five runs (docs/drain.md#flaky-gates-the-evidence-rule).',
+      'A failed gate is weighed against its flake history before a job is failed: its tree is gated again until the job\nis a culprit with probability flaky.threshold (0.99), at most five runs (docs/drain.md#flaky-gates-the-evidence-rule).\nWith batch.parallel 2+ and flaky.clearing, a failed train whose train behind passed lands with it (docs/drain.md#optimistic-clearing).',
     docs: 'docs/commands.md#land-run',
   },
   verdicts: {
@@ -144,7 +144,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, HelpExamples>> = {
   },
   tune: {
     examples: [
-      ['land tune', 'the recorded history replayed under other batch settings, and the one to use'],
+      ['land tune', 'the recorded history replayed under other batch settings, and the one to use; and whether to turn flaky.clearing on'],
       ['land tune --since 14d --json', 'the last two weeks only, every replayed setting as JSON'],
     ],
     docs: 'docs/tune.md',
