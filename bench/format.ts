@@ -240,6 +240,31 @@ function flakySection(r: Report): Section {
   };
 }
 
+function clearingSection(r: Report): Section {
+  const first = r.clearing[0];
+  const what = first ? `batch.parallel ${first.parallel}, batch.max ${first.batchMax}, ${first.queues} seeded queues of ${first.n} per row` : 'no rows';
+  return {
+    title: `clearing: optimistic clearing (flaky.clearing) off and on, a gate that fails a good tree with probability f; the pipeline's replay (land tune's), ${what}`,
+    headers: ['shape', 'p', 'f', 'clearing', 'runs/job', 'ejected/320', 'culprits landed', 'cleared/queue', 'p50 to land (gate times)'],
+    rows: r.clearing.map((row) => [
+      row.shape,
+      String(row.p),
+      String(row.f),
+      row.clearing ? 'on' : 'off',
+      fix(row.gateRunsPerJob, 3),
+      fix(row.goodEjectedPer320, 2),
+      String(row.culpritsLanded),
+      fix(row.clearedPerQueue, 2),
+      fix(row.p50GateTimes, 2),
+    ]),
+    right: [1, 2, 4, 5, 6, 7, 8],
+    notes: [
+      'shape: backlog, every job submitted at once; trickle, one job every quarter of a gate time',
+      'the default flaky rule, each queue from no flake history (a new repository)',
+    ],
+  };
+}
+
 function remoteSection(r: Report): Section {
   const q = r.remote;
   return {
@@ -316,6 +341,7 @@ export function sectionsOf(r: Report): Section[] {
     remoteSection(r),
     sandboxSection(r),
     flakySection(r),
+    clearingSection(r),
     ...culpritSection(r),
     rss,
     goalSection(r),

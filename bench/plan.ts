@@ -1,5 +1,6 @@
 // What one `npm run bench` measures: its command-line flags and the counts of each part, full or
 // `--quick` (smaller counts, the same report shape).
+import type { ClearingOptions } from './clearing.js';
 import type { FlakyOptions } from './flaky.js';
 import { BenchError } from './git.js';
 import type { CulpritPattern, ShortQueues } from './sweep.js';
@@ -17,7 +18,20 @@ export interface BenchArgs {
 }
 
 /** The parts of a run, in the order they run; `--only <part>` runs one. */
-export const PARTS = ['startup', 'overhead', 'pSweep', 'scale', 'stats', 'parallel', 'executors', 'remote', 'sandbox', 'flaky', 'culprits'] as const;
+export const PARTS = [
+  'startup',
+  'overhead',
+  'pSweep',
+  'scale',
+  'stats',
+  'parallel',
+  'executors',
+  'remote',
+  'sandbox',
+  'flaky',
+  'clearing',
+  'culprits',
+] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {
@@ -47,6 +61,8 @@ export interface BenchSettings {
   remote: { n: number };
   /** The flaky-gate rows (issue 24): the replay with a flaky gate, per policy. */
   flaky: FlakyOptions;
+  /** Optimistic clearing on and off (bench/clearing.ts): the pipeline's replay with a flaky gate. */
+  clearing: ClearingOptions;
   culprits: boolean;
 }
 
@@ -99,6 +115,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
       executors: { n: 16, p: 0.1, seed: 1, gateSeconds: 0.5, slots: 4 },
       remote: { n: 6 },
       flaky: { n: 16, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 2, many: 200 },
+      clearing: { n: 16, batchMax: 8, parallel: 2, rates: [0, 0.1], flakeRates: [0.05, 0.15], queues: 50 },
       culprits: args.culprits,
     };
   }
@@ -113,6 +130,7 @@ export function settingsFor(args: Pick<BenchArgs, 'quick' | 'culprits'>): BenchS
     executors: { n: 32, p: 0.1, seed: 1, gateSeconds: 1, slots: 4 },
     remote: { n: 16 },
     flaky: { n: 64, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 5, many: 1000 },
+    clearing: { n: 64, batchMax: 8, parallel: 2, rates: [0, 0.1], flakeRates: [0.05, 0.15], queues: 500 },
     culprits: args.culprits,
   };
 }

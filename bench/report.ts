@@ -1,6 +1,7 @@
 // The benchmark's report: its JSON shape (`--json`), the goals it is read against, and the same
 // sections rendered as text tables (the terminal) or as Markdown (`--markdown BENCHMARKS.md`).
 import type { ExecutorsRow } from './executors.js';
+import type { ClearingRow } from './clearing.js';
 import type { FlakyRow } from './flaky.js';
 import type { SandboxRow } from './sandbox.js';
 import type { ParallelRow } from './parallel.js';
@@ -63,6 +64,8 @@ export interface Report {
   sandbox: SandboxRow;
   /** The flaky-gate rows (bench/flaky.ts). */
   flaky: FlakyRow[];
+  /** Optimistic clearing on and off (bench/clearing.ts). */
+  clearing: ClearingRow[];
   /** (b) in full: both drains and the git loop. */
   train: TrainFigure;
   /** The old culprit rows (c), only with --culprits. */

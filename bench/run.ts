@@ -10,6 +10,7 @@
 //   remote: per-train cost of a queue kept in a file:// remote against a clone's own (bench/remote.ts)
 //   sandbox: what the gate sandbox adds per gate (bench/sandbox.ts)
 //   flaky: ejected good jobs, landed culprits and gate runs with a flaky gate, per policy (bench/flaky.ts)
+//   clearing: optimistic clearing off and on with a flaky gate, batch.parallel 2 (bench/clearing.ts)
 //   c. (--culprits only) gate runs per landed job with culprits at fixed positions, N = 8 and 16
 //   d. peak RSS of the `land run` processes of (b), through GNU time when it is there
 // It measures and prints; it asserts nothing. Flags: see USAGE (bench/plan.ts); `--only <part>` runs
@@ -19,6 +20,7 @@ import { measureSandbox } from './sandbox.js';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { measureClearing } from './clearing.js';
 import { measureExecutors } from './executors.js';
 import { formatMarkdown, formatReport } from './format.js';
 import { BenchError, git } from './git.js';
@@ -71,6 +73,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const remote = await part('remote', () => measureRemoteQueue(root, { ...settings.remote, progress }));
   const sandbox = await part('sandbox', () => measureSandbox(root, { runs: SANDBOX_RUNS, progress }));
   const flaky = await part('flaky', () => measureFlaky(settings.flaky));
+  const clearing = await part('clearing', () => measureClearing(settings.clearing));
   const culprits = settings.culprits
     ? await part('culprits', () =>
         measureCulprits(
@@ -83,7 +86,7 @@ async function measureAll(root: string, settings: BenchSettings, progress: (line
   const rssNote = rss
     ? { tool: '/usr/bin/time -f %M', note: 'peak RSS of the largest process in the land run tree (node itself)' }
     : { tool: null, note: 'GNU time (/usr/bin/time -f %M) is not available: peak RSS skipped' };
-  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, executors, remote, sandbox, flaky, culprits, rss: rssNote };
+  return { startup, train, overhead: overheadOf(train), pSweep, scale, stats, parallel, executors, remote, sandbox, flaky, clearing, culprits, rss: rssNote };
 }
 
 /** One part alone (`--only`): its figures, and the goals read from them (the stats part's; the others' need the whole report). */
@@ -117,6 +120,8 @@ async function measureOne(root: string, settings: BenchSettings, only: Part, pro
       const flaky = measureFlaky(settings.flaky);
       return { value: flaky, goals: flakyGoals(flaky) };
     }
+    case 'clearing':
+      return { value: measureClearing(settings.clearing), goals: [] };
     case 'culprits':
       return {
         value: measureCulprits(

@@ -2,6 +2,7 @@
 // the goals read from the figures, the text and Markdown renderings and the flags. Pure: the
 // benchmark itself takes minutes (`npm run bench -- --quick` is the smoke run), so it is not run here.
 import { describe, expect, it } from 'vitest';
+import { type ClearingRow, measureClearing } from '../../bench/clearing.js';
 import { type FlakyRow, measureFlaky } from '../../bench/flaky.js';
 import { formatMarkdown, formatReport } from '../../bench/format.js';
 import type { ExecutorsRow } from '../../bench/executors.js';
@@ -113,6 +114,7 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
     executors: executorsRow(),
     sandbox: { runs: 21, mechanism: '/usr/bin/bwrap', plainMs: 3, sandboxedMs: 9, perGateMs: 6, note: 'test' },
     flaky: FLAKY,
+    clearing: CLEARING,
     remote: {
       branches: 16,
       trains: 16,
@@ -138,6 +140,8 @@ function fakeReport(overrides: Partial<Omit<Report, 'goals'>> = {}): Report {
 
 /** The flaky rows of a tiny replay (pure, milliseconds). */
 const FLAKY: FlakyRow[] = measureFlaky({ n: 16, batchMax: 8, rates: [0, 0.1], flakeRates: [0.05, 0.15], seeds: 2, many: 20 });
+/** The clearing rows of a tiny replay (pure, milliseconds). */
+const CLEARING: ClearingRow[] = measureClearing({ n: 16, batchMax: 8, parallel: 2, rates: [0, 0.1], flakeRates: [0.05, 0.15], queues: 20 });
 
 const goal = (report: Report, figure: string) => report.goals.find((g) => g.figure.startsWith(figure));
 
@@ -262,7 +266,7 @@ describe('the tables', () => {
   it('prints every part side by side, with the goals and whether they were met', () => {
     const report = fakeReport();
     const text = formatReport(report);
-    for (const title of ['a. startup', 'b. overhead', 'pSweep:', 'scale:', 'parallel:', 'flaky:', 'goals']) expect(text).toContain(title);
+    for (const title of ['a. startup', 'b. overhead', 'pSweep:', 'scale:', 'parallel:', 'flaky:', 'clearing:', 'goals']) expect(text).toContain(title);
     expect(text).toMatch(/64 +0\.1 +6 +uniform +default +5 +0\.480 .* <= 0\.48 +met/);
     expect(text).toMatch(/0\.1 +6 +uniform +serial +5 +1\.000 .*\(for comparison\)/);
     expect(text).toContain('per-train overhead = (window 1 - window 32) / (32 trains - 1) = 25 ms (goal <= 30 ms)');
@@ -349,6 +353,17 @@ describe('flags and settings', () => {
     expect(shapes).toHaveLength(4 + 2 * 3 * 3);
     expect(shapes.find((s) => s.n === 16 && s.k === 2 && s.pattern === 'head')).toMatchObject({ seeds: 1, policies: ['default'] });
     expect(shapes.find((s) => s.n === 24 && s.k === 3 && s.pattern === 'burst')).toMatchObject({ p: 0.125, seeds: 3 });
+  });
+});
+
+describe('the clearing rows (bench/clearing.ts)', () => {
+  it('has a row per shape, rate, flake rate, off and on; no culprit lands; only clearing clears', () => {
+    expect(CLEARING.map((r) => `${r.shape} ${r.p} ${r.f} ${r.clearing}`)).toHaveLength(16);
+    for (const row of CLEARING) {
+      expect(row.culpritsLanded).toBe(0);
+      if (!row.clearing) expect(row.clearedPerQueue).toBe(0);
+    }
+    expect(CLEARING.filter((r) => r.clearing).some((r) => r.clearedPerQueue > 0)).toBe(true);
   });
 });
 
