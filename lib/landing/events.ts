@@ -22,7 +22,8 @@ export type DrainEvent =
    * spare slot (batch.parallel) in case that train fails. Not a train of jobs: its verdict is kept
    * only when the train splits into exactly this half (docs/drain.md#parallel-and-speculative-trains).
    */
-  | { type: 'probe_started'; train: string; for: string; assumes: 'fails' | 'passes'; members: string[]; commit: string }
+  /** `past`: the train planned past the lone head `for`, in case that head fails (a probe of its own first part has none). */
+  | { type: 'probe_started'; train: string; for: string; assumes: 'fails' | 'passes'; past?: boolean; members: string[]; commit: string }
   /**
    * Optimistic clearing (policy flaky.clearing): train `train` failed (gate `gate`, `status`) and
    * train `by`, built on it, passed: its members (`members`) land with `by`'s, in one landing.
@@ -133,6 +134,7 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
     case 'train_abandoned':
       return `  train ${event.train} abandoned (${event.why}): [${branches(event.members, names)}] back to the queue, not judged`;
     case 'probe_started':
+      if (event.past) return `  probing [${branches(event.members, names)}] as ${event.train}, the train planned past train ${event.for}, in case it fails`;
       return event.assumes === 'fails'
         ? `  probing [${branches(event.members, names)}] as ${event.train}, the first part of train ${event.for} in case it fails`
         : `  probing [${branches(event.members, names)}] as ${event.train} on train ${event.for}, in case it passes`;

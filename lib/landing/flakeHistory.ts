@@ -13,8 +13,11 @@ import { flakeOf } from './plan/flakyPlan.js';
 export interface FlakeHistory {
   /** What the history (and this drain's runs so far) says about `gate`. */
   evidence(gate: string): GateEvidence;
-  /** A train's runs as they ended (oldest first), on `tree`: its fresh passes, and its failed runs when a PASS followed them (a flake). */
-  record(runs: readonly GateRun[], tree: string): void;
+  /**
+   * A train's runs as they ended (oldest first), on `tree`: its fresh passes, and its failed runs
+   * when a PASS followed them (a flake) or when the train behind cleared it (`cleared`).
+   */
+  record(runs: readonly GateRun[], tree: string, cleared?: boolean): void;
 }
 
 /** The drain's history: read from the store once, when first asked. */
@@ -31,8 +34,10 @@ export class DrainFlakeHistory implements FlakeHistory {
     return { passed: known.passed + mine.passed, flakes: known.flakes + mine.flakes };
   }
 
-  record(runs: readonly GateRun[], tree: string): void {
+  record(runs: readonly GateRun[], tree: string, cleared = false): void {
     if (this.read === null) return;
+    // Cleared by the train behind (pipeline/clearing.ts): its fresh failed runs count as flakes, as the stored tally counts them.
+    if (cleared) for (const run of runs) if (!run.cached && run.verdict === 'FAIL' && run.gate) this.add(run.gate, { passed: 0, flakes: 1 });
     for (const run of runs) {
       if (run.cached) continue;
       for (const result of run.results)

@@ -378,10 +378,7 @@ export function targetFlakyChanges(jobs: readonly JobRecord[], flaky: FlakyRecor
  * on it passed; they land with its members. The failed run is told in their journal (`land why`);
  * nothing of the record changes (the landing that follows writes it).
  */
-export function clearedChanges(
-  jobs: readonly JobRecord[],
-  cleared: { train: string; by: string; gate: string | null; status: string | null; log: string | null },
-): JobChange[] {
+export function clearedChanges(jobs: readonly JobRecord[], cleared: JournalDetailOf<'cleared'>): JobChange[] {
   return jobs.map((job) => ({ id: job.id, lenient: true, from: ['in_progress'] as const, event: 'cleared', detail: { ...cleared } }));
 }
 

@@ -63,6 +63,12 @@ export interface GateFlakes {
   flakyRuns: number;
   /** Trees where this gate failed on at least two fresh runs and never passed (a failure confirmed by a re-run). */
   confirmed: number;
+  /**
+   * Its fresh failed runs in trains cleared by the train built on them (policy flaky.clearing, a
+   * VOID row with reason `cleared`): most likely flakes, but no run of the same tree passed, so they
+   * are in neither `flakes` nor the rates; `land tune` replays them as flakes.
+   */
+  cleared: number;
   /** flakes / (runs - advisoryRuns); 0 when no flake is recorded (a gate with no flake history is deterministic: its FAIL is final at once). */
   rate: number;
   /** Of `runs`, those while the policy marked the gate advisory (their failures are in `uncounted`, not in flakes or confirmed). */
@@ -75,7 +81,7 @@ export interface GateFlakes {
 
 /** The figures of a gate that has not run (an advisory gate of the policy, say). */
 export function noRuns(gate: string): GateFlakes {
-  return { gate, runs: 0, passed: 0, flakes: 0, flakyRuns: 0, confirmed: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] };
+  return { gate, runs: 0, passed: 0, flakes: 0, flakyRuns: 0, confirmed: 0, cleared: 0, rate: 0, advisoryRuns: 0, uncounted: 0, recent: [] };
 }
 
 /** What one gate's runs said about one tree it failed, in time order. */
@@ -87,6 +93,8 @@ interface TreeEvidence {
   jobs: string[];
   /** Fresh failures in all (before and after a pass). */
   failures: number;
+  /** Failed in a train cleared by the train behind (never a confirmed failure: its members landed). */
+  cleared: boolean;
 }
 
 interface GateTally {
@@ -94,6 +102,8 @@ interface GateTally {
   passed: number;
   advisoryRuns: number;
   uncounted: number;
+  /** Fresh failures in cleared trains (GateFlakes.cleared). */
+  cleared: number;
   /** The trees it failed at least once. */
   trees: Map<string, TreeEvidence>;
   /** The trees it passed at least once (a tree that ever passed has no confirmed failure). */
@@ -107,12 +117,14 @@ interface Judged {
   /** When the row was written (ISO), the time of its last run; null for a job record's runs. */
   at: string | null;
   executions: readonly GateExecution[];
+  /** A train cleared by the train built on it (a VOID row, reason `cleared`). */
+  cleared: boolean;
 }
 
 function tallyOf(byGate: Map<string, GateTally>, gate: string): GateTally {
   let tally = byGate.get(gate);
   if (!tally) {
-    tally = { runs: 0, passed: 0, advisoryRuns: 0, uncounted: 0, trees: new Map(), passedTrees: new Set() };
+    tally = { runs: 0, passed: 0, advisoryRuns: 0, uncounted: 0, cleared: 0, trees: new Map(), passedTrees: new Set() };
     byGate.set(gate, tally);
   }
   return tally;
@@ -141,10 +153,12 @@ function observe(tally: GateTally, judged: Judged, run: GateExecution, result: R
     tally.uncounted += 1;
     return;
   }
+  if (judged.cleared) tally.cleared += 1;
   if (!evidence) {
-    evidence = { failed: [], passed: null, recorded: null, jobs: [...judged.jobs], failures: 0 };
+    evidence = { failed: [], passed: null, recorded: null, jobs: [...judged.jobs], failures: 0, cleared: false };
     tally.trees.set(judged.tree, evidence);
   }
+  if (judged.cleared) evidence.cleared = true;
   evidence.failures += 1;
   if (evidence.passed === null) evidence.failed.push(seen());
 }
@@ -161,7 +175,7 @@ function recordFlakes(jobs: readonly Pick<JobRecord, 'flaky'>[], known: Readonly
       results: run.results.map((r) => ({ name: r.name, status: r.status, outcome: r.outcome, seconds: r.seconds, advisory: r.advisory === true })),
     });
     const executions = [flaky.failed, flaky.passed].filter((run) => !run.cached).map(asRun);
-    byTrain.set(flaky.train, { tree: flaky.tree, jobs: [], at: null, executions });
+    byTrain.set(flaky.train, { tree: flaky.tree, jobs: [], at: null, executions, cleared: false });
   }
   return [...byTrain.values()];
 }
@@ -174,7 +188,8 @@ function judgedRows(rows: readonly HistoryTrain[]): { judged: Judged[]; known: S
       const executions = executionsOf(row);
       known.add(row.train);
       for (const run of executions) known.add(run.train);
-      return { tree: row.tree ?? `train ${row.train}`, jobs: row.members, at: row.at ?? null, executions };
+      const cleared = row.verdict === 'VOID' && row.reason === 'cleared';
+      return { tree: row.tree ?? `train ${row.train}`, jobs: row.members, at: row.at ?? null, executions, cleared };
     });
   return { judged, known };
 }
@@ -192,7 +207,7 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
         failed: evidence.failed,
         passed: evidence.passed,
       });
-    } else if (evidence.failures >= 2 && !tally.passedTrees.has(tree)) {
+    } else if (evidence.failures >= 2 && !evidence.cleared && !tally.passedTrees.has(tree)) {
       confirmed += 1;
     }
   }
@@ -202,8 +217,8 @@ function figuresOf(gate: string, tally: GateTally): GateFlakes {
   recent.sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
   const counted = tally.runs - tally.advisoryRuns;
   const rate = flakes && counted > 0 ? flakes / counted : 0;
-  const { runs, passed, advisoryRuns, uncounted } = tally;
-  return { gate, runs, passed, flakes, flakyRuns, confirmed, rate, advisoryRuns, uncounted, recent: recent.slice(0, RECENT_FLAKES) };
+  const { runs, passed, advisoryRuns, uncounted, cleared } = tally;
+  return { gate, runs, passed, flakes, flakyRuns, confirmed, cleared, rate, advisoryRuns, uncounted, recent: recent.slice(0, RECENT_FLAKES) };
 }
 
 /**
@@ -224,7 +239,10 @@ export function flakeTally(rows: readonly HistoryTrain[], jobs: readonly Pick<Jo
   return out;
 }
 
-/** Each gate's clean runs and failed runs of good trees, as the drain's flake estimate weighs them (landing/plan/flakeEvidence.ts). */
+/**
+ * Each gate's clean runs and failed runs of good trees, as the drain's flake estimate weighs them
+ * (landing/plan/flakeEvidence.ts): a failed run cleared by the train behind counts as one.
+ */
 export function gateEvidenceOf(tally: ReadonlyMap<string, GateFlakes>): Map<string, GateEvidence> {
-  return new Map([...tally].map(([gate, figures]) => [gate, { passed: figures.passed, flakes: figures.flakyRuns }]));
+  return new Map([...tally].map(([gate, figures]) => [gate, { passed: figures.passed, flakes: figures.flakyRuns + figures.cleared }]));
 }

@@ -96,12 +96,13 @@ export function flakyText(report: FlakyReport): string {
       String(g.runs),
       String(g.flakes),
       String(g.confirmed),
+      String(g.cleared),
       rate(g.rate),
       rate(g.assumed),
       String(g.uncounted),
       g.advisory ? 'advisory' : '',
     ]);
-    lines.push(table(['gate', 'runs', 'flakes', 'confirmed', 'rate', 'assumed', 'not counted', ''], rows).replace(/ +$/gm, ''));
+    lines.push(table(['gate', 'runs', 'flakes', 'confirmed', 'cleared', 'rate', 'assumed', 'not counted', ''], rows).replace(/ +$/gm, ''));
     if (report.recent.length) lines.push('recent flaky trees (newest first):', ...report.recent.map((tree) => `  ${flakyTreeLine(tree)}`));
     else lines.push('no flaky tree recorded: no gate failed on a tree that a later run of it passed');
   }

@@ -1,16 +1,19 @@
 // `land tune`'s advice on optimistic clearing (policy flaky.clearing; pure): the recorded jobs
 // replayed at the setting to use, with good trees failing at the recorded flake rate, once with
 // clearing and once without, over CLEARING_SEEDS seeds of the flakes. Clearing is advised when it
-// ejects fewer good jobs or spends 2% fewer gate runs per landed job, without a median time to land
-// 10% longer (docs/tune.md "Optimistic clearing").
-import { duration } from '../text/duration.js';
+// spends 2% fewer gate runs per landed job without ejecting more good jobs, or ejects a quarter of a
+// good job fewer per replay without spending 2% more runs; in either case without a median time to
+// land 10% longer (docs/tune.md "Optimistic clearing").
+import { humanDuration as duration } from '../stats/statsText.js';
 import { replayDrain, type ReplayFlaky, type ReplaySetting } from './replay.js';
 import { percentile, type ReplayInput } from './replayInput.js';
 
 /** Seeds of the flakes each way of the comparison is replayed with. */
 export const CLEARING_SEEDS = 16;
-/** How many fewer gate runs per landed job clearing must spend to be advised on that alone. */
+/** How many fewer (or more) gate runs per landed job count as a difference. */
 export const CLEARING_GAIN = 0.02;
+/** How many fewer good jobs ejected per replay count as a difference. */
+export const CLEARING_EJECTED = 0.25;
 /** How much longer a median time to land clearing may cost and still be advised. */
 export const CLEARING_SLACK = 0.1;
 
@@ -52,12 +55,23 @@ function figures(input: ReplayInput, setting: ReplaySetting, flaky: ReplayFlaky 
     sum.ejected += out.ejected;
     sum.cleared += out.cleared;
   }
+  const round3 = (value: number) => Math.round(value * 1000) / 1000;
   return {
-    gateRunsPerLanded: sum.landed ? sum.runs / sum.landed : 0,
-    p50: sum.p50 / CLEARING_SEEDS,
-    ejected: sum.ejected / CLEARING_SEEDS,
-    cleared: sum.cleared / CLEARING_SEEDS,
+    gateRunsPerLanded: round3(sum.landed ? sum.runs / sum.landed : 0),
+    p50: round3(sum.p50 / CLEARING_SEEDS),
+    ejected: round3(sum.ejected / CLEARING_SEEDS),
+    cleared: round3(sum.cleared / CLEARING_SEEDS),
   };
+}
+
+/** The rule of the file's comment. */
+function clearingPays(on: ClearingFigures, off: ClearingFigures): boolean {
+  const fewerRuns = on.gateRunsPerLanded <= off.gateRunsPerLanded * (1 - CLEARING_GAIN);
+  const moreRuns = on.gateRunsPerLanded > off.gateRunsPerLanded * (1 + CLEARING_GAIN);
+  const fewerEjected = off.ejected - on.ejected >= CLEARING_EJECTED;
+  const moreEjected = on.ejected - off.ejected >= CLEARING_EJECTED;
+  const slower = on.p50 > off.p50 * (1 + CLEARING_SLACK) + 1e-9;
+  return !slower && ((fewerRuns && !moreEjected) || (fewerEjected && !moreRuns));
 }
 
 const per = (value: number) => value.toFixed(2);
@@ -88,9 +102,7 @@ export function adviseClearing(input: ReplayInput, setting: ReplaySetting, flaky
     return { ...none, on: false, reason: 'no flake is recorded: no good tree failed, so clearing would clear nothing (a culprit is never cleared)' };
   const off = figures(input, setting, flaky, false);
   const on = figures(input, setting, flaky, true);
-  const gains = on.ejected < off.ejected || on.gateRunsPerLanded < off.gateRunsPerLanded * (1 - CLEARING_GAIN);
-  const slower = on.p50 > off.p50 * (1 + CLEARING_SLACK) + 1e-9;
   const rate = `at the recorded flake rate ${(input.flakes.rate * 100).toFixed(1)}%, over ${CLEARING_SEEDS} seeded replays`;
-  if (gains && !slower) return { ...none, off, with: on, on: true, reason: `turn it on: ${versus(on, off)} (${rate})` };
+  if (clearingPays(on, off)) return { ...none, off, with: on, on: true, reason: `turn it on: ${versus(on, off)} (${rate})` };
   return { ...none, off, with: on, on: false, reason: `leave it off: with it, ${versus(on, off)} (${rate})` };
 }

@@ -2,12 +2,13 @@
 // on the recorded history (./replay.ts), and the one to use with its reason. The rule
 // (docs/tune.md "The recommendation"): among the settings whose median time to land is within
 // 10% of the fastest, the fewest gate runs per landed job; the current setting is kept when it is
-// one of those and within 5% of that many gate runs. Good trees fail at the recorded flake rate.
-// Then optimistic clearing (policy flaky.clearing) is replayed on and off at the setting to use,
-// over several seeds of the flakes, and advised on (docs/tune.md "Optimistic clearing").
+// one of those and within 5% of that many gate runs. The grid's gate is deterministic (flakes would
+// add one seed's luck to every comparison); then optimistic clearing (policy flaky.clearing) is
+// replayed on and off at the setting to use, with good trees failing at the recorded flake rate
+// over several seeds, and advised on (docs/tune.md "Optimistic clearing").
 import type { History } from '../stats/history.js';
-import { duration } from '../text/duration.js';
-import { replayDrain, type ReplayFlakes, type ReplayFlaky, type ReplayResult, type ReplaySetting } from './replay.js';
+import { humanDuration as duration } from '../stats/statsText.js';
+import { replayDrain, type ReplayFlaky, type ReplayResult, type ReplaySetting } from './replay.js';
 import { MIN_DECIDED, percentile, replayInput, type ReplayInput } from './replayInput.js';
 import { adviseClearing, type ClearingAdvice } from './clearingAdvice.js';
 
@@ -146,13 +147,12 @@ export function recommend(settings: readonly SettingFigures[], decided: number):
   return { setting: best.setting, keep: false, reason: `${what}: ${runs(best)} gate runs per landed job${versus}` };
 }
 
-/** Replays the history under every candidate setting (a FAIL re-run as `flaky` says, flakes at the recorded rate) and recommends one, and whether to clear. */
+/** Replays the history under every candidate setting (a FAIL re-run as `flaky` says) and recommends one, and whether to clear. */
 export function tune(history: History, current: ReplaySetting, flaky: ReplayFlaky | null = null, clearing = false): TuneAdvice {
   const input = replayInput(history);
   const grid = candidateGrid(current);
-  const flakes: ReplayFlakes = { rate: input.flakes.rate, clearing, seed: 1 };
   const settings = input.jobs.length
-    ? grid.map((setting) => figuresOf(setting, replayDrain(input.jobs, setting, input.gate.seconds, flaky, flakes), same(setting, current)))
+    ? grid.map((setting) => figuresOf(setting, replayDrain(input.jobs, setting, input.gate.seconds, flaky), same(setting, current)))
     : [];
   const decided = input.jobs.length;
   const { start, landed, culprits, leftOut, gate } = input;

@@ -293,12 +293,16 @@ function landAll(r: Replay, members: readonly RJob[]): void {
   decided(r, { jobs: members.length, culprits: 0 });
 }
 
-/** Optimistic clearing: the failed head and the train behind it, which passed, land together once it has ended. */
+/**
+ * Optimistic clearing: a head whose gates ran (a head judged from the cache has no train behind it
+ * in the pipeline) waits for the first run of the train behind; when that passed, both land.
+ */
 function clearedByBehind(r: Replay, head: Flight): boolean {
   const behind = r.flights[1];
-  if (!r.flakes.clearing || !behind?.pass) return false;
-  r.cache.set(keyOf(head.tree), false);
+  if (!r.flakes.clearing || !head.ran || !behind) return false;
   r.now = Math.max(r.now, behind.end);
+  if (!behind.pass) return false;
+  r.cache.set(keyOf(head.tree), false);
   r.out.trains += 1;
   r.out.cleared += 1;
   r.cache.set(keyOf(behind.tree), true);

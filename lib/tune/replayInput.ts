@@ -36,9 +36,10 @@ export interface ReplayInput {
   gate: { seconds: number; source: 'recorded' | 'assumed'; trains: number };
   /**
    * How often a fresh run of a good tree failed, as recorded: per gate, its failed runs of trees a
-   * later run passed over those and its clean runs; a train fails when any gate does. 0: no flake.
+   * later run passed and of trains cleared by the train behind them, over those and its clean runs;
+   * a train fails when any gate does. 0: no flake.
    */
-  flakes: { rate: number; flakyRuns: number; passed: number };
+  flakes: { rate: number; flakyRuns: number; cleared: number; passed: number };
 }
 
 /** A job that failed alone on its own FAIL verdict (the window's culprit: plan/settlement.ts). */
@@ -71,14 +72,16 @@ export function gateModel(history: History): ReplayInput['gate'] {
 /** The recorded flake rate of a train's gates (ReplayInput.flakes). */
 export function flakeModel(history: History): ReplayInput['flakes'] {
   let clean = 1;
-  let flakyRuns = 0;
-  let passed = 0;
-  for (const gate of flakeTally(history.trains, history.jobs).values()) {
-    flakyRuns += gate.flakyRuns;
-    passed += gate.passed;
-    if (gate.flakyRuns > 0) clean *= 1 - gate.flakyRuns / (gate.flakyRuns + gate.passed);
+  const sum = { flakyRuns: 0, cleared: 0, passed: 0 };
+  // The void rows too, as `land flaky` reads them: a cleared train's row is one.
+  for (const gate of flakeTally([...history.trains, ...history.voided], history.jobs).values()) {
+    sum.flakyRuns += gate.flakyRuns;
+    sum.cleared += gate.cleared;
+    sum.passed += gate.passed;
+    const failed = gate.flakyRuns + gate.cleared;
+    if (failed > 0) clean *= 1 - failed / (failed + gate.passed);
   }
-  return { rate: 1 - clean, flakyRuns, passed };
+  return { rate: Math.round((1 - clean) * 10_000) / 10_000, ...sum };
 }
 
 export function replayInput(history: History): ReplayInput {

@@ -46,8 +46,8 @@ function inputLines(advice: TuneAdvice): string[] {
   const { flakes } = input;
   const flaky =
     flakes.rate > 0
-      ? `a good tree's run fails ${(flakes.rate * 100).toFixed(1)}% of the time (${flakes.flakyRuns} flaky run(s) against ${flakes.passed} clean one(s)); replayed so`
-      : 'none recorded (every replayed run of a good tree passes)';
+      ? `a good tree's run fails ${(flakes.rate * 100).toFixed(1)}% of the time (${flakes.flakyRuns} flaky run(s) and ${flakes.cleared} cleared, against ${flakes.passed} clean run(s)); replayed so for the flaky.clearing advice`
+      : 'none recorded';
   const lines = [
     `replayed ${input.jobs} decided job(s): ${input.landed} landed, ${input.culprits} culprit(s)${rate}${from}`,
     `gate time: ${gate}`,

@@ -41,6 +41,7 @@ describe('flakeTally', () => {
       flakes: 0,
       flakyRuns: 0,
       confirmed: 0,
+      cleared: 0,
       rate: 0,
       advisoryRuns: 0,
       uncounted: 0,
@@ -165,7 +166,7 @@ describe('flakeTally', () => {
 
 describe('flakeModel (what `land tune` replays)', () => {
   it("is how often a good tree's run failed: per gate, flaky runs over those and clean runs; a train fails when any gate does", () => {
-    expect(flakeModel(history([], [once('t0', 5, 9, ran(['test', 2]))]))).toEqual({ rate: 0, flakyRuns: 0, passed: 1 });
+    expect(flakeModel(history([], [once('t0', 5, 9, ran(['test', 2]))]))).toEqual({ rate: 0, flakyRuns: 0, cleared: 0, passed: 1 });
     const runs = [gateRun(1, 't1', ran(['test', 2, 'exit 1'])), gateRun(2, 't1', ran(['test', 2]))];
     const flaky = once('t1', 10, 1, ran(['test', 2]), { flaky: true, runs });
     const lintRuns = [gateRun(1, 't3', ran(['lint', 1, 'exit 1'])), gateRun(2, 't3', ran(['lint', 1]))];
@@ -173,6 +174,19 @@ describe('flakeModel (what `land tune` replays)', () => {
     // test: 1 flaky run, 2 clean; lint: 1 flaky run, 1 clean.
     const model = flakeModel(history([], [flaky, once('t2', 20, 2, ran(['test', 2])), lint]));
     expect(model).toMatchObject({ flakyRuns: 2, passed: 3 });
-    expect(model.rate).toBeCloseTo(1 - (1 - 1 / 3) * (1 - 1 / 2), 12);
+    expect(model.rate).toBeCloseTo(1 - (1 - 1 / 3) * (1 - 1 / 2), 4);
+  });
+
+  it("counts a train cleared by the train behind it (a VOID row, reason cleared) as a flake, as the drain's evidence does; never a confirmed failure", () => {
+    const cleared = once('t1', 10, 1, ran(['test', 2, 'exit 1']), { verdict: 'VOID', reason: 'cleared' });
+    const again = once('t1b', 11, 1, ran(['test', 2, 'exit 1']), { verdict: 'VOID', reason: 'cleared' });
+    const rows = [cleared, again, once('t2', 20, 2, ran(['test', 2]))];
+    const tally = flakeTally(rows);
+    expect(tally.get('test')).toMatchObject({ runs: 3, passed: 1, flakes: 0, flakyRuns: 0, cleared: 2, confirmed: 0, rate: 0 });
+    expect(gateEvidenceOf(tally).get('test')).toEqual({ passed: 1, flakes: 2 });
+    // land tune reads the void rows too.
+    const model = flakeModel({ ...history([], [rows[2] as (typeof rows)[number]]), voided: [cleared, again] });
+    expect(model).toMatchObject({ flakyRuns: 0, cleared: 2, passed: 1 });
+    expect(model.rate).toBeCloseTo(2 / 3, 4);
   });
 });

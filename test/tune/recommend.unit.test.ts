@@ -76,7 +76,7 @@ describe('adviseClearing', () => {
   /** 64 jobs, one a minute, gates of 5 minutes, culprits at rate p; good trees' runs fail at `flakeRate`. */
   const input = (p: number, flakeRate: number) => ({
     ...replayInput(queueHistory(64, p, { every: 60, gateSeconds: 300 })),
-    flakes: { rate: flakeRate, flakyRuns: 0, passed: 0 },
+    flakes: { rate: flakeRate, flakyRuns: 0, cleared: 0, passed: 0 },
   });
   const parallel = { max: 1, waitSeconds: 0, parallel: 2 };
 

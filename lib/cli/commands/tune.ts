@@ -39,7 +39,7 @@ export function registerTune(program: Command): void {
     )
     .option('--since <time>', 'replay only the jobs of this period: a date (2026-11-01), a date and time, or a span back from now (90m, 24h, 7d, 2w)')
     .option('--all', 'list every replayed setting (default: the current one, each one-value change of it, and the recommended one)')
-    .option('--json', 'print { current, policy, input, settings, recommendation, clearing } as JSON (every replayed setting)')
+    .option('--json', 'print { current, policy, since, input, settings, recommendation, clearing } as JSON (every replayed setting)')
     .action(
       action<{ since?: string; all?: boolean; json?: boolean }>(async (ctx, opts) => {
         const now = Date.now();

@@ -4,10 +4,11 @@
 // held writes and puts its members back exactly as they were queued.
 import { isAncestor } from '../../git/index.js';
 import { applyChangesLocked, nowIso } from '../../queue/index.js';
-import type { JobRecord, MetricsRow } from '../../store/index.js';
+import type { JobRecord, MetricsRow, VoidReason } from '../../store/index.js';
 import { voidRow } from '../plan/settlement.js';
 import { currentWindow } from '../window.js';
 import type { BuiltTrain } from '../trains/buildTrain.js';
+import type { Judgement } from '../gates/judgement.js';
 import type { RerunOutcome } from '../trains/rerunTrain.js';
 import { judgeStarted, startTrain, type BatchState, type DrainContext, type Speculation, type Started, type TrainPlan } from '../trains/runTrains.js';
 import { abandonSteps, speculativeBuild } from './abandon.js';
@@ -60,7 +61,7 @@ function speculation(ctx: DrainContext, on: Flight, source: SpecSource): Specula
 export interface LaunchOptions {
   on: { flight: Flight; source: SpecSource } | null;
   firstHalf?: boolean;
-  behindPassed?: (trainId: string) => Promise<boolean>;
+  behindPassed?: (trainId: string, judgement: Judgement) => Promise<boolean>;
 }
 
 /** Starts a train (on the target, or speculatively on `on`) and its judgement; null when nobody rides. */
@@ -85,7 +86,7 @@ export async function launch(ctx: DrainContext, batch: BatchState, plan: TrainPl
   const started = await startTrain(own, batch, plan, on ? speculation(ctx, on.flight, on.source) : undefined);
   if (!started) return null;
   const { behindPassed } = opts;
-  const judging: DrainContext = behindPassed ? { ...own, behindPassed: () => behindPassed(started.trainId) } : own;
+  const judging: DrainContext = behindPassed ? { ...own, behindPassed: (judgement) => behindPassed(started.trainId, judgement) } : own;
   const judged = judgeStarted(judging, batch, plan, started).then(
     (value) => ({ ok: true as const, judged: value }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -140,7 +141,7 @@ export async function abandon(ctx: DrainContext, flights: readonly Flight[], aft
 }
 
 /** The void row of a train in flight: abandoned behind a train that did not land, or cleared by the train behind it (./clearing.ts). */
-export function voidedRow(ctx: DrainContext, flight: Flight, judged: RerunOutcome, reason: 'speculation_abandoned' | 'cleared'): MetricsRow {
+export function voidedRow(ctx: DrainContext, flight: Flight, judged: RerunOutcome, reason: VoidReason): MetricsRow {
   const { started, plan, batchId } = flight;
   const { built } = started;
   const facts = {

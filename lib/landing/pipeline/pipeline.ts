@@ -29,7 +29,8 @@ import {
 } from '../trains/runTrains.js';
 import { currentWindow, recordedTally } from '../window.js';
 import type { RerunOutcome } from '../trains/rerunTrain.js';
-import { clearable, settleCleared } from './clearing.js';
+import type { Judgement } from '../gates/judgement.js';
+import { clearable, clearingRefusal, settleCleared } from './clearing.js';
 import { abandon, confirm, dropAll, launch, verdictOf, type Flight } from './flight.js';
 import { cachedHeadVerdict, dropProbe, headSpot, keepProbe, pastCulpritSpot, pastLoneSpot, probeHolds, startProbe, type Probe } from './probe.js';
 
@@ -175,11 +176,11 @@ async function reloaded(ctx: DrainContext): Promise<Omit<PassView, 'jobs'>> {
 
 /**
  * Optimistic clearing (./clearing.ts): with flaky.clearing, a train's FAIL asks, before any re-run,
- * whether the train built on it passed (its first run; a FAIL of it says no at once).
+ * whether the train built on it clears it (the same answer its settlement gets).
  */
-function clearingFor(p: Pipeline, plan: TrainPlan): ((trainId: string) => Promise<boolean>) | undefined {
+function clearingFor(p: Pipeline, plan: TrainPlan): ((trainId: string, judgement: Judgement) => Promise<boolean>) | undefined {
   if (p.opts.parallel < 2 || !plan.view.loaded.policy.flaky.clearing) return undefined;
-  return async (trainId) => (await trainBehind(p, trainId))?.firstPass ?? false;
+  return async (trainId, judgement) => (await clearingBehind(p, trainId, judgement)) !== null;
 }
 
 /** The train in flight built on this one, once the trains being added are in. */
@@ -188,19 +189,31 @@ async function trainBehind(p: Pipeline, trainId: string): Promise<Flight | undef
   return p.flights.find((flight) => flight.on === trainId);
 }
 
-/** The train behind the failed head whose PASS clears it (./clearing.ts), or null. */
-async function clearedBy(p: Pipeline, head: Flight, judged: RerunOutcome): Promise<Flight | null> {
-  if (p.opts.parallel < 2 || !clearable(head.plan.view.loaded.policy, judged.judgement)) return null;
-  const behind = await trainBehind(p, head.started.trainId);
-  return behind && behind === p.flights[1] && (await behind.firstPass) ? behind : null;
+/**
+ * The train behind this failed one whose PASS clears it (./clearing.ts clearingRefusal), or null.
+ * Its first run is awaited (a FAIL of it answers at once).
+ */
+async function clearingBehind(p: Pipeline, trainId: string, judgement: Judgement): Promise<Flight | null> {
+  const head = p.flights.find((flight) => flight.started.trainId === trainId);
+  const policy = head?.plan.view.loaded.policy;
+  if (!head || !policy || p.opts.parallel < 2 || !clearable(policy, judgement)) return null;
+  const behind = await trainBehind(p, trainId);
+  if (!behind || !(await behind.firstPass)) return null;
+  const judged = await behind.judged;
+  if (!judged.ok) return null;
+  const refusal = clearingRefusal(policy, {
+    head: { judgement, commit: head.started.built.train },
+    behind: { judgement: judged.judged.judgement, base: behind.plan.base },
+  });
+  return refusal === null ? behind : null;
 }
 
 /** The head settled as today: the effects after its verdict, the settlement, applied. Trains behind a head that did not land are abandoned first. */
 async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }> {
   const head = p.flights[0] as Flight;
   const judged = await verdictOf(head);
-  const behind = await clearedBy(p, head, judged);
-  if (behind) return settleClearedHead(p, head, judged, behind);
+  const behind = await clearingBehind(p, head.started.trainId, judged.judgement);
+  if (behind && behind === p.flights[1]) return settleClearedHead(p, head, judged, behind);
   const trainId = head.started.trainId;
   // A verdict that is no PASS voids the trains behind before it is settled (a culprit found
   // rejoins the halves of its batch, those put back included). A PASS is settled (CAS) while

@@ -95,7 +95,8 @@ export async function startProbe(ctx: DrainContext, spot: ProbeSpot, branch: Pro
   const built = await buildTrain(ctx.cwd, base, baseTree, first, trainId);
   if (built.members.length !== first.length) return null; // a member contained or conflicting: the half would not be this tree
   const members = first.map((job) => job.id);
-  ctx.emit({ type: 'probe_started', train: trainId, for: spot.forTrain, assumes: branch === 'past_lone' ? 'fails' : branch, members, commit: built.train });
+  const assumes = branch === 'past_lone' ? { assumes: 'fails' as const, past: true } : { assumes: branch };
+  ctx.emit({ type: 'probe_started', train: trainId, for: spot.forTrain, ...assumes, members, commit: built.train });
   const stop = new AbortController();
   const hold: Probe['hold'] = { writes: [] };
   const own: DrainContext = { ...ctx, abort: AbortSignal.any([ctx.abort, stop.signal]), keep: (write) => hold.writes.push(write) };

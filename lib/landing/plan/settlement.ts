@@ -3,7 +3,16 @@
 // during the gate, the target's own verdict, the CAS), to the record changes, the train's metrics
 // row, the events, the window move and what rides next. The train runner (trains/runTrains.ts)
 // performs the effects and applies what this returns.
-import { failChanges, flakyChanges, landChanges, rejoinChanges, requeueChanges, targetFlakyChanges, type JobChange } from '../../queue/index.js';
+import {
+  clearedChanges,
+  failChanges,
+  flakyChanges,
+  landChanges,
+  rejoinChanges,
+  requeueChanges,
+  targetFlakyChanges,
+  type JobChange,
+} from '../../queue/index.js';
 import type { GateRun, JobRecord, MetricsRow, TrainRuns, VoidReason } from '../../store/index.js';
 import type { DrainEvent } from '../events.js';
 import type { GateFail, GateRefusal, InfraFailure } from '../gates/gateRunner.js';
@@ -44,12 +53,30 @@ export interface TrainFacts {
   runs?: { prior: TrainRuns; history: readonly GateRun[]; ended?: RerunEnd };
   /**
    * Optimistic clearing (pipeline/clearing.ts): this train lands the members of the failed train it
-   * was built on too; those (`members`, ids) landed by that train's own kind of landing.
+   * was built on too (`members`, ids; `train`, that train's id, which failed `gate` with `status`,
+   * its log `log`); they land by that train's own kind of landing.
    */
-  cleared?: { members: readonly string[]; kind: TrainKind };
+  cleared?: { members: readonly string[]; kind: TrainKind; train: string; gate: string | null; status: string | null; log: string | null };
 }
 
 type TrainKind = TrainFacts['train']['kind'];
+
+/** A landing that cleared the train it was built on: its members' journal lines, written with the landing. */
+function clearedOf(facts: TrainFacts): JobChange[] {
+  const { cleared } = facts;
+  if (!cleared) return [];
+  const { train, gate, status, log } = cleared;
+  const members = facts.members.filter((job) => cleared.members.includes(job.id));
+  return clearedChanges(members, { train, by: facts.trainId, gate, status, log });
+}
+
+function clearedEvents(facts: TrainFacts): DrainEvent[] {
+  const { cleared } = facts;
+  if (!cleared) return [];
+  return [
+    { type: 'cleared', train: cleared.train, by: facts.trainId, members: [...cleared.members], gate: cleared.gate ?? '?', status: cleared.status ?? 'FAIL' },
+  ];
+}
 
 /** How a member lands: its train's kind, or, for a member of a cleared train, that train's kind. */
 export function landedViaOf(facts: Pick<TrainFacts, 'train' | 'cleared'>, job: Pick<JobRecord, 'id'>): TrainKind {
@@ -422,6 +449,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
       return {
         changes: [
           ...flakyOf(facts),
+          ...clearedOf(facts),
           ...members.flatMap((job) =>
             landChanges([job], {
               via: landedViaOf(facts, job),
@@ -443,6 +471,7 @@ function settleLanding(facts: TrainFacts, judgement: Judgement, outcome: LandOut
           landed: true,
         }),
         events: [
+          ...clearedEvents(facts),
           ...(outcome.warning ? [{ type: 'warning' as const, message: outcome.warning }] : []),
           { type: 'landed', train: trainId, commit: train.commit, via: train.kind, members: ids(members) },
           ...windowEvents(window),

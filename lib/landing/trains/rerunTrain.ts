@@ -61,7 +61,11 @@ function stopAsked(ctx: JudgeContext, members: readonly JobRecord[]): boolean {
 }
 
 /** What judging with re-runs needs beyond a judgement: the drain's flake history, and for a speculative train when the train ahead landed. */
-export type RerunContext = JudgeContext & { flakes: FlakeHistory; aheadLanded?: () => Promise<void>; behindPassed?: () => Promise<boolean> };
+export type RerunContext = JudgeContext & {
+  flakes: FlakeHistory;
+  aheadLanded?: () => Promise<void>;
+  behindPassed?: (judgement: Judgement) => Promise<boolean>;
+};
 
 /**
  * Whether the last run is settled or the tree gated again, under the policy's rule. Only a FAIL
@@ -86,10 +90,10 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
     const failed = runs.at(-1)?.verdict === 'FAIL';
     if (failed && ctx.aheadLanded) await ctx.aheadLanded();
     // Optimistic clearing (policy flaky.clearing): the train built on this one passed; no re-run, the pipeline lands both.
-    const cleared = failed && ctx.behindPassed !== undefined && (await ctx.behindPassed());
+    const cleared = failed && ctx.behindPassed !== undefined && (await ctx.behindPassed(judgement));
     const decision = rerunDecision(ctx, policy, { members: members.length, prior, runs });
     if (cleared || decision.kind === 'settle' || stopAsked(ctx, members)) {
-      ctx.flakes.record(runs, t.built.tree);
+      ctx.flakes.record(runs, t.built.tree, cleared);
       return { judgement, runs, prior, ...(decision.kind === 'settle' ? { ended: endOf(policy, decision) } : {}) };
     }
     const last = runs.at(-1) as GateRun;

@@ -67,7 +67,7 @@ export interface DrainContext {
    * Optimistic clearing (policy flaky.clearing, batch.parallel): whether the train built on this one
    * passed. Asked after a FAIL, before a re-run: true ends the runs (pipeline/clearing.ts lands both).
    */
-  behindPassed?: () => Promise<boolean>;
+  behindPassed?: (judgement: Judgement) => Promise<boolean>;
 }
 
 /** What the drain read this pass, handed to the batch's first train so it is not read again. */

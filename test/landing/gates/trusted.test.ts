@@ -94,6 +94,24 @@ describe('trusted paths', { timeout: 240_000 }, () => {
   });
 
   // The variants below drain in this process (test/helpers/drainHarness.ts); a stop of null is `land run`'s exit 0.
+  it('optimistic clearing never lands that branch: the train built on it ran its gate.sh and passed, which clears nothing', async () => {
+    const { repo, policy, runs } = setup();
+    // A slower gate.sh, so that the train behind gates beside the head.
+    repo.commit('slow gate', { 'gate.sh': `sleep 0.3\n${gateV1}` });
+    repo.policy({ ...policy, batch: { max: 1, parallel: 2 }, flaky: { rule: 'retries', clearing: true } });
+    repo.branch('evil', { 'gate.sh': evilGate, 'culprit-1': 'x\n' });
+    repo.branch('next', { 'next.txt': 'next\n' });
+    const evil = await submit(repo, 'evil');
+    const next = await submit(repo, 'next');
+    const run = await runDrain(repo.dir);
+    expect(run.summary).toMatchObject({ landed: [next], failed: [evil] });
+    expect(run.of('cleared')).toEqual([]);
+    // The train behind ran the head's gate.sh (restored from its base, the head's commit) and passed:
+    // the PASS that clearing must not take for the target's.
+    expect(runs()).toContain('evil');
+    expect(repo.git('show', 'main:gate.sh')).not.toContain('evil');
+  });
+
   it('without a trusted key the same attack lands, as before (the key is what closes it)', async () => {
     const { repo, runs } = setup(null);
     repo.branch('evil', { 'gate.sh': evilGate, 'culprit-1': 'bad\n' });

@@ -71,14 +71,22 @@ describe('effectNeeded', () => {
 describe('settleTrain', () => {
   it('PASS of a train that cleared the failed train it was built on: all land with its commit, each by the kind of the train it rode', () => {
     const members = [job(1), job(2), job(3)];
-    const cleared = { members: [members[0]?.id as string], kind: 'fast-forward' as const };
+    const cleared = { members: [members[0]?.id as string], kind: 'fast-forward' as const, train: 'b-1-t0', gate: 'test', status: 'exit 1', log: '/l' };
     const s = settleTrain(facts(members, { cleared }), pass, { step: 'landing', outcome: { kind: 'landed', warning: null } });
     const changes = on(s, members);
     expect(changes.map((c) => [c.id, c.to, c.record.landedVia, c.record.train])).toEqual([
+      // The cleared member's journal line, written with the landing; then the landings.
+      [members[0]?.id, undefined, null, null],
       [members[0]?.id, 'landed', 'fast-forward', COMMIT],
       [members[1]?.id, 'landed', 'merge', COMMIT],
       [members[2]?.id, 'landed', 'merge', COMMIT],
     ]);
+    expect(changes[0]).toMatchObject({ event: 'cleared', detail: { train: 'b-1-t0', by: 'b-1-t1', gate: 'test', status: 'exit 1', log: '/l' } });
+    expect(s.events.map((e) => e.type)).toEqual(['cleared', 'landed', 'window']);
+    expect(s.events[0]).toMatchObject({ train: 'b-1-t0', by: 'b-1-t1', members: [members[0]?.id] });
+    // A landing not made says nothing of clearing: the members go back as the lost CAS says.
+    const lost = settleTrain(facts(members, { cleared }), pass, { step: 'landing', outcome: { kind: 'lost', actual: null } });
+    expect(lost.changes.map((c) => c.event)).not.toContain('cleared');
     expect(s.window).toMatchObject({ decided: { jobs: 3, culprits: 0 } });
     expect(s.metric).toMatchObject({ verdict: 'PASS', landed: true, members: members.map((m) => m.id) });
   });
