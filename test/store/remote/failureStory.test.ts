@@ -1,12 +1,14 @@
 // The failure story from any clone (docs/remote.md, "What drainers publish"): a job failed by the
 // drainer in one clone is told, logged, reproduced and counted in another clone, which never ran
-// a gate; forged published refs are skipped with a warning, never a failed command.
-import { readFileSync } from 'node:fs';
+// a gate; forged published refs are skipped with a warning, never a failed command. A job cleared by
+// the train behind it (flaky.clearing) lands in the same push and is told the same way.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { land } from '../../helpers/cli.js';
-import { cleanupTempDirs } from '../../helpers/repo.js';
-import { makeTeam } from '../../helpers/remoteTeam.js';
+import { gateScript } from '../../helpers/queue.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/repo.js';
+import { makeTeam, queuePolicy } from '../../helpers/remoteTeam.js';
 import { ok, serverRefs } from '../../helpers/teamKit.js';
 
 afterAll(cleanupTempDirs);
@@ -109,5 +111,33 @@ describe('a remote queue publishes its failed trains, logs and metrics', () => {
     expect(await figures(dev.dir)).toEqual(before);
     expect(await figures(ci.dir)).toEqual({ ...before, window: (await figures(ci.dir)).window });
     expect(await figures(team.clone('eve').dir)).toEqual(before);
+  });
+  it('optimistic clearing in a remote queue: both trains land in one push, and any clone tells the cleared job', async () => {
+    const scratch = tempDir('land-team-gate-');
+    const gate = {
+      name: 'test',
+      run: ['sh', gateScript('overlap.sh')],
+      timeoutSeconds: 60,
+      env: { GATE_COUNTER: join(scratch, 'runs.txt'), GATE_SCRATCH: scratch, GATE_REPO: scratch, GATE_SLEEP: '0.3' },
+    };
+    const team = makeTeam({ policy: queuePolicy({}, { gates: [gate], batch: { max: 1, parallel: 2 }, flaky: { clearing: true } }) });
+    const dev = team.clone('dev');
+    dev.branch('flaked', { 'flaked.txt': 'flaked\n' });
+    dev.branch('good', { 'good.txt': 'good\n' });
+    const [flaked, good] = ok(await land(dev.dir, ['submit', 'flaked', 'good', '--json']))
+      .lines()
+      .map((line) => line.job.id as string) as [string, string];
+    writeFileSync(join(scratch, `flake-${flaked}`), '');
+    const run = ok(await land(team.clone('ci').dir, ['run', '--json'])).lines();
+    const cleared = run.find((event) => event.type === 'cleared');
+    expect(cleared).toMatchObject({ members: [flaked] });
+    const landed = run.filter((event) => event.type === 'landed');
+    expect(landed).toEqual([expect.objectContaining({ train: cleared.by, members: [flaked, good] })]);
+    // One push moved the server's main to the commit of the train behind, which holds the head's.
+    expect(team.server('rev-parse', 'main')).toBe(landed[0].commit);
+    expect(team.server('merge-base', '--is-ancestor', dev.tip('flaked'), 'main')).toBe('');
+    const why = ok(await land(dev.dir, ['why', flaked]));
+    expect(why.stdout).toContain(`train ${cleared.train} failed (gate test: exit 1), but train ${cleared.by}, built on it, passed`);
+    expect(why.stdout).toContain('run void (cleared)');
   });
 });
