@@ -196,5 +196,5 @@ function rerunLine(event: Extract<DrainEvent, { type: 'gate_rerun' }>, job: stri
   const riders = event.jobs > 1 ? `train ${event.train} (${event.jobs} jobs)` : job;
   const failed = `${riders} failed${event.jobs > 1 ? '' : ' alone'} (gate ${event.gate}: ${event.status})`;
   if (event.rule === 'retries') return `${failed}; its gates run again on the same tree (run ${event.run}, retries.flaky ${event.allowance})`;
-  return `${failed}; its gates run again on the same tree (run ${event.run}): ${rerunEvidenceText(event.jobs, event.posterior, event.threshold)}`;
+  return `${failed}; its gates run again on the same tree (run ${event.run}): ${rerunEvidenceText(event.jobs, event.posterior, event.threshold, event.sibling)}`;
 }

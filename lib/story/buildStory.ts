@@ -133,7 +133,7 @@ function flakeNoteText(entry: JournalEntry): string {
       const again = `its gates run again on the same tree (run ${String(d?.run ?? '?')} of train ${d?.train ?? '?'}`;
       const why =
         d?.rule === 'evidence' && d.posterior !== undefined && d.threshold !== undefined
-          ? `): ${rerunEvidenceText(members, d.posterior, d.threshold)}`
+          ? `): ${rerunEvidenceText(members, d.posterior, d.threshold, d.sibling)}`
           : ', retries.flaky)';
       return `gate ${d?.gate ?? '?'} failed (${flatStatus(d?.status)}) ${riders}; ${again}${why}`;
     }

@@ -220,6 +220,12 @@ function failedRun(run: number, cached: boolean): GateRun {
   return { run, train: '', cached, verdict: 'FAIL', reason: 'gate', gate: 'gate', status: 'exit 1', seconds: 0, log: null, results: [] };
 }
 
+/** The waiting other half of the failed train the head was split from (plan/flakyPlan.ts siblingOf). */
+function siblingIn(r: Replay, head: Flight): number {
+  const waits = (job: RJob) => job.state === 'queued' && job.reason === 'bisected' && !head.members.includes(job);
+  return r.requeued.filter((job) => waits(job) && job.batch?.id === head.batchId && job.batch.attempt === head.attempt).length;
+}
+
 /**
  * A failed head's re-runs under the flaky rule, each a gate run of gateSeconds: a culprit fails them
  * all; a good tree passes one unless it flakes. True: a re-run passed (its failed runs were flakes).
@@ -233,7 +239,7 @@ function confirmFail(r: Replay, head: Flight): boolean {
       : { kind: 'evidence', threshold: flaky.threshold, jobRate: () => expectedRate(r.tally), gate: () => r.evidence };
   const runs = [failedRun(1, !head.ran)];
   for (;;) {
-    const decision = decideRerun({ members: head.members.length, prior: { key: '', runs: 0, reruns: 0 }, runs }, rule);
+    const decision = decideRerun({ members: head.members.length, prior: { key: '', runs: 0, reruns: 0 }, runs, sibling: siblingIn(r, head) }, rule);
     if (decision.kind === 'settle') return false;
     r.out.gateRuns += 1;
     r.now += r.gateSeconds;

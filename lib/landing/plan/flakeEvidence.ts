@@ -66,10 +66,20 @@ export function flakeRateOf(gate: GateEvidence): number {
   return goodTreeFails(gate, 1);
 }
 
-/** The posterior that a tree with `members` jobs holds a culprit after `fails` FAILs and no PASS of the gate. */
-export function culpritPosterior(jobRate: number, members: number, gate: GateEvidence, fails: number): number {
-  const q = 1 - (1 - clamp(jobRate, 0, 1)) ** Math.max(1, members);
-  const flake = (1 - q) * goodTreeFails(gate, Math.max(1, fails));
+/**
+ * The posterior that a tree with `members` jobs holds a culprit after `fails` FAILs and no PASS of
+ * the gate. `sibling`: the train is the first half of a failed train whose other half (`sibling`
+ * jobs) waits unjudged. That parent's FAIL is evidence too: were this half good, the parent failed
+ * for a culprit in the other half (chance Q) or by a flake of its own, so a good half explains all
+ * its FAILs with chance Q E[rate^fails] + (1 - Q) E[rate^(fails + 1)].
+ */
+export function culpritPosterior(jobRate: number, members: number, gate: GateEvidence, fails: number, sibling = 0): number {
+  const rate = clamp(jobRate, 0, 1);
+  const q = 1 - (1 - rate) ** Math.max(1, members);
+  const k = Math.max(1, fails);
+  const other = sibling > 0 ? 1 - (1 - rate) ** sibling : 1;
+  const good = other * goodTreeFails(gate, k) + (other < 1 ? (1 - other) * goodTreeFails(gate, k + 1) : 0);
+  const flake = (1 - q) * good;
   return q + flake <= 0 ? 1 : q / (q + flake);
 }
 
@@ -83,6 +93,8 @@ export interface EvidenceInput {
   members: number;
   /** FAIL runs of this tree so far (a verdict from the cache is one), no PASS among them. */
   fails: number;
+  /** Jobs of the other half of the failed train this one was split from, waiting unjudged (0: none). */
+  sibling?: number;
   /** The culprit rate a job is expected to have (plan/windowPlan.ts expectedRate). */
   jobRate: number;
   /** The failing gate's history. */
@@ -99,7 +111,7 @@ export type EvidenceDecision =
 
 export function decideOnEvidence(input: EvidenceInput): EvidenceDecision {
   const { members, fails, jobRate, gate, threshold } = input;
-  const posterior = culpritPosterior(jobRate, members, gate, fails);
+  const posterior = culpritPosterior(jobRate, members, gate, fails, input.sibling ?? 0);
   if (members === 1) return posterior >= threshold ? { kind: 'settle', why: 'evidence', posterior } : { kind: 'rerun', why: 'below_threshold', posterior };
   // A batch: once, and only when the flake it may be costs more in bisection than the run.
   const worth = fails === 1 && (1 - posterior) * splitCost(members) > 1;

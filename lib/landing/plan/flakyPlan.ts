@@ -43,6 +43,25 @@ export interface RunHistory {
   prior: TrainRuns;
   /** This drainer's runs of the train, oldest first (the first may be a verdict from the cache). */
   runs: readonly GateRun[];
+  /** The waiting other half of the failed train this one was split from (siblingOf); 0 or absent: none. */
+  sibling?: number;
+}
+
+/**
+ * Jobs of the other half of the failed train that `members` (a train at `attempt` of batch
+ * `batchId`) was split from, waiting unjudged in the queue: a failed train splits into two halves at
+ * the next attempt, the first rides, the second waits (plan/settlement.ts). None for a train that is
+ * no first half.
+ */
+export function siblingOf(
+  jobs: readonly Pick<JobRecord, 'id' | 'state' | 'requeued' | 'reason' | 'batch'>[],
+  batchId: string,
+  attempt: number,
+  members: readonly Pick<JobRecord, 'id'>[],
+): number {
+  const riders = new Set(members.map((job) => job.id));
+  const waits = (job: (typeof jobs)[number]) => job.state === 'queued' && job.requeued && job.reason === 'bisected';
+  return jobs.filter((job) => !riders.has(job.id) && waits(job) && job.batch?.id === batchId && job.batch.attempt === attempt).length;
 }
 
 /**
@@ -72,10 +91,11 @@ export function rerunEndText(end: RerunEnd): string {
 }
 
 /** Why the evidence rule gated a tree again, in words (the progress line and `land why`). */
-export function rerunEvidenceText(members: number, posterior: number, threshold: number): string {
+export function rerunEvidenceText(members: number, posterior: number, threshold: number, sibling = 0): string {
   const p = posterior.toFixed(3);
-  if (members > 1) return `a flake is likely enough (a culprit rides it with probability ${p}) that the batch is gated again before it is split`;
-  return `a culprit with probability ${p}, below flaky.threshold ${threshold}: not yet failed`;
+  const parent = sibling > 0 ? `; the failed train it was split from counted too (its other ${sibling} job(s) wait)` : '';
+  if (members > 1) return `a flake is likely enough (a culprit rides it with probability ${p}) that the batch is gated again before it is split${parent}`;
+  return `a culprit with probability ${p}, below flaky.threshold ${threshold}: not yet failed${parent}`;
 }
 
 /** The fixed allowance: `retries.flaky` re-runs of a lone job. */
@@ -95,7 +115,7 @@ export type RerunDecision =
    * Run the gates again on the same tree; `run` is its number within the train. Under the evidence
    * rule, `why` and `posterior` (that the train holds a culprit, after the runs so far) say why.
    */
-  | { kind: 'rerun'; run: number; why?: EvidenceDecision['why']; posterior?: number }
+  | { kind: 'rerun'; run: number; why?: EvidenceDecision['why']; posterior?: number; sibling?: number }
   /** Settle the last run's verdict. */
   | {
       kind: 'settle';
@@ -119,6 +139,7 @@ export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision
   const decision = decideOnEvidence({
     members: history.members,
     fails: failsOf(history),
+    sibling: history.sibling ?? 0,
     jobRate: rule.jobRate(),
     gate: rule.gate(last.gate ?? ''),
     threshold: rule.threshold,
@@ -127,7 +148,8 @@ export function decideRerun(history: RunHistory, rule: RerunRule): RerunDecision
   if (decision.kind === 'settle') return { kind: 'settle', why: decision.why, posterior };
   // The cap comes first: the FAIL is settled below the threshold, and the message says with what posterior.
   if (capped) return { kind: 'settle', why: 'train_cap', posterior };
-  return { kind: 'rerun', run: history.runs.length + 1, why: decision.why, posterior };
+  const sibling = history.sibling ? { sibling: history.sibling } : {};
+  return { kind: 'rerun', run: history.runs.length + 1, why: decision.why, posterior, ...sibling };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { GateRun, JobRecord } from '../../store/index.js';
 import type { Verdicted } from '../gates/gateRunner.js';
 import { judgementOf, type Judgement } from '../gates/judgement.js';
 import type { GateEvidence } from './flakeEvidence.js';
-import { decideRerun, retriesRule, type RerunRule } from './flakyPlan.js';
+import { decideRerun, retriesRule, siblingOf, type RerunRule } from './flakyPlan.js';
 import { effectNeeded, settleTrain, type Found, type Next } from './settlement.js';
 import { planTrain, startsBatch } from './trainPlan.js';
 import { addTally, EMPTY_TALLY, expectedRate, initialWindow, type CulpritTally } from './windowPlan.js';
@@ -127,13 +127,13 @@ function rerunRule(sim: Sim, flakes: SimFlakes): RerunRule {
 }
 
 /** A train's judgement with its re-runs (trains/rerunTrain.ts), the gate's history updated with what they showed. */
-function judgeWithReruns(sim: Sim, tree: string, members: readonly JobRecord[]): { judgement: Judgement; runs: GateRun[] } {
+function judgeWithReruns(sim: Sim, tree: string, members: readonly JobRecord[], sibling: number): { judgement: Judgement; runs: GateRun[] } {
   let judgement = judgeTree(sim, tree, members);
   const runs = [simRun(1, judgement)];
   const flakes = sim.flakes;
   if (!flakes) return { judgement, runs };
   for (;;) {
-    const decision = decideRerun({ members: members.length, prior: { key: tree, runs: 0, reruns: 0 }, runs }, rerunRule(sim, flakes));
+    const decision = decideRerun({ members: members.length, prior: { key: tree, runs: 0, reruns: 0 }, runs, sibling }, rerunRule(sim, flakes));
     if (decision.kind === 'settle') break;
     judgement = judgeTree(sim, tree, members, true);
     runs.push(simRun(decision.run, judgement));
@@ -187,7 +187,7 @@ function rideTrain(sim: Sim, batch: SimBatch, members: readonly JobRecord[], att
   apply(sim, startChanges(members, batch.id, attempt, trainId));
   sim.out.trains += 1;
   const tree = treeOf(sim, members);
-  const { judgement, runs } = judgeWithReruns(sim, tree, members);
+  const { judgement, runs } = judgeWithReruns(sim, tree, members, siblingOf(batch.waiting, batch.id, attempt, members));
   const found = effectsAfter(sim, judgement, members);
   const settlement = settleTrain(
     {

@@ -15,6 +15,7 @@ import {
   priorRuns,
   rerunRuleOf,
   runsAfter,
+  siblingOf,
   trainKey,
   type RerunDecision,
   type RerunEnd,
@@ -29,7 +30,11 @@ import { judgedSteps, withdrawals } from '../plan/trainSteps.js';
  * The train to judge with the drain's fast-path decision (null: none made). Refresh entries that
  * commit on top of the train change `built` here: that commit is what was judged and lands.
  */
-export type TrainToJudge = Omit<JudgeOptions, 'fastPath' | 'rerun'> & { fastPath: FastPathCheck | null };
+export type TrainToJudge = Omit<JudgeOptions, 'fastPath' | 'rerun'> & {
+  fastPath: FastPathCheck | null;
+  /** The train's attempt in its batch: a first half's parent FAIL is evidence too (plan/flakyPlan.ts siblingOf). */
+  attempt?: number;
+};
 
 /** The last run's judgement, every run of this drainer (oldest first), the runs recorded before, and why the runs stopped. */
 export interface RerunOutcome {
@@ -83,6 +88,9 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
   const { ids, members } = t;
   const policy = t.loaded.policy;
   const prior = priorRuns(trainKey(t.built.base, members), members);
+  // Read once, at the first FAIL: the other half of the failed train this one was split from.
+  let sibling: number | undefined;
+  const siblingNow = () => (sibling ??= t.attempt === undefined ? 0 : siblingOf(ctx.store.listJobs().jobs, ids.batchId, t.attempt, members));
   let judgement = await judgeOnce(ctx, t, t.fastPath, null);
   const runs = [gateRunOf(judgement, 1, ids.trainId)];
   for (;;) {
@@ -91,7 +99,7 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
     if (failed && ctx.aheadLanded) await ctx.aheadLanded();
     // Optimistic clearing (policy flaky.clearing): the train built on this one passed; no re-run, the pipeline lands both.
     const cleared = failed && ctx.behindPassed !== undefined && (await ctx.behindPassed(judgement));
-    const decision = rerunDecision(ctx, policy, { members: members.length, prior, runs });
+    const decision = rerunDecision(ctx, policy, { members: members.length, prior, runs, sibling: failed ? siblingNow() : 0 });
     if (cleared || decision.kind === 'settle' || stopAsked(ctx, members)) {
       ctx.flakes.record(runs, t.built.tree, cleared);
       return { judgement, runs, prior, ...(decision.kind === 'settle' ? { ended: endOf(policy, decision) } : {}) };
@@ -123,5 +131,10 @@ function endOf(policy: LoadedPolicy['policy'], decision: RerunDecision & { kind:
 /** Why a tree is gated again, as the journal and the progress line tell it. */
 export function rerunWhy(policy: LoadedPolicy['policy'], decision: RerunDecision & { kind: 'rerun' }): RerunReason {
   if (policy.flaky.rule === 'retries') return { rule: 'retries', allowance: policy.retries.flaky };
-  return { rule: 'evidence', threshold: policy.flaky.threshold, posterior: decision.posterior ?? 0 };
+  return {
+    rule: 'evidence',
+    threshold: policy.flaky.threshold,
+    posterior: decision.posterior ?? 0,
+    ...(decision.sibling ? { sibling: decision.sibling } : {}),
+  };
 }

@@ -233,7 +233,7 @@ async function runTrain(ctx: DrainContext, batch: BatchState, plan: TrainPlan): 
 export function judgeStarted(ctx: DrainContext, batch: BatchState, plan: TrainPlan, started: Started): Promise<RerunOutcome> {
   const { loaded, baseTree } = plan.view;
   const { trainId, built, members } = started;
-  return judgeWithReruns(ctx, { loaded, built, baseTree, ids: { batchId: batch.id, trainId }, members, fastPath: plan.view.fastPath });
+  return judgeWithReruns(ctx, { loaded, built, baseTree, ids: { batchId: batch.id, trainId }, members, fastPath: plan.view.fastPath, attempt: plan.attempt });
 }
 
 /** The effects after the verdict (target check, lease, CAS), then the settlement, applied. */

@@ -62,7 +62,8 @@ const fastPathDetail = z.looseObject({
  * journal's `gate_rerun` line carries the same fields (optional there: lines written before them).
  */
 const rerunByAllowance = { rule: z.literal('retries'), allowance: z.number() };
-const rerunByEvidence = { rule: z.literal('evidence'), threshold: z.number(), posterior: z.number() };
+/** `sibling`: the jobs of the waiting other half of the failed train this one was split from, whose failure counted too. */
+const rerunByEvidence = { rule: z.literal('evidence'), threshold: z.number(), posterior: z.number(), sibling: z.number().optional() };
 const rerunReasonSchema = z.discriminatedUnion('rule', [z.object(rerunByAllowance), z.object(rerunByEvidence)]);
 export type RerunReason = z.infer<typeof rerunReasonSchema>;
 
@@ -113,6 +114,7 @@ export const journalDetailSchemas = {
     allowance: rerunByAllowance.allowance.optional(),
     threshold: rerunByEvidence.threshold.optional(),
     posterior: rerunByEvidence.posterior.optional(),
+    sibling: rerunByEvidence.sibling,
   }),
   gate_flaky: z.looseObject({
     gate: text,

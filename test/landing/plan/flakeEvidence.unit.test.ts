@@ -60,6 +60,29 @@ describe('decideOnEvidence', () => {
     expect(decideOnEvidence({ ...input, fails: 3, gate: NO_EVIDENCE })).toMatchObject({ kind: 'settle', why: 'evidence' });
   });
 
+  it('a first half whose other half waits: the failed train it was split from counts, so a new gate fails its lone culprit a run sooner', () => {
+    const q = 0.1;
+    // Q E[r^k] + (1 - Q) E[r^(k+1)] for a good half, with Q the chance the waiting half holds a culprit.
+    const expected = (k: number, s: number) => {
+      const Q = 1 - (1 - q) ** s;
+      const good = Q * goodTreeFails(NO_EVIDENCE, k) + (1 - Q) * goodTreeFails(NO_EVIDENCE, k + 1);
+      return q / (q + (1 - q) * good);
+    };
+    expect(culpritPosterior(q, 1, NO_EVIDENCE, 2, 1)).toBeCloseTo(expected(2, 1), 12);
+    expect(culpritPosterior(q, 1, NO_EVIDENCE, 1, 3)).toBeCloseTo(expected(1, 3), 12);
+    // More evidence, never less: above the posterior without it, and below a full extra FAIL of its own tree.
+    for (const k of [1, 2, 3]) {
+      expect(culpritPosterior(q, 1, NO_EVIDENCE, k, 1)).toBeGreaterThan(culpritPosterior(q, 1, NO_EVIDENCE, k));
+      expect(culpritPosterior(q, 1, NO_EVIDENCE, k, 1)).toBeLessThan(culpritPosterior(q, 1, NO_EVIDENCE, k + 1));
+    }
+    const input1 = { ...input, jobRate: q, gate: NO_EVIDENCE, sibling: 1 };
+    expect(decideOnEvidence({ ...input1, fails: 1 })).toMatchObject({ kind: 'rerun' });
+    expect(decideOnEvidence({ ...input1, fails: 2 })).toMatchObject({ kind: 'settle', why: 'evidence' });
+    // A gate that has passed about twenty times: final at once for such a half (a hundred for a job that rode alone).
+    expect(decideOnEvidence({ ...input1, gate: { passed: 21, flakes: 0 } })).toMatchObject({ kind: 'settle', why: 'evidence' });
+    expect(decideOnEvidence({ ...input, jobRate: q, gate: { passed: 21, flakes: 0 } })).toMatchObject({ kind: 'rerun' });
+  });
+
   it('a gate with a history of no flakes: its FAIL is final at once (no extra run)', () => {
     expect(decideOnEvidence({ ...input, jobRate: 0.1, gate: { passed: 110, flakes: 0 } })).toMatchObject({ kind: 'settle', why: 'evidence' });
     expect(decideOnEvidence({ ...input, jobRate: 0.1, gate: { passed: 60, flakes: 0 } })).toMatchObject({ kind: 'rerun' });

@@ -11,6 +11,7 @@ import {
   retriesRule,
   rerunEndText,
   runsAfter,
+  siblingOf,
   trainKey,
   type RunHistory,
 } from '../../../lib/landing/plan/flakyPlan.js';
@@ -93,6 +94,36 @@ describe('decideRerun', () => {
     expect(decideRerun(history(four), retriesRule(4))).toEqual({ kind: 'rerun', run: 5 });
     expect(decideRerun(history([...four, run(5, 'FAIL')]), retriesRule(4))).toEqual({ kind: 'settle', why: 'allowance_spent' });
     expect(MAX_TRAIN_RUNS).toBe(5);
+  });
+});
+
+describe('siblingOf', () => {
+  const job = (id: string, attempt: number, extra: Partial<JobRecord> = {}) => ({
+    ...newJobRecord({ id, branch: id, tip: TIP, title: id, submitter: 't', urgent: false }),
+    state: 'queued' as const,
+    requeued: true,
+    reason: 'bisected' as const,
+    batch: { id: 'b-1', members: [], attempt, index: 0 },
+    ...extra,
+  });
+
+  it('counts the waiting other half of the failed train a first half was split from: same batch, same attempt, not a rider', () => {
+    const riders = [job('j-1', 3, { state: 'in_progress' })];
+    const jobs = [...riders, job('j-2', 3), job('j-3', 3), job('j-4', 2), job('j-5', 3, { batch: { id: 'b-2', members: [], attempt: 3, index: 0 } })];
+    // j-4 is the half of an older split (attempt 2); j-5 another batch's.
+    expect(siblingOf(jobs, 'b-1', 3, riders)).toBe(2);
+    // A second half riding (its first half landed): nothing of its own attempt waits.
+    expect(siblingOf(jobs, 'b-1', 2, [job('j-4', 2)])).toBe(0);
+    // A half that rejoined its batch after the culprit was found is no longer waiting as a half.
+    expect(siblingOf([job('j-2', 3, { reason: 'culprit_found' })], 'b-1', 3, riders)).toBe(0);
+  });
+
+  it('gives decideRerun the evidence: a lone job of a new gate is failed after its second FAIL instead of its third', () => {
+    const evidence = { kind: 'evidence' as const, threshold: 0.99, jobRate: () => 0.1, gate: () => ({ passed: 0, flakes: 0 }) };
+    const twice = [run(1, 'FAIL'), run(2, 'FAIL')];
+    expect(decideRerun(history(twice), evidence)).toMatchObject({ kind: 'rerun', run: 3 });
+    expect(decideRerun(history(twice, { sibling: 1 }), evidence)).toMatchObject({ kind: 'settle', why: 'evidence' });
+    expect(decideRerun(history([run(1, 'FAIL')], { sibling: 1 }), evidence)).toMatchObject({ kind: 'rerun', run: 2, sibling: 1 });
   });
 });
 
