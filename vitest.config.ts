@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/helpers/slowFirst.js';
 
 // Two tiers (docs/development.md#test-tiers): `unit` is every *.unit.test.ts (pure: no CLI launch, no
 // git process), `npm run test:unit`; `e2e` is every other test file (real git, the built CLI, the
@@ -21,6 +22,8 @@ export default defineConfig({
     // (measured: about 0.5 s of CPU saved per file). The test files keep no state between them:
     // each removes its temporary folders, stops what it started and restores what it changed.
     isolate: false,
+    // The longest files start first (test/helpers/slowFirst.ts): none of them is the suite's tail.
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
