@@ -105,6 +105,11 @@ export function flakyText(report: FlakyReport): string {
     lines.push(table(['gate', 'runs', 'flakes', 'confirmed', 'cleared', 'rate', 'assumed', 'not counted', ''], rows).replace(/ +$/gm, ''));
     if (report.recent.length) lines.push('recent flaky trees (newest first):', ...report.recent.map((tree) => `  ${flakyTreeLine(tree)}`));
     else lines.push('no flaky tree recorded: no gate failed on a tree that a later run of it passed');
+    const cleared = report.gates.reduce((sum, g) => sum + g.cleared, 0);
+    if (cleared)
+      lines.push(
+        `cleared: ${cleared} failed run(s) in trains the train behind passed (flaky.clearing): not in flakes nor rate (no run of the same tree passed), weighed as flakes in assumed`,
+      );
   }
   if (report.advisory === null) lines.push(`advisory gates: unknown (${report.policyProblem ?? 'the policy cannot be read'})`);
   else if (report.advisory.length)

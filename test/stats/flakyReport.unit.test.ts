@@ -103,6 +103,11 @@ describe('flakyReport', () => {
       `  tree 333333333333… gate test (job j-1): FAIL in train b1-2 (exit 1; log /logs/b1-2.log), PASS in train b1-3 (no log kept): flake`,
       'advisory gates (policy): lint: they run and their failures are recorded, never counted',
     ]);
+    // Failed runs cleared by the train behind are said apart: they are in neither flakes nor rate.
+    const [name, figures] = flakes('test', 10, []);
+    const clearedText = flakyText(flakyReport(new Map([[name, { ...figures, cleared: 2 }]]), { advisory: [] }, period, new Map()));
+    expect(clearedText).toContain('cleared: 2 failed run(s) in trains the train behind passed (flaky.clearing): not in flakes nor rate');
+    expect(text).not.toContain('cleared:');
     const unknown = flakyText(flakyReport(new Map(), { problem: 'the policy cannot be read: bad JSON' }, period, new Map()));
     expect(unknown).toContain('no gate has run yet');
     expect(unknown).toContain('advisory gates: unknown (the policy cannot be read: bad JSON)');

@@ -180,7 +180,7 @@ async function reloaded(ctx: DrainContext): Promise<Omit<PassView, 'jobs'>> {
  */
 function clearingFor(p: Pipeline, plan: TrainPlan): ((trainId: string, judgement: Judgement) => Promise<boolean>) | undefined {
   if (p.opts.parallel < 2 || !plan.view.loaded.policy.flaky.clearing) return undefined;
-  return async (trainId, judgement) => (await clearingBehind(p, trainId, judgement)) !== null;
+  return async (trainId, judgement) => 'behind' in (await clearingBehind(p, trainId, judgement));
 }
 
 /** The train in flight built on this one, once the trains being added are in. */
@@ -190,30 +190,37 @@ async function trainBehind(p: Pipeline, trainId: string): Promise<Flight | undef
 }
 
 /**
- * The train behind this failed one whose PASS clears it (./clearing.ts clearingRefusal), or null.
- * Its first run is awaited (a FAIL of it answers at once).
+ * The train behind this failed one whose PASS clears it (./clearing.ts clearingRefusal); or why a
+ * train behind that passed cannot (`refused`); or nothing to clear with. Its first run is awaited
+ * (a FAIL of it answers at once).
  */
-async function clearingBehind(p: Pipeline, trainId: string, judgement: Judgement): Promise<Flight | null> {
+async function clearingBehind(
+  p: Pipeline,
+  trainId: string,
+  judgement: Judgement,
+): Promise<{ behind: Flight } | { refused: string; by: string } | { none: true }> {
+  const none = { none: true } as const;
   const head = p.flights.find((flight) => flight.started.trainId === trainId);
   const policy = head?.plan.view.loaded.policy;
-  if (!head || !policy || p.opts.parallel < 2 || !clearable(policy, judgement)) return null;
+  if (!head || !policy || p.opts.parallel < 2 || !clearable(policy, judgement)) return none;
   const behind = await trainBehind(p, trainId);
-  if (!behind || !(await behind.firstPass)) return null;
+  if (!behind || !(await behind.firstPass)) return none;
   const judged = await behind.judged;
-  if (!judged.ok) return null;
-  const refusal = clearingRefusal(policy, {
+  if (!judged.ok) return none;
+  const refused = clearingRefusal(policy, {
     head: { judgement, commit: head.started.built.train },
     behind: { judgement: judged.judged.judgement, base: behind.plan.base },
   });
-  return refusal === null ? behind : null;
+  return refused === null ? { behind } : { refused, by: behind.started.trainId };
 }
 
 /** The head settled as today: the effects after its verdict, the settlement, applied. Trains behind a head that did not land are abandoned first. */
 async function settleHead(p: Pipeline): Promise<{ next: Next; landed: boolean }> {
   const head = p.flights[0] as Flight;
   const judged = await verdictOf(head);
-  const behind = await clearingBehind(p, head.started.trainId, judged.judgement);
-  if (behind && behind === p.flights[1]) return settleClearedHead(p, head, judged, behind);
+  const clearing = await clearingBehind(p, head.started.trainId, judged.judgement);
+  if ('behind' in clearing && clearing.behind === p.flights[1]) return settleClearedHead(p, head, judged, clearing.behind);
+  if ('refused' in clearing) p.ctx.emit({ type: 'clearing_refused', train: head.started.trainId, by: clearing.by, why: clearing.refused });
   const trainId = head.started.trainId;
   // A verdict that is no PASS voids the trains behind before it is settled (a culprit found
   // rejoins the halves of its batch, those put back included). A PASS is settled (CAS) while

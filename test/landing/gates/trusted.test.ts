@@ -106,6 +106,8 @@ describe('trusted paths', { timeout: 240_000 }, () => {
     const run = await runDrain(repo.dir);
     expect(run.summary).toMatchObject({ landed: [next], failed: [evil] });
     expect(run.of('cleared')).toEqual([]);
+    // Said, not silent: the train behind passed, and why that PASS clears nothing.
+    expect(run.of('clearing_refused')).toEqual([expect.objectContaining({ why: 'the head changes trusted paths' })]);
     // The train behind ran the head's gate.sh (restored from its base, the head's commit) and passed:
     // the PASS that clearing must not take for the target's.
     expect(runs()).toContain('evil');
