@@ -31,6 +31,8 @@ export type DrainEvent =
   | { type: 'cleared'; train: string; by: string; members: string[]; gate: string; status: string }
   /** flaky.clearing: the train `by`, built on the failed train `train`, passed, but its PASS cannot clear it (`why`: pipeline/clearing.ts clearingRefusal). */
   | { type: 'clearing_refused'; train: string; by: string; why: string }
+  /** A probe whose assumption about train `for` did not come true: its gates were stopped and nothing it found is kept (its row is VOID). */
+  | { type: 'probe_dropped'; train: string; for: string }
   | { type: 'member_skipped'; train: string; job: string; against: 'target' | 'train'; paths: string[] }
   | { type: 'gate_started'; train: string; gate: string; log: string }
   /** `advisory`: the gate failed and the policy marks it advisory: its failure is recorded, not counted. */
@@ -142,6 +144,8 @@ export function describeEvent(event: DrainEvent, names: JobNames = noNames): str
         : `  probing [${branches(event.members, names)}] as ${event.train} on train ${event.for}, in case it passes`;
     case 'cleared':
       return `  train ${event.train} failed (gate ${event.gate}: ${event.status}), but train ${event.by} built on it passed: [${branches(event.members, names)}] land with it (flaky.clearing)`;
+    case 'probe_dropped':
+      return `  probe ${event.train} dropped: train ${event.for} did not end as it assumed; nothing it found is kept`;
     case 'clearing_refused':
       return `  train ${event.train} not cleared by train ${event.by}, which passed: ${event.why} (flaky.clearing)`;
     case 'member_skipped':

@@ -145,6 +145,7 @@ export async function dropProbe(ctx: DrainContext, probe: Probe): Promise<void> 
   probe.stop.abort();
   const judgement = await probe.done;
   probe.hold.writes.length = 0;
+  ctx.emit({ type: 'probe_dropped', train: probe.trainId, for: probe.forTrain });
   if (!judgement || judgement.cached) return;
   const { built } = probe;
   const facts = {

@@ -310,6 +310,14 @@ describe('land run with batch.parallel 3: probes where the culprit rate says', (
     for (const row of rows) expect([row.verdict, row.reason, kept.has(row.train)]).toEqual(['VOID', 'speculation_abandoned', false]);
     expect(rows.length + probes.filter((e) => kept.has(e.train as string)).length).toBe(probes.length);
     expect(rows.length).toBeGreaterThanOrEqual(1);
+    // Each dropped probe says so (a kept one is told by the cached verdict of the train it stood for).
+    const dropped = events.filter((e) => e.type === 'probe_dropped').map((e) => e.train as string);
+    expect(dropped.sort()).toEqual(
+      probes
+        .filter((e) => !kept.has(e.train as string))
+        .map((e) => e.train as string)
+        .sort(),
+    );
     const stats = (await land(repo.dir, ['stats', '--json'])).json();
     expect(stats.trains.abandonedByReason.speculation_abandoned).toBe(rows.length);
     const jobs = await jobsById(repo);
