@@ -6,7 +6,7 @@
 // failed is the train's verdict INFRA (nothing was tested, the members are requeued).
 import type { Gate } from '../../config/index.js';
 import { gatesHash } from '../../config/index.js';
-import type { GateResult, GateRun } from '../gates/gateRunner.js';
+import type { GateProgress, GateResult, GateRun } from '../gates/gateRunner.js';
 import type { LogSink } from '../gates/logSink.js';
 import type { GateSlots } from './gateSlots.js';
 import type { RemoteOutcome } from './outcome.js';
@@ -28,6 +28,8 @@ export interface TrainGates {
   cwd: string;
   /** The gates on the drainer (a "local" slot). */
   local: () => Promise<GateRun>;
+  /** Each gate's start and end on an executor, read from the runner's lines as they stream by (the drain's progress events). */
+  onGate?: (event: GateProgress) => void;
 }
 
 export async function runTrainGates(slots: GateSlots, t: TrainGates): Promise<GateRun> {
@@ -40,7 +42,7 @@ export async function runTrainGates(slots: GateSlots, t: TrainGates): Promise<Ga
       if (taken.executor.kind === 'local') return await t.local();
       const executor = taken.executor;
       t.log.line(`== gates on ${executor.name}, slot ${taken.slot}`);
-      const seen = new GateLines();
+      const seen = new GateLines(t.gates, t.onGate);
       const outcome = await remoteTry(slots, t, executor, taken.slot, seen);
       if (outcome.kind !== 'infra' || !outcome.down) slots.up(executor.name);
       if (outcome.kind !== 'infra') return gateRunOf(outcome, t, seen);
@@ -71,6 +73,11 @@ class GateLines {
   readonly ended: { name: string; status: string; seconds: number }[] = [];
   private rest = '';
 
+  constructor(
+    private readonly gates: readonly Gate[] = [],
+    private readonly onGate?: (event: GateProgress) => void,
+  ) {}
+
   /** The train's log, with this reader on the way in. */
   into(log: LogSink): { write(chunk: Buffer): unknown } {
     return {
@@ -81,12 +88,23 @@ class GateLines {
     };
   }
 
+  /** A gate ended: kept for the verdict, and reported (a failure of an advisory gate is not counted: gateRunner.ts). */
+  private ends(name: string, status: string, seconds: number): void {
+    this.ended.push({ name, status, seconds });
+    const failed = status !== 'exit 0' && outcomeOf(status) !== 'spawn_failed' && outcomeOf(status) !== 'stopped';
+    const advisory = failed && this.gates.find((gate) => gate.name === name)?.advisory === true;
+    this.onGate?.({ phase: 'finished', gate: name, status, seconds, ...(advisory ? { advisory: true } : {}) });
+  }
+
   private read(text: string): void {
     const lines = (this.rest + text).split('\n');
     this.rest = lines.pop() ?? '';
     for (const line of lines) {
       const match = /^== gate ([A-Za-z0-9._-]+): (.+) after ([0-9.]+)s$/.exec(line);
-      if (match) this.ended.push({ name: match[1] as string, status: match[2] as string, seconds: Number(match[3]) });
+      if (match) this.ends(match[1] as string, match[2] as string, Number(match[3]));
+      // The runner's line before a gate starts: `== gate <name>: ["argv", ...] (timeout ...)`.
+      const started = /^== gate ([A-Za-z0-9._-]+): \[/.exec(line);
+      if (started) this.onGate?.({ phase: 'started', gate: started[1] as string });
     }
   }
 }

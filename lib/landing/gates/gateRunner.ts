@@ -98,6 +98,9 @@ export function classify(gate: Gate, outcome: GroupOutcome): GateFailure | null 
   }
 }
 
+/** A gate's start or end, as the drain reports it (`gate_started`, `gate_finished`); `advisory`: it failed and the policy marks it advisory, so its failure is not counted. */
+export type GateProgress = { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number; advisory?: boolean };
+
 export async function runGates(opts: {
   gates: readonly Gate[];
   worktree: string;
@@ -110,8 +113,7 @@ export async function runGates(opts: {
   isolation?: Isolation | null;
   /** The environment the allow-list and passEnv read (default this process's): an executor's runner adds the drainer's passEnv values. */
   from?: NodeJS.ProcessEnv;
-  /** `advisory`: the gate failed and the policy marks it advisory, so its failure is not counted. */
-  onGate?: (event: { phase: 'started' | 'finished'; gate: string; status?: string; seconds?: number; advisory?: boolean }) => void;
+  onGate?: (event: GateProgress) => void;
 }): Promise<GateRun> {
   const results: GateResult[] = [];
   let total = 0;

@@ -8,34 +8,26 @@ import { runTrainGates } from '../executors/trainGates.js';
 import { EXECUTOR_REQUEST_VERSION } from '../executors/request.js';
 import { executorsOf } from '../executors/slots.js';
 import { secretsOf, type TrainEnv } from './gateEnv.js';
-import { runGates, type GateRun } from './gateRunner.js';
+import { runGates, type GateProgress, type GateRun } from './gateRunner.js';
 import type { Judging } from './judging.js';
 import { sandboxMode } from './sandbox.js';
 
 export async function runGatesOnSlot(j: Judging, gates: readonly Gate[], dir: string, train: TrainEnv): Promise<GateRun> {
   const { ctx } = j;
   const { policy } = j.loaded;
-  const local = () =>
-    runGates({
-      gates,
-      worktree: dir,
-      ownsWorktree: true,
-      log: j.log,
-      signal: ctx.abort,
-      isolation: j.isolation,
-      train,
-      onGate: (e) =>
-        e.phase === 'started'
-          ? ctx.emit({ type: 'gate_started', train: j.ids.trainId, gate: e.gate, log: j.logPath })
-          : ctx.emit({
-              type: 'gate_finished',
-              train: j.ids.trainId,
-              gate: e.gate,
-              status: e.status ?? '',
-              seconds: e.seconds ?? 0,
-              ...(e.advisory ? { advisory: true } : {}),
-            }),
-    });
+  // The same progress events wherever the gates run (an executor's are read from its streamed lines).
+  const onGate = (e: GateProgress) =>
+    e.phase === 'started'
+      ? ctx.emit({ type: 'gate_started', train: j.ids.trainId, gate: e.gate, log: j.logPath })
+      : ctx.emit({
+          type: 'gate_finished',
+          train: j.ids.trainId,
+          gate: e.gate,
+          status: e.status ?? '',
+          seconds: e.seconds ?? 0,
+          ...(e.advisory ? { advisory: true } : {}),
+        });
+  const local = () => runGates({ gates, worktree: dir, ownsWorktree: true, log: j.log, signal: ctx.abort, isolation: j.isolation, train, onGate });
   const executors = executorsOf(policy);
   if (ctx.slots === undefined || !executors.some((executor) => executor.kind === 'ssh')) return local();
   const commit = j.gated.restored.length
@@ -56,5 +48,6 @@ export async function runGatesOnSlot(j: Judging, gates: readonly Gate[], dir: st
     signal: ctx.abort,
     cwd: ctx.cwd,
     local,
+    onGate,
   });
 }

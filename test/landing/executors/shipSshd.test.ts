@@ -183,6 +183,9 @@ describe.skipIf(!sshdInstalled() && !SSHD_REQUIRED)(`shipping a train to an exec
     const run = await runDrain(repo.dir, { env: { LAND_SSH_CONFIG: config } });
     expect(run.summary.landed).toEqual([id]);
     expect(repo.gateRuns()).toBe(1); // the gate ran once, on the executor that answers
+    // Its progress, read from the runner's streamed lines, as a gate on the drainer reports it.
+    expect(run.of('gate_started')).toEqual([expect.objectContaining({ gate: 'test' })]);
+    expect(run.of('gate_finished')).toEqual([expect.objectContaining({ gate: 'test', status: 'exit 0' })]);
     const log = (await land(repo.dir, ['log', id as string])).stdout;
     expect(log).toMatch(new RegExp(`== ${down}: INFRA, nothing was tested \\(cannot prepare ${down} .*; marked down for a while\n`));
     expect(log).toContain(`== gates on ${up}, slot 0\n== on the executor, slot 0 at `);
