@@ -15,18 +15,9 @@ import { treeOf } from '../../git/index.js';
 import type { JobRecord } from '../../store/index.js';
 import type { Next } from '../plan/settlement.js';
 import { slotUses, trainPastCulprit, type HeadShape } from '../plan/speculation.js';
-import { planTrain } from '../plan/trainPlan.js';
+import { planTrain, waitingHalves } from '../plan/trainPlan.js';
 import { expectedRate } from '../plan/windowPlan.js';
-import {
-  batchIdentity,
-  publish,
-  settleStarted,
-  waitingHalves,
-  type BatchOutcome,
-  type DrainContext,
-  type PassView,
-  type TrainPlan,
-} from '../trains/runTrains.js';
+import { batchIdentity, publish, settleStarted, type BatchOutcome, type DrainContext, type PassView, type TrainPlan } from '../trains/runTrains.js';
 import { currentWindow, recordedTally } from '../window.js';
 import type { RerunOutcome } from '../trains/rerunTrain.js';
 import type { Judgement } from '../gates/judgement.js';

@@ -11,6 +11,7 @@ import type { Policy } from '../../config/index.js';
 import type { FlakyRecord, GateResult, GateRun, JobRecord, RerunReason, TrainRuns } from '../../store/index.js';
 import type { Judgement } from '../gates/judge.js';
 import { decideOnEvidence, type EvidenceDecision, type GateEvidence } from './flakeEvidence.js';
+import { waitingHalves } from './trainPlan.js';
 
 export type { RerunReason };
 
@@ -59,9 +60,7 @@ export function siblingOf(
   attempt: number,
   members: readonly Pick<JobRecord, 'id'>[],
 ): number {
-  const riders = new Set(members.map((job) => job.id));
-  const waits = (job: (typeof jobs)[number]) => job.state === 'queued' && job.requeued && job.reason === 'bisected';
-  return jobs.filter((job) => !riders.has(job.id) && waits(job) && job.batch?.id === batchId && job.batch.attempt === attempt).length;
+  return waitingHalves(jobs, batchId, members).filter((job) => job.batch?.attempt === attempt).length;
 }
 
 /**

@@ -5,6 +5,16 @@ import type { JobRecord } from '../../store/index.js';
 /** What the planner reads of a job (the simulator, plan/simulate.ts, builds only this much). */
 export type PlanJob = Pick<JobRecord, 'requeued' | 'batch' | 'priority' | 'reason'>;
 
+/** Halves of this batch already waiting in the queue (bisection's second halves), riders excluded. */
+export function waitingHalves<T extends Pick<JobRecord, 'id' | 'state' | 'requeued' | 'reason' | 'batch'>>(
+  jobs: readonly T[],
+  batchId: string,
+  riding: readonly Pick<JobRecord, 'id'>[],
+): T[] {
+  const riders = new Set(riding.map((job) => job.id));
+  return jobs.filter((job) => !riders.has(job.id) && job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
+}
+
 /** A job back at the head of the queue as part of a batch (bisection halves, a batch requeued whole). */
 function inBatch(job: PlanJob): boolean {
   return job.requeued && job.batch !== null && job.priority === 'normal';

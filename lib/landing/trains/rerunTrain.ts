@@ -4,7 +4,7 @@
 // run is journaled and the gates run again on the same tree. The last run's verdict is what the
 // train settles; every run is kept for the metrics row and the job record, and added to the drain's
 // flake history (../flakeHistory.ts). The decision is pure; this module performs it.
-import { applyChanges, nowIso, rerunChanges } from '../../queue/index.js';
+import { applyChanges, listActiveJobsSync, nowIso, rerunChanges } from '../../queue/index.js';
 import type { GateRun, JobRecord, QueueStore, TrainRuns } from '../../store/index.js';
 import { judgeTrain, type FastPathCheck, type JudgeContext, type Judgement, type JudgeOptions } from '../gates/judge.js';
 import type { LoadedPolicy } from '../../config/index.js';
@@ -88,9 +88,9 @@ export async function judgeWithReruns(ctx: RerunContext, t: TrainToJudge): Promi
   const { ids, members } = t;
   const policy = t.loaded.policy;
   const prior = priorRuns(trainKey(t.built.base, members), members);
-  // Read once, at the first FAIL: the other half of the failed train this one was split from.
+  // Read once, at the first FAIL, from the active jobs' index: the other half of the failed train this one was split from.
   let sibling: number | undefined;
-  const siblingNow = () => (sibling ??= t.attempt === undefined ? 0 : siblingOf(ctx.store.listJobs().jobs, ids.batchId, t.attempt, members));
+  const siblingNow = () => (sibling ??= t.attempt === undefined ? 0 : siblingOf(listActiveJobsSync(ctx.store).jobs, ids.batchId, t.attempt, members));
   let judgement = await judgeOnce(ctx, t, t.fastPath, null);
   const runs = [gateRunOf(judgement, 1, ids.trainId)];
   for (;;) {

@@ -25,7 +25,7 @@ import { voidRedEpisode } from '../gates/verdictCache.js';
 import { protectHookCheck } from '../../hooks/guard.js';
 import { effectNeeded, landedViaOf, settleTrain, type Found, type Next, type Settlement, type StopWhy, type TrainFacts } from '../plan/settlement.js';
 import { buildSteps, withdrawals, type Steps } from '../plan/trainSteps.js';
-import { startsBatch } from '../plan/trainPlan.js';
+import { startsBatch, waitingHalves } from '../plan/trainPlan.js';
 import { bumpWindow, currentWindow, recordedTally } from '../window.js';
 import { failpoint } from '../../failpoint.js';
 import type { FlakeHistory } from '../flakeHistory.js';
@@ -105,12 +105,6 @@ export function batchIdentity(members: readonly JobRecord[]): { id: string; atte
     return { id: head.batch.id, attempt: Math.max(...members.map((job) => job.batch?.attempt ?? 1)) };
   }
   return { id: newBatchId(), attempt: 1 };
-}
-
-/** Halves of this batch already waiting in the queue (from an earlier pass), riders excluded. */
-export function waitingHalves(jobs: readonly JobRecord[], batchId: string, riding: readonly JobRecord[]): JobRecord[] {
-  const riders = new Set(riding.map((job) => job.id));
-  return jobs.filter((job) => !riders.has(job.id) && job.state === 'queued' && job.requeued && job.batch?.id === batchId && job.reason === 'bisected');
 }
 
 export async function runTrains(ctx: DrainContext, pass: PassView, admitted: readonly JobRecord[]): Promise<BatchOutcome> {
