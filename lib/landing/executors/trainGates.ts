@@ -68,13 +68,24 @@ async function remoteTry(slots: GateSlots, t: TrainGates, executor: SshExecutor,
   return runOnExecutor({ settings: slots.settings, executor, request, log: seen.into(t.log), signal: t.signal });
 }
 
-/** The runner's `== gate <name>: <status> after <s>s` lines, read from its output as it streams by. */
-class GateLines {
-  readonly ended: { name: string; status: string; seconds: number }[] = [];
+/**
+ * The runner's `== gate <name>: <status> after <s>s` lines, read from its output as it streams by.
+ * The gates' own output streams through the same channel, so a gate (a queued change's code) can
+ * print such lines too: only gates of the request count, each once, by its last line (the runner
+ * writes a gate's line after the gate has exited), so a forged line can neither add runs to the
+ * gates' history nor name a gate that is not in the policy.
+ */
+export class GateLines {
+  private readonly byGate = new Map<string, { name: string; status: string; seconds: number }>();
   private rest = '';
 
+  /** Each gate of the request that ended, once, in the order of its last line. */
+  get ended(): { name: string; status: string; seconds: number }[] {
+    return [...this.byGate.values()];
+  }
+
   constructor(
-    private readonly gates: readonly Gate[] = [],
+    private readonly gates: readonly Pick<Gate, 'name' | 'advisory'>[],
     private readonly onGate?: (event: GateProgress) => void,
   ) {}
 
@@ -90,13 +101,16 @@ class GateLines {
 
   /** A gate ended: kept for the verdict, and reported (a failure of an advisory gate is not counted: gateRunner.ts). */
   private ends(name: string, status: string, seconds: number): void {
-    this.ended.push({ name, status, seconds });
+    if (!this.gates.some((gate) => gate.name === name)) return;
+    this.byGate.delete(name);
+    this.byGate.set(name, { name, status, seconds });
     const failed = status !== 'exit 0' && outcomeOf(status) !== 'spawn_failed' && outcomeOf(status) !== 'stopped';
     const advisory = failed && this.gates.find((gate) => gate.name === name)?.advisory === true;
     this.onGate?.({ phase: 'finished', gate: name, status, seconds, ...(advisory ? { advisory: true } : {}) });
   }
 
-  private read(text: string): void {
+  /** Reads a chunk of the runner's output (lines may span chunks). */
+  read(text: string): void {
     const lines = (this.rest + text).split('\n');
     this.rest = lines.pop() ?? '';
     for (const line of lines) {
@@ -104,7 +118,7 @@ class GateLines {
       if (match) this.ends(match[1] as string, match[2] as string, Number(match[3]));
       // The runner's line before a gate starts: `== gate <name>: ["argv", ...] (timeout ...)`.
       const started = /^== gate ([A-Za-z0-9._-]+): \[/.exec(line);
-      if (started) this.onGate?.({ phase: 'started', gate: started[1] as string });
+      if (started && this.gates.some((gate) => gate.name === started[1])) this.onGate?.({ phase: 'started', gate: started[1] as string });
     }
   }
 }
